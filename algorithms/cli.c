@@ -1,0 +1,283 @@
+/* cli.c - shared command-line handling of the ordo binaries (see cli.h). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ordo_util.h"
+
+const char *cli_prog = "ordo";
+
+void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, size_t socap)
+{
+	size_t k = 0, s = 0;
+	for (; opts[k].name; k++) {
+		lo[k] = (struct option){opts[k].name, opts[k].arg ? required_argument : no_argument,
+		                        NULL, opts[k].key};
+		if (opts[k].key < 256 && s + 3 < socap) {
+			so[s++] = (char)opts[k].key;
+			if (opts[k].arg)
+				so[s++] = ':';
+		}
+	}
+	lo[k] = (struct option){0, 0, 0, 0};
+	so[s] = 0;
+}
+
+void cli_print_help(const char *usage, const struct cli_opt *const *tables, int ntables)
+{
+	printf("%s\n", usage);
+	for (int t = 0; t < ntables; t++) {
+		printf("\n");
+		for (const struct cli_opt *o = tables[t]; o->name; o++) {
+			char left[64];
+			if (o->key < 256)
+				snprintf(left, sizeof left, "-%c, --%s%s%s", o->key, o->name,
+				         o->arg ? " " : "", o->arg ? o->arg : "");
+			else
+				snprintf(left, sizeof left, "    --%s%s%s", o->name,
+				         o->arg ? " " : "", o->arg ? o->arg : "");
+			printf("  %-30s %s\n", left, o->help);
+		}
+	}
+}
+
+void cli_galois_aliases(int argc, char **argv, const char *const *aliases)
+{
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (a[0] != '-' || a[1] == '-' || a[1] == 0 || a[2] == 0)
+			continue;
+		for (const char *const *p = aliases; *p; p++) {
+			const char *eq = strchr(*p, '=');
+			size_t gl = (size_t)(eq - *p);
+			if (strncmp(a + 1, *p, gl) || (a[1 + gl] && a[1 + gl] != '='))
+				continue;
+			const char *rest = a + 1 + gl;
+			size_t need = 2 + strlen(eq + 1) + strlen(rest) + 1;
+			char *na = malloc(need);
+			if (!na)
+				return;
+			snprintf(na, need, "--%s%s", eq + 1, rest);
+			argv[i] = na; /* lives until exit */
+			break;
+		}
+	}
+}
+
+enum {
+	L_FORMAT = 300,
+	L_SYM,
+	L_DEDUP,
+	L_LOOPS,
+	L_RW,
+	L_COORDS,
+	L_WCOORDS,
+	L_COMPACT,
+	L_IDMAP,
+	L_MTXREAL,
+	L_WSEED,
+};
+
+const struct cli_opt cli_load_opts[] = {
+    {"input-format", L_FORMAT, "FMT",
+     "force the input format: dimacs metis edgelist mtx galois native (default: detect)"},
+    {"symmetrize", 's', NULL, "add the reverse of every arc (undirected graphs)"},
+    {"dedup", L_DEDUP, NULL, "keep one arc per node pair, the lightest"},
+    {"keep-self-loops", L_LOOPS, NULL, "keep u->u arcs (default: removed and counted)"},
+    {"random-weights", L_RW, "LO:HI",
+     "assign weights uniform in [LO,HI] (default 1:255 where the input has none)"},
+    {"weight-seed", L_WSEED, "S", "seed of --random-weights (default 1)"},
+    {"coords", L_COORDS, "FILE", "node coordinates: DIMACS .co or one 'x y' line per node"},
+    {"weights-from-coords", L_WCOORDS, NULL,
+     "weight = rounded Euclidean length between the endpoints' coordinates"},
+    {"compact-ids", L_COMPACT, NULL, "edge lists: renumber the ids that occur as 0..n-1"},
+    {"id-map", L_IDMAP, "FILE", "with --compact-ids: write 'new old' id pairs to FILE"},
+    {"mtx-real", L_MTXREAL, "round|scale:F",
+     "Matrix Market real values: round them, or multiply by F then round"},
+    {NULL, 0, NULL, NULL},
+};
+
+int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
+{
+	switch (key) {
+	case L_FORMAT: {
+		int f = ordo_format_from_name(arg);
+		if (f < 0 || f == ORDO_FMT_CO || f == ORDO_FMT_XYZ) {
+			fprintf(stderr,
+			        "%s: --input-format %s: expected dimacs, metis, edgelist, mtx, "
+			        "galois, native or auto\n",
+			        cli_prog, arg);
+			return -1;
+		}
+		lo->format = f;
+		return 1;
+	}
+	case 's':
+		lo->build.symmetrize = true;
+		return 1;
+	case L_DEDUP:
+		lo->build.dedup = true;
+		return 1;
+	case L_LOOPS:
+		lo->build.keep_self_loops = true;
+		return 1;
+	case L_RW: {
+		char *colon = strchr(arg, ':');
+		int64_t a, b;
+		char left[32];
+		if (!colon || (size_t)(colon - arg) >= sizeof left)
+			goto bad_rw;
+		memcpy(left, arg, (size_t)(colon - arg));
+		left[colon - arg] = 0;
+		if (!ordo_parse_i64(left, &a, false) || !ordo_parse_i64(colon + 1, &b, false) ||
+		    a < 1 || b < a || b > UINT32_MAX)
+			goto bad_rw;
+		lo->build.random_weights = true;
+		lo->build.wlo = (uint32_t)a;
+		lo->build.whi = (uint32_t)b;
+		return 1;
+	bad_rw:
+		fprintf(stderr,
+		        "%s: --random-weights %s: expected LO:HI with 1 <= LO <= HI < 2^32\n",
+		        cli_prog, arg);
+		return -1;
+	}
+	case L_WSEED: {
+		int64_t s;
+		if (!ordo_parse_i64(arg, &s, false) || s < 0) {
+			fprintf(stderr, "%s: --weight-seed %s: expected a non-negative integer\n",
+			        cli_prog, arg);
+			return -1;
+		}
+		lo->build.seed = (uint64_t)s;
+		return 1;
+	}
+	case L_COORDS:
+		lo->coords = arg;
+		return 1;
+	case L_WCOORDS:
+		lo->weights_from_coords = true;
+		return 1;
+	case L_COMPACT:
+		lo->compact_ids = true;
+		return 1;
+	case L_IDMAP:
+		lo->id_map_out = arg;
+		return 1;
+	case L_MTXREAL:
+		if (!strcmp(arg, "round")) {
+			lo->mtx_real = ORDO_MTX_REAL_ROUND;
+			return 1;
+		}
+		if (!strncmp(arg, "scale:", 6)) {
+			char *end;
+			double f = strtod(arg + 6, &end);
+			if (!*end && end != arg + 6 && f > 0) {
+				lo->mtx_real = ORDO_MTX_REAL_SCALE;
+				lo->mtx_scale = f;
+				return 1;
+			}
+		}
+		fprintf(stderr, "%s: --mtx-real %s: expected round or scale:FACTOR (FACTOR > 0)\n",
+		        cli_prog, arg);
+		return -1;
+	}
+	return 0;
+}
+
+void cli_progress(void *user, const char *path, uint64_t done, uint64_t total)
+{
+	double *start = user;
+	if (!isatty(2) || ordo_now() - *start < 1.0)
+		return;
+	fprintf(stderr, "\rloading %s: %3.0f%% (%llu MB)  ", path,
+	        total ? 100.0 * (double)done / (double)total : 0.0,
+	        (unsigned long long)(done >> 20));
+	fflush(stderr);
+}
+
+int cli_fail(const char *prog, const struct ordo_err *err)
+{
+	fprintf(stderr, "%s: %s\n", prog, err->msg);
+	return ordo_exit_status(err->code);
+}
+
+bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+             int64_t *out)
+{
+	if (!ordo_parse_i64(arg, out, true) || *out < lo || *out > hi) {
+		fprintf(stderr, "%s: %s %s: expected an integer in %lld..%lld\n", prog, opt, arg,
+		        (long long)lo, (long long)hi);
+		return false;
+	}
+	return true;
+}
+
+int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
+                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds)
+{
+	struct ordo_err err = {0};
+	double t0 = ordo_now();
+	int rc;
+	if (!path) {
+		char resolved[256];
+		rc = ordo_generate(gen, lo->threads, g, resolved, sizeof resolved, &err);
+		if (rc)
+			return cli_fail(cli_prog, &err);
+		snprintf(input_name, cap, "gen:%s", resolved);
+		if (lo->build.random_weights || lo->build.symmetrize || lo->build.dedup ||
+		    lo->coords || lo->compact_ids) {
+			fprintf(
+			    stderr,
+			    "%s: loading options (--symmetrize, --random-weights, ...) apply to "
+			    "input files; write the generated graph with ordo-gen and load it\n",
+			    cli_prog);
+			ordo_graph_free(*g);
+			*g = NULL;
+			return 2;
+		}
+		if (lo->weights_from_coords && (rc = ordo_graph_weights_from_coords(*g, &err))) {
+			ordo_graph_free(*g);
+			*g = NULL;
+			return cli_fail(cli_prog, &err);
+		}
+		*load_seconds = ordo_now() - t0;
+		if (!quiet)
+			fprintf(stderr, "generated %s: %u nodes, %llu arcs in %.3f s\n", input_name,
+			        (*g)->n, (unsigned long long)(*g)->m, *load_seconds);
+		return 0;
+	}
+	lo->progress = cli_progress;
+	lo->progress_user = &t0;
+	struct ordo_load_info info;
+	rc = ordo_load(path, lo, g, &info, &err);
+	if (isatty(2) && ordo_now() - t0 >= 1.0)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	if (rc)
+		return cli_fail(cli_prog, &err);
+	snprintf(input_name, cap, "%s", path);
+	*load_seconds = info.seconds;
+	if (!quiet) {
+		fprintf(stderr, "loaded %s (%s%s): %u nodes, %llu arcs%s in %.3f s", path,
+		        ordo_format_name(info.format), info.compressed ? ", zstd" : "", (*g)->n,
+		        (unsigned long long)(*g)->m, (*g)->w ? ", weighted" : ", unweighted",
+		        info.seconds);
+		if (info.text_bytes)
+			fprintf(
+			    stderr, " (parse %.3f s = %.0f MB/s, build %.3f s)", info.parse_seconds,
+			    (double)info.text_bytes / 1e6 / info.parse_seconds, info.build_seconds);
+		if (info.build.self_loops_removed)
+			fprintf(stderr, "; %llu self-loops removed",
+			        (unsigned long long)info.build.self_loops_removed);
+		if (info.build.duplicates_removed)
+			fprintf(stderr, "; %llu duplicate arcs removed",
+			        (unsigned long long)info.build.duplicates_removed);
+		if (info.notes[0])
+			fprintf(stderr, "; %s", info.notes);
+		fprintf(stderr, "\n");
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * cli.h - what every ordo binary shares: one option table that drives getopt_long and
+ * prints --help with defaults, the graph-loading options (input format, symmetrize,
+ * weights, coordinates, ...), the progress line, and error reporting. Only binaries
+ * print and exit; this file belongs to them.
+ */
+#ifndef ORDO_CLI_H
+#define ORDO_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ordo_graph.h"
+#include "ordo_io.h"
+
+struct cli_opt {
+	const char *name; /* long name */
+	int key;          /* short char, or a value >= 256 */
+	const char *arg;  /* argument name, NULL for flags */
+	const char *help; /* one line, with the default */
+};
+
+/* Builds getopt_long's tables from `opts` (terminated by a NULL name). */
+void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, size_t socap);
+/* Prints "usage" then every option with its help text. */
+void cli_print_help(const char *usage, const struct cli_opt *const *tables, int ntables);
+
+/* Galois-style single-dash long options (-startNode 5, -delta=3, -t=2) are rewritten
+ * in place into their double-dash forms (listed in `aliases` as "galois=ordo" pairs). */
+void cli_galois_aliases(int argc, char **argv, const char *const *aliases);
+
+/* Options for loading a graph; keys 300..349. */
+extern const struct cli_opt cli_load_opts[];
+/* Handles one of cli_load_opts; returns 1 when handled, 0 when not ours, -1 on a bad
+ * value (message printed). */
+int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo);
+
+/* Loads `path` (or generates from `gen` when path is NULL), printing errors. Returns 0
+ * or an exit status. Prints the load summary line on stderr unless quiet. */
+int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
+                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds);
+
+/* A progress callback printing "\rloading PATH: 45% ..." on a terminal stderr. */
+void cli_progress(void *user, const char *path, uint64_t done, uint64_t total);
+
+/* Prints "prog: message" on stderr and returns ordo_exit_status(code). */
+int cli_fail(const char *prog, const struct ordo_err *err);
+
+/* Parses an integer option value; prints an error and returns false when invalid. */
+bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+             int64_t *out);
+
+extern const char *cli_prog;
+
+#endif

@@ -1,0 +1,212 @@
+/*
+ * ordo-convert / ordo-gen: turn any supported input (or a generator spec) into any
+ * output format. Output files are written to a temporary name and renamed when
+ * complete, so an error never leaves a partial file behind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "cli.h"
+#include "ordo_util.h"
+
+enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_HELP, O_LIST };
+
+static const struct cli_opt common_opts[] = {
+    {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
+    {"to", O_TO, "FMT", "output format: native dimacs co metis xyz edgelist mtx galois"},
+    {"coords-out", O_COORDS_OUT, "FILE", "also write the coordinates (.co or .xyz by name)"},
+    {"no-coords", O_NO_COORDS, NULL, "with a DIMACS output, do not write the sibling .co"},
+    {"zstd-level", O_LEVEL, "L", "zstd level of native sections and .zst outputs (default 3)"},
+    {"threads", 't', "N", "threads (default: all CPUs available)"},
+    {"info", O_INFO, NULL, "print a summary of the graph (no output file needed)"},
+    {"help", O_HELP, NULL, "this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+static void summary(const struct ordo_graph *g, const char *name)
+{
+	uint64_t dmin = UINT64_MAX, dmax = 0, isolated = 0;
+	uint32_t wmin = UINT32_MAX, wmax = 0;
+	for (uint32_t u = 0; u < g->n; u++) {
+		uint64_t d = ordo_graph_degree(g, u);
+		dmin = d < dmin ? d : dmin;
+		dmax = d > dmax ? d : dmax;
+		isolated += d == 0;
+	}
+	if (g->w)
+		for (uint64_t e = 0; e < g->m; e++) {
+			wmin = g->w[e] < wmin ? g->w[e] : wmin;
+			wmax = g->w[e] > wmax ? g->w[e] : wmax;
+		}
+	printf("graph %s\n  nodes %u\n  arcs %llu\n  average out-degree %.3f (min %llu, max "
+	       "%llu, %llu with none)\n",
+	       name, g->n, (unsigned long long)g->m, g->n ? (double)g->m / g->n : 0.0,
+	       (unsigned long long)(g->n ? dmin : 0), (unsigned long long)dmax,
+	       (unsigned long long)isolated);
+	if (g->w)
+		printf("  weights %u..%u\n", g->m ? wmin : 0, g->m ? wmax : 0);
+	else
+		printf("  unweighted\n");
+	printf("  coordinates %s%s%s%s\n",
+	       g->coord_kind == ORDO_COORD_NONE    ? "none"
+	       : g->coord_kind == ORDO_COORD_INT32 ? "int32"
+	                                           : "double",
+	       g->coord_unit[0] ? " (" : "", g->coord_unit, g->coord_unit[0] ? ")" : "");
+	printf("  CSR %.1f MiB%s\n", (double)ordo_graph_csr_bytes(g) / (1 << 20),
+	       (g->flags & ORDO_GRAPH_SYMMETRIC) ? ", symmetric" : "");
+}
+
+static int save(const char *path, int fmt, const struct ordo_graph *g,
+                const struct ordo_save_opts *so)
+{
+	struct ordo_err err = {0};
+	double t0 = ordo_now();
+	int rc = ordo_save(path, fmt, g, so, &err);
+	if (rc)
+		return cli_fail(cli_prog, &err);
+	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path,
+	        ordo_format_name(fmt == ORDO_FMT_AUTO ? ordo_format_for_output(path) : fmt),
+	        ordo_now() - t0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *slash = strrchr(argv[0], '/');
+	cli_prog = slash ? slash + 1 : argv[0];
+	bool gen = strstr(cli_prog, "gen") != NULL;
+	struct ordo_load_opts lo;
+	ordo_load_opts_init(&lo);
+	struct ordo_save_opts so;
+	ordo_save_opts_init(&so);
+	const char *out = NULL, *coords_out = NULL;
+	int to = ORDO_FMT_AUTO;
+	bool no_coords = false, info = false;
+	const struct cli_opt *tables[2] = {common_opts, cli_load_opts};
+	struct option lopts[64];
+	char sopts[64];
+	struct cli_opt all[64];
+	int k = 0;
+	for (int t = 0; t < (gen ? 1 : 2); t++)
+		for (const struct cli_opt *o = tables[t]; o->name; o++)
+			all[k++] = *o;
+	all[k] = (struct cli_opt){0};
+	cli_getopt_tables(all, lopts, sopts, sizeof sopts);
+	int c;
+	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		int64_t v;
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case O_TO:
+			to = ordo_format_from_name(optarg);
+			if (to <= 0) {
+				fprintf(stderr,
+				        "%s: --to %s: expected native, dimacs, co, metis, xyz, "
+				        "edgelist, mtx or galois\n",
+				        cli_prog, optarg);
+				return 2;
+			}
+			break;
+		case O_COORDS_OUT:
+			coords_out = optarg;
+			break;
+		case O_NO_COORDS:
+			no_coords = true;
+			break;
+		case O_LEVEL:
+			if (!cli_int(cli_prog, "--zstd-level", optarg, 1, 19, &v))
+				return 2;
+			so.zstd_level = (int)v;
+			break;
+		case 't':
+			if (!cli_int(cli_prog, "--threads", optarg, 1, 4096, &v))
+				return 2;
+			lo.threads = so.threads = (int)v;
+			break;
+		case O_INFO:
+			info = true;
+			break;
+		case O_HELP:
+			if (gen) {
+				cli_print_help(
+				    "usage: ordo-gen SPEC -o OUT [options]\n"
+				    "Generates a graph, deterministic from the spec (same "
+				    "output for any thread count).\n"
+				    "SPEC is NAME:key=value,... with these generators:",
+				    tables, 0);
+				char buf[4096];
+				ordo_generate_help(buf, sizeof buf);
+				printf("%s", buf);
+				cli_print_help("\noptions:", tables, 1);
+			} else {
+				cli_print_help("usage: ordo-convert IN [-o] OUT [options]\n"
+				               "Converts between graph formats (input detected by "
+				               "content).",
+				               tables, 2);
+			}
+			return 0;
+		default: {
+			int r = gen ? 0 : cli_load_option(c, optarg, &lo);
+			if (r == 1)
+				break;
+			if (r == 0)
+				fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			return 2;
+		}
+		}
+	}
+	const char *in = optind < argc ? argv[optind++] : NULL;
+	if (!out && optind < argc)
+		out = argv[optind++];
+	if (optind < argc || !in || (!out && !info)) {
+		fprintf(stderr, "usage: %s %s [-o] OUT [options]; try '%s --help'\n", cli_prog,
+		        gen ? "SPEC" : "IN", cli_prog);
+		return 2;
+	}
+	if (lo.threads)
+		omp_set_num_threads(lo.threads);
+	struct ordo_graph *g;
+	char name[512];
+	double secs;
+	int rc = cli_load_graph(gen ? NULL : in, gen ? in : NULL, &lo, false, &g, name, sizeof name,
+	                        &secs);
+	if (rc)
+		return rc;
+	if (info)
+		summary(g, name);
+	if (out) {
+		int fmt = to ? to : ordo_format_for_output(out);
+		rc = save(out, fmt, g, &so);
+		if (!rc && fmt == ORDO_FMT_DIMACS && g->coord_kind != ORDO_COORD_NONE &&
+		    !no_coords && !coords_out) {
+			/* the sibling .co of a DIMACS .gr */
+			size_t len = strlen(out);
+			char *co = malloc(len + 8);
+			if (!co)
+				return 3;
+			snprintf(co, len + 8, "%s", out);
+			bool z = len > 4 && !strcmp(co + len - 4, ".zst");
+			if (z)
+				co[len - 4] = 0;
+			char *dot = strrchr(co, '.');
+			char *sl = strrchr(co, '/');
+			if (dot && (!sl || dot > sl))
+				*dot = 0;
+			strcat(co, z ? ".co.zst" : ".co");
+			rc = save(co, ORDO_FMT_CO, g, &so);
+			free(co);
+		}
+		if (!rc && coords_out)
+			rc = save(coords_out,
+			          ordo_format_for_output(coords_out) == ORDO_FMT_XYZ ? ORDO_FMT_XYZ
+			                                                             : ORDO_FMT_CO,
+			          g, &so);
+	}
+	ordo_graph_free(g);
+	return rc;
+}

@@ -1,0 +1,329 @@
+/*
+ * build.c - edge stream -> CSR.
+ *
+ * Three phases, each freeing its input as it goes so that peak memory stays near the
+ * edge blocks plus the CSR arrays (never both copies of the arcs in full):
+ *  1. Partition: the input blocks are split into T contiguous ranges (by arc count);
+ *     thread t routes each arc of its range to the chain of the node-range partition of
+ *     its source (2^shift nodes per partition), dropping self-loops, drawing random
+ *     weights from (seed, global arc index), and adding reverse arcs for symmetrize.
+ *     Partition p's arcs are then thread 0's chain p, thread 1's chain p, ...: input
+ *     order, whatever T is.
+ *  2. Scatter: partitions are independent; each counts its nodes' degrees, writes its
+ *     slice of the offsets and places its arcs (stable), then frees its chains. With
+ *     dedup each adjacency is sorted by (dst, weight) and the first of each dst kept.
+ *  3. Dedup only: partitions are compacted left in order and the arrays shrunk.
+ * Because arrays are written partition by partition and malloc'd pages are only touched
+ * when written, resident memory grows as the blocks are released.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ordo_graph.h"
+#include "ordo_rng.h"
+#include "ordo_util.h"
+
+#define PART_BLOCK 65536 /* big: blocks are mmap'd, only touched pages count */
+
+struct part_chains {
+	struct ordo_edge_chain *c; /* [T][P] */
+	int T, P;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void sort_u64(uint64_t *a, uint64_t n)
+{
+	if (n <= 24) {
+		for (uint64_t i = 1; i < n; i++) {
+			uint64_t v = a[i], j = i;
+			while (j > 0 && a[j - 1] > v) {
+				a[j] = a[j - 1];
+				j--;
+			}
+			a[j] = v;
+		}
+	} else {
+		qsort(a, n, sizeof *a, cmp_u64);
+	}
+}
+
+/* Sorts each adjacency of nodes [lo, hi) by (dst, w), keeps the first arc per dst, and
+ * compacts the partition so it starts at `base`. Returns the arcs kept; off[lo..hi) are
+ * rewritten to the compacted positions. */
+static uint64_t dedup_partition(struct ordo_graph *g, uint32_t lo, uint32_t hi, uint64_t base,
+                                uint64_t part_end, uint64_t **scratch, uint64_t *scratch_cap)
+{
+	uint64_t wp = base;
+	for (uint32_t u = lo; u < hi; u++) {
+		uint64_t b = g->off[u], e = u + 1 < hi ? g->off[u + 1] : part_end;
+		uint64_t d = e - b;
+		if (d > *scratch_cap) {
+			free(*scratch);
+			*scratch_cap = d * 2;
+			*scratch = malloc(*scratch_cap * sizeof **scratch);
+			if (!*scratch)
+				return UINT64_MAX;
+		}
+		uint64_t *s = *scratch;
+		for (uint64_t i = 0; i < d; i++)
+			s[i] = (uint64_t)g->dst[b + i] << 32 | (g->w ? g->w[b + i] : 0);
+		sort_u64(s, d);
+		g->off[u] = wp;
+		for (uint64_t i = 0; i < d; i++) {
+			if (i && (s[i] >> 32) == (s[i - 1] >> 32))
+				continue;
+			g->dst[wp] = (uint32_t)(s[i] >> 32);
+			if (g->w)
+				g->w[wp] = (uint32_t)s[i];
+			wp++;
+		}
+	}
+	return wp - base;
+}
+
+int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
+                     struct ordo_graph **out, struct ordo_build_stats *stats, struct ordo_err *err)
+{
+	struct ordo_build_stats st = {0};
+	*out = NULL;
+	int T = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+	bool win = edges->weighted, wout = win || opts->random_weights;
+	st.input_arcs = edges->count;
+	st.weights_replaced = win && opts->random_weights;
+	int rc = 0;
+	if (edges->oom) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory while reading arcs");
+		goto fail_input;
+	}
+	if (opts->random_weights && (opts->wlo > opts->whi || opts->wlo == 0)) {
+		rc = ordo_err_set(err, ORDO_EINVAL, "random weights %u:%u: need 1 <= lo <= hi",
+		                  opts->wlo, opts->whi);
+		goto fail_input;
+	}
+	uint64_t n = opts->n ? opts->n : (edges->count ? (uint64_t)edges->max_id + 1 : 0);
+	if (n > ORDO_MAX_NODES) {
+		rc = ordo_err_set(err, ORDO_ERANGE,
+		                  "%llu nodes: ordo uses 32-bit node ids (at most %u nodes)",
+		                  (unsigned long long)n, ORDO_MAX_NODES);
+		goto fail_input;
+	}
+	if (edges->count && edges->max_id >= n) {
+		rc = ordo_err_set(err, ORDO_ERANGE, "arc endpoint %u is not below n=%llu",
+		                  edges->max_id, (unsigned long long)n);
+		goto fail_input;
+	}
+
+	/* Partition geometry: at most 256 node ranges of 2^shift nodes (>= 1024). */
+	int shift = 10;
+	while ((n >> shift) > 255)
+		shift++;
+	int P = (int)((n + (1ull << shift) - 1) >> shift);
+	if (P == 0)
+		P = 1;
+
+	/* Blocks into an array, with the global index of each block's first arc. */
+	uint64_t nb = 0;
+	for (struct ordo_edge_block *b = edges->head; b; b = b->next)
+		nb++;
+	struct ordo_edge_block **blk = malloc((nb + 1) * sizeof *blk);
+	uint64_t *bbase = malloc((nb + 1) * sizeof *bbase);
+	uint64_t *tstart = calloc((size_t)T + 1, sizeof *tstart);
+	struct ordo_edge_chain *parts = malloc((size_t)T * P * sizeof *parts);
+	uint64_t *loops = calloc((size_t)T, sizeof *loops);
+	if (!blk || !bbase || !tstart || !parts || !loops) {
+		free(blk), free(bbase), free(tstart), free(parts), free(loops);
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
+		goto fail_input;
+	}
+	{
+		uint64_t i = 0, acc = 0;
+		for (struct ordo_edge_block *b = edges->head; b; b = b->next, i++) {
+			blk[i] = b;
+			bbase[i] = acc;
+			acc += b->count;
+		}
+		bbase[nb] = acc;
+		/* thread t takes blocks [tstart[t], tstart[t+1]) */
+		uint64_t t = 1;
+		for (uint64_t k = 0; k < nb && t < (uint64_t)T; k++)
+			while (t < (uint64_t)T && bbase[k + 1] >= acc * t / T)
+				tstart[t++] = k + 1;
+		while (t <= (uint64_t)T)
+			tstart[t++] = nb;
+	}
+	edges->head = edges->tail = NULL;
+	edges->count = 0;
+	for (int i = 0; i < T * P; i++) {
+		ordo_chain_init(&parts[i], wout);
+		parts[i].block_cap = PART_BLOCK;
+	}
+
+	const uint64_t wrange = opts->random_weights ? (uint64_t)opts->whi - opts->wlo + 1 : 0;
+#pragma omp parallel num_threads(T)
+	{
+		int t = omp_get_thread_num();
+		struct ordo_edge_chain *mine = parts + (size_t)t * P;
+		uint64_t nloops = 0;
+		for (uint64_t k = tstart[t]; k < tstart[t + 1]; k++) {
+			struct ordo_edge_block *b = blk[k];
+			for (uint32_t i = 0; i < b->count; i++) {
+				uint32_t s = b->src[i], d = b->dst[i];
+				uint32_t w = b->w ? b->w[i] : 1;
+				if (s == d && !opts->keep_self_loops) {
+					nloops++;
+					continue;
+				}
+				if (wrange)
+					w = opts->wlo +
+					    (uint32_t)ordo_reduce(
+					        ordo_hash2(opts->seed, bbase[k] + i), wrange);
+				ordo_chain_push(&mine[s >> shift], s, d, w);
+				if (opts->symmetrize && s != d)
+					ordo_chain_push(&mine[d >> shift], d, s, w);
+			}
+			ordo_block_free(b);
+		}
+		loops[t] = nloops;
+	}
+	free(blk);
+	free(bbase);
+	free(tstart);
+
+	uint64_t *pbase = calloc((size_t)P + 1, sizeof *pbase);
+	bool oom = !pbase;
+	for (int i = 0; i < T * P; i++)
+		oom |= parts[i].oom;
+	for (int t = 0; t < T; t++)
+		st.self_loops_removed += loops[t];
+	free(loops);
+	struct ordo_graph *g = NULL;
+	if (!oom) {
+		for (int p = 0; p < P; p++) {
+			pbase[p + 1] = pbase[p];
+			for (int t = 0; t < T; t++)
+				pbase[p + 1] += parts[(size_t)t * P + p].count;
+		}
+		st.reverse_arcs_added = pbase[P] - (st.input_arcs - st.self_loops_removed);
+		rc = ordo_graph_alloc((uint32_t)n, pbase[P], wout, &g, err);
+		if (rc)
+			goto fail_parts;
+	} else {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
+		goto fail_parts;
+	}
+
+	uint64_t *kept = calloc((size_t)P, sizeof *kept);
+	bool fail = !kept;
+#pragma omp parallel num_threads(T) reduction(|| : fail)
+	{
+		uint64_t *cur = malloc(((size_t)1 << shift) * sizeof *cur);
+		uint64_t *scratch = NULL, scap = 0;
+		fail = fail || !cur;
+#pragma omp for schedule(dynamic, 1)
+		for (int p = 0; p < P; p++) {
+			if (fail)
+				continue;
+			uint32_t lo = (uint32_t)((uint64_t)p << shift);
+			uint32_t hi = (uint32_t)((uint64_t)lo + (1ull << shift) < n
+			                             ? (uint64_t)lo + (1ull << shift)
+			                             : n);
+			uint32_t span = hi - lo;
+			memset(cur, 0, (size_t)span * sizeof *cur);
+			for (int t = 0; t < T; t++)
+				for (struct ordo_edge_block *b = parts[(size_t)t * P + p].head; b;
+				     b = b->next)
+					for (uint32_t i = 0; i < b->count; i++)
+						cur[b->src[i] - lo]++;
+			uint64_t acc = pbase[p];
+			for (uint32_t k = 0; k < span; k++) {
+				uint64_t d = cur[k];
+				g->off[lo + k] = acc;
+				cur[k] = acc;
+				acc += d;
+			}
+			for (int t = 0; t < T; t++) {
+				struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
+				for (struct ordo_edge_block *b = c->head; b; b = b->next)
+					for (uint32_t i = 0; i < b->count; i++) {
+						uint64_t pos = cur[b->src[i] - lo]++;
+						g->dst[pos] = b->dst[i];
+						if (wout)
+							g->w[pos] = b->w[i];
+					}
+				ordo_chain_free(c);
+			}
+			kept[p] = pbase[p + 1] - pbase[p];
+			if (opts->dedup && span) {
+				uint64_t k = dedup_partition(g, lo, hi, pbase[p], pbase[p + 1],
+				                             &scratch, &scap);
+				if (k == UINT64_MAX)
+					fail = true;
+				else
+					kept[p] = k;
+			}
+		}
+		free(cur);
+		free(scratch);
+	}
+	if (fail) {
+		free(kept);
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building the CSR");
+		goto fail_graph;
+	}
+	uint64_t m = pbase[P];
+	if (opts->dedup) {
+		uint64_t wp = 0;
+		for (int p = 0; p < P; p++) {
+			uint32_t lo = (uint32_t)((uint64_t)p << shift);
+			uint64_t hi = (uint64_t)lo + (1ull << shift) < n ? lo + (1ull << shift) : n;
+			if (wp != pbase[p]) {
+				memmove(g->dst + wp, g->dst + pbase[p], kept[p] * sizeof *g->dst);
+				if (wout)
+					memmove(g->w + wp, g->w + pbase[p], kept[p] * sizeof *g->w);
+				for (uint64_t u = lo; u < hi; u++)
+					g->off[u] = g->off[u] - pbase[p] + wp;
+			}
+			wp += kept[p];
+		}
+		st.duplicates_removed = m - wp;
+		m = wp;
+		g->m = m;
+		uint32_t *nd = realloc(g->dst, (m ? m : 1) * sizeof *g->dst);
+		if (nd)
+			g->dst = nd;
+		if (wout) {
+			uint32_t *nw = realloc(g->w, (m ? m : 1) * sizeof *g->w);
+			if (nw)
+				g->w = nw;
+		}
+	}
+	g->off[n] = m;
+	if (opts->symmetrize)
+		g->flags |= ORDO_GRAPH_SYMMETRIC;
+	free(kept);
+	free(pbase);
+	free(parts);
+	if (stats)
+		*stats = st;
+	*out = g;
+	return 0;
+
+fail_graph:
+	ordo_graph_free(g);
+fail_parts:
+	for (int i = 0; i < T * P; i++)
+		ordo_chain_free(&parts[i]);
+	free(parts);
+	free(pbase);
+	return rc;
+fail_input:
+	ordo_chain_free(edges);
+	return rc;
+}

@@ -1,0 +1,315 @@
+/* input.c - sequential byte sources (plain or zstd-compressed), output files written
+ * atomically, the checksum, and memory sanity checks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "io_internal.h"
+#include "ordo_util.h"
+
+struct io_in {
+	int fd;
+	const char *path;
+	uint64_t size, pos;
+	bool zstd, zstd_done;
+	ZSTD_DStream *ds;
+	ZSTD_inBuffer zin;
+	unsigned char *zbuf;
+	size_t zcap;
+	bool frame_open; /* inside a frame (for truncation detection) */
+};
+
+static int64_t raw_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err)
+{
+	uint64_t got = 0;
+	while (got < cap) {
+		ssize_t r = read(in->fd, (char *)buf + got, cap - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return ordo_err_set(err, ORDO_EIO, "%s: read error at byte %llu: %s",
+			                    in->path, (unsigned long long)in->pos, strerror(errno));
+		}
+		if (r == 0)
+			break;
+		got += (uint64_t)r;
+		in->pos += (uint64_t)r;
+	}
+	return (int64_t)got;
+}
+
+int io_in_open(const char *path, struct io_in **out, struct ordo_err *err)
+{
+	*out = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb) || S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return ordo_err_set(err, ORDO_EIO, "%s: not a readable file", path);
+	}
+	struct io_in *in = calloc(1, sizeof *in);
+	if (!in) {
+		close(fd);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	in->fd = fd;
+	in->path = path;
+	in->size = (uint64_t)sb.st_size;
+	unsigned char magic[4];
+	ssize_t r = pread(fd, magic, 4, 0);
+	if (r == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
+	    magic[3] == 0xfd) {
+		in->zstd = true;
+		in->ds = ZSTD_createDStream();
+		in->zcap = ZSTD_DStreamInSize() * 8;
+		in->zbuf = malloc(in->zcap);
+		if (!in->ds || !in->zbuf) {
+			io_in_close(in);
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		}
+		ZSTD_initDStream(in->ds);
+		in->zin.src = in->zbuf;
+		in->zin.size = in->zin.pos = 0;
+	}
+	*out = in;
+	return 0;
+}
+
+void io_in_close(struct io_in *in)
+{
+	if (!in)
+		return;
+	if (in->fd >= 0)
+		close(in->fd);
+	ZSTD_freeDStream(in->ds);
+	free(in->zbuf);
+	free(in);
+}
+
+bool io_in_compressed(const struct io_in *in)
+{
+	return in->zstd;
+}
+uint64_t io_in_file_bytes(const struct io_in *in)
+{
+	return in->size;
+}
+uint64_t io_in_file_pos(const struct io_in *in)
+{
+	return in->pos;
+}
+int io_in_fd(const struct io_in *in)
+{
+	return in->fd;
+}
+
+int64_t io_in_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err)
+{
+	if (!in->zstd)
+		return raw_read(in, buf, cap, err);
+	ZSTD_outBuffer zo = {buf, cap, 0};
+	while (zo.pos < zo.size && !in->zstd_done) {
+		if (in->zin.pos == in->zin.size) {
+			uint64_t at = in->pos;
+			int64_t r = raw_read(in, in->zbuf, in->zcap, err);
+			if (r < 0)
+				return r;
+			if (r == 0) {
+				if (in->frame_open)
+					return ordo_err_set(
+					    err, ORDO_EFORMAT,
+					    "%s: byte %llu: zstd data ends inside a "
+					    "frame (truncated file)",
+					    in->path, (unsigned long long)at);
+				in->zstd_done = true;
+				break;
+			}
+			in->zin.size = (size_t)r;
+			in->zin.pos = 0;
+		}
+		uint64_t before = in->pos - (in->zin.size - in->zin.pos);
+		size_t rc = ZSTD_decompressStream(in->ds, &zo, &in->zin);
+		if (ZSTD_isError(rc))
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "%s: near byte %llu: corrupt zstd data: %s", in->path,
+			                    (unsigned long long)before, ZSTD_getErrorName(rc));
+		in->frame_open = rc != 0;
+	}
+	return (int64_t)zo.pos;
+}
+
+/* ---- checksum: four independent multiply-rotate lanes over 8-byte words ---- */
+static inline uint64_t rotl(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+#define P1 0x9E3779B185EBCA87ULL
+#define P2 0xC2B2AE3D27D4EB4FULL
+
+uint64_t io_checksum(const void *data, uint64_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h[4] = {seed + P1, seed ^ P2, seed - P1, ~seed};
+	uint64_t i = 0;
+	for (; i + 32 <= len; i += 32) {
+		for (int k = 0; k < 4; k++) {
+			uint64_t w;
+			memcpy(&w, p + i + 8 * k, 8);
+			h[k] = rotl(h[k] + w * P2, 31) * P1;
+		}
+	}
+	uint64_t acc = rotl(h[0], 1) + rotl(h[1], 7) + rotl(h[2], 12) + rotl(h[3], 18) + len;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		acc = rotl(acc ^ (w * P2), 27) * P1 + P2;
+	}
+	for (; i < len; i++)
+		acc = rotl(acc ^ (p[i] * P1), 11) * P2;
+	acc ^= acc >> 33;
+	acc *= P2;
+	acc ^= acc >> 29;
+	return acc;
+}
+
+int io_check_memory(const char *path, const char *what, uint64_t bytes, struct ordo_err *err)
+{
+	char msg[IO_MSG];
+	int rc = io_header_memory(what, bytes, msg);
+	return rc ? ordo_err_set(err, rc, "%s: %s", path, msg) : 0;
+}
+
+int io_header_memory(const char *what, uint64_t bytes, char *msg)
+{
+	uint64_t ram = ordo_phys_mem();
+	if (!ram || bytes <= ram)
+		return 0;
+	snprintf(msg, IO_MSG, "%s, which needs %.1f GiB; this machine has %.1f GiB", what,
+	         (double)bytes / (1 << 30), (double)ram / (1 << 30));
+	return ORDO_ERANGE;
+}
+
+/* ---- output ---- */
+struct io_out {
+	char *path, *tmp;
+	FILE *f;
+	ZSTD_CStream *cs;
+	unsigned char *zbuf;
+	size_t zcap;
+};
+
+int io_out_open(const char *path, int level, struct io_out **out, struct ordo_err *err)
+{
+	*out = NULL;
+	struct io_out *o = calloc(1, sizeof *o);
+	size_t len = strlen(path);
+	if (!o || !(o->path = strdup(path)) || !(o->tmp = malloc(len + 16))) {
+		if (o)
+			free(o->path), free(o);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(o->path), free(o->tmp), free(o);
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot create: %s", path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	o->f = fdopen(fd, "wb");
+	if (!o->f) {
+		close(fd);
+		unlink(o->tmp);
+		free(o->path), free(o->tmp), free(o);
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	setvbuf(o->f, NULL, _IOFBF, 1 << 20);
+	if (level > 0) {
+		o->cs = ZSTD_createCStream();
+		o->zcap = ZSTD_CStreamOutSize();
+		o->zbuf = malloc(o->zcap);
+		if (!o->cs || !o->zbuf) {
+			io_out_close(o, false, NULL);
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		}
+		ZSTD_initCStream(o->cs, level);
+	}
+	*out = o;
+	return 0;
+}
+
+FILE *io_out_stdio(struct io_out *o)
+{
+	return o->f;
+}
+int io_out_fd(struct io_out *o)
+{
+	fflush(o->f);
+	return fileno(o->f);
+}
+
+static int put(struct io_out *o, const void *buf, size_t len, struct ordo_err *err)
+{
+	if (len && fwrite(buf, 1, len, o->f) != len)
+		return ordo_err_set(err, ORDO_EIO, "%s: write failed: %s", o->path,
+		                    strerror(errno));
+	return 0;
+}
+
+int io_out_write(struct io_out *o, const void *buf, uint64_t len, struct ordo_err *err)
+{
+	if (!o->cs)
+		return put(o, buf, len, err);
+	ZSTD_inBuffer in = {buf, len, 0};
+	while (in.pos < in.size) {
+		ZSTD_outBuffer zo = {o->zbuf, o->zcap, 0};
+		size_t rc = ZSTD_compressStream(o->cs, &zo, &in);
+		if (ZSTD_isError(rc))
+			return ordo_err_set(err, ORDO_EIO, "%s: zstd: %s", o->path,
+			                    ZSTD_getErrorName(rc));
+		int r = put(o, o->zbuf, zo.pos, err);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int io_out_close(struct io_out *o, bool commit, struct ordo_err *err)
+{
+	int rc = 0;
+	if (commit && o->cs) {
+		size_t left;
+		do {
+			ZSTD_outBuffer zo = {o->zbuf, o->zcap, 0};
+			left = ZSTD_endStream(o->cs, &zo);
+			if (ZSTD_isError(left)) {
+				rc = ordo_err_set(err, ORDO_EIO, "%s: zstd: %s", o->path,
+				                  ZSTD_getErrorName(left));
+				break;
+			}
+			rc = put(o, o->zbuf, zo.pos, err);
+		} while (!rc && left);
+	}
+	if (commit && !rc && (fflush(o->f) || fsync(fileno(o->f))))
+		rc = ordo_err_set(err, ORDO_EIO, "%s: write failed: %s", o->path, strerror(errno));
+	if (fclose(o->f) && commit && !rc)
+		rc = ordo_err_set(err, ORDO_EIO, "%s: close failed: %s", o->path, strerror(errno));
+	if (commit && !rc && rename(o->tmp, o->path))
+		rc = ordo_err_set(err, ORDO_EIO, "%s: rename failed: %s", o->path, strerror(errno));
+	if (!commit || rc)
+		unlink(o->tmp);
+	ZSTD_freeCStream(o->cs);
+	free(o->zbuf);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,210 @@
+/*
+ * io_internal.h - what the readers and writers of io/ share: a byte source that may be
+ * zstd-compressed, the parallel chunked text driver, token parsing, the checksum, and
+ * atomic output files.
+ */
+#ifndef ORDO_IO_INTERNAL_H
+#define ORDO_IO_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ordo_io.h"
+
+/* ---- input ---- */
+struct io_in;
+/* Opens `path` for sequential reading; zstd content is decompressed transparently. */
+int io_in_open(const char *path, struct io_in **out, struct ordo_err *err);
+void io_in_close(struct io_in *in);
+/* Reads up to cap bytes; returns bytes read (0 at end) or a negative code (message in
+ * err: corrupt or truncated zstd frame, read error). */
+int64_t io_in_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err);
+bool io_in_compressed(const struct io_in *in);
+uint64_t io_in_file_bytes(const struct io_in *in);
+uint64_t io_in_file_pos(const struct io_in *in); /* compressed bytes consumed */
+int io_in_fd(const struct io_in *in);
+
+/* ---- text driver ----
+ * The file is read in chunks cut at line ends. A format first consumes its header
+ * lines one at a time (header()), then every chunk is split into one piece per thread
+ * at line ends and parse() runs on the pieces in parallel. Each piece knows the file
+ * line and the record number (format-defined, e.g. METIS node index) it starts at. */
+
+#define IO_MSG 320
+
+struct io_piece {
+	const char *p, *end;
+	uint64_t first_line;   /* 1-based file line of p */
+	uint64_t first_record; /* records before p (format's count()) */
+	uint64_t lines, records;
+	struct ordo_edge_chain chain;
+	uint64_t cnt[4];   /* format-defined counters, summed by the driver */
+	uint64_t err_line; /* 0 = no error; else file line */
+	int err_code;
+	char err[IO_MSG];
+};
+
+struct io_text_fmt {
+	/* Consumes one header line [p, e) (e excludes '\n'). Returns 1 when that line was
+	 * consumed and the header continues, 0 when the header is complete *before* this
+	 * line (which is then parsed as data), a negative ORDO_E* code on error (msg
+	 * filled). Called once more with p = e = NULL at end of input while the header is
+	 * still open. */
+	int (*header)(void *st, const char *p, const char *e, uint64_t line, char *msg);
+	/* Counts lines and records of a piece (NULL: records = lines). */
+	void (*count)(void *st, struct io_piece *pc);
+	/* Parses a piece; on error fills err_line/err_code/err and stops. */
+	void (*parse)(void *st, struct io_piece *pc);
+	bool weighted_chain; /* pieces collect arcs with weights */
+	bool collects_arcs;  /* pieces produce arcs (false for coordinates) */
+};
+
+struct io_text_result {
+	struct ordo_edge_chain arcs;
+	uint64_t lines, records, cnt[4];
+	uint64_t text_bytes;
+};
+
+/* Runs the driver over an open input. `weighted` of the result chain may be decided by
+ * the header (fmt->weighted_chain is read after the header is complete). */
+int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, void *st, int threads,
+                const struct ordo_load_opts *opts, struct io_text_result *res,
+                struct ordo_err *err);
+
+/* ---- tokens ---- */
+static inline const char *io_skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Unsigned decimal. Returns 0 on success, -1 when no digit is there, -2 on overflow of
+ * 64 bits; *pp advances past the digits. A '-' is reported as -3 (negative). */
+static inline int io_parse_u64(const char **pp, const char *e, uint64_t *v)
+{
+	const char *p = *pp;
+	if (p < e && *p == '-')
+		return -3;
+	if (p < e && *p == '+')
+		p++;
+	if (p >= e || (unsigned)(*p - '0') > 9)
+		return -1;
+	uint64_t x = 0;
+	while (p < e && (unsigned)(*p - '0') <= 9) {
+		uint64_t d = (uint64_t)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -2;
+		x = x * 10 + d;
+		p++;
+	}
+	/* a number glued to letters ("12ab") is not a number */
+	if (p < e && !(*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		return -1;
+	*pp = p;
+	*v = x;
+	return 0;
+}
+
+/* Signed decimal floating-point field (strtod semantics on a bounded token). */
+int io_parse_double(const char **pp, const char *e, double *v);
+
+/* Describes the token at p for messages: "'abc'" (sanitised, at most 24 chars) or
+ * "end of line". */
+void io_token(const char *p, const char *e, char *buf, size_t cap);
+
+/* Line end from p (pointer to '\n' or e). */
+static inline const char *io_eol(const char *p, const char *e)
+{
+	const char *q = memchr(p, '\n', (size_t)(e - p));
+	return q ? q : e;
+}
+
+/* True when [p, e) holds only spaces, tabs and '\r'. */
+static inline bool io_blank(const char *p, const char *e)
+{
+	return io_skip_ws(p, e) == e;
+}
+
+/* Fills pc->err* (first error of a piece wins). Returns false so parsers can
+ * `return io_fail(...)`. */
+bool io_fail(struct io_piece *pc, uint64_t line, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Parses one whitespace-separated unsigned field named `what` (e.g. "node id") into
+ * *v, requiring lo <= *v <= hi; on failure records `expected <what> ..., found ...` in
+ * pc (ERANGE for values out of [lo, hi], EFORMAT otherwise) and returns false. */
+bool io_field_fail(struct io_piece *pc, uint64_t line, const char **q, const char *e,
+                   const char *what, uint64_t lo, uint64_t hi, uint64_t *v);
+static inline bool io_field(struct io_piece *pc, uint64_t line, const char **q, const char *e,
+                            const char *what, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	const char *s = io_skip_ws(*q, e);
+	uint64_t x = 0;
+	int r = io_parse_u64(&s, e, &x);
+	if (__builtin_expect(r == 0 && x >= lo && x <= hi, 1)) {
+		*q = s;
+		*v = x;
+		return true;
+	}
+	return io_field_fail(pc, line, q, e, what, lo, hi, v);
+}
+/* The rest of the line from *q must be blank; else records "expected end of line after
+ * <after>, found ..." and returns false. */
+bool io_line_end(struct io_piece *pc, uint64_t line, const char *q, const char *e,
+                 const char *after);
+/* Same checks for header lines: 0 or a negative code with msg filled. */
+int io_hfield(const char **q, const char *e, const char *what, uint64_t lo, uint64_t hi,
+              uint64_t *v, char *msg);
+
+/* ---- checksum (64-bit, 4 lanes; used by the native format) ---- */
+uint64_t io_checksum(const void *data, uint64_t len, uint64_t seed);
+
+/* ---- output ---- */
+struct io_out;
+/* Creates "<path>.tmp.XXXXXX" beside path; zstd-compresses what is written when
+ * compress_level > 0. */
+int io_out_open(const char *path, int compress_level, struct io_out **out, struct ordo_err *err);
+int io_out_write(struct io_out *o, const void *buf, uint64_t len, struct ordo_err *err);
+/* Flushes, fsyncs and renames onto the final path (commit) or unlinks the temporary
+ * file (!commit). Frees o. */
+int io_out_close(struct io_out *o, bool commit, struct ordo_err *err);
+FILE *io_out_stdio(struct io_out *o);
+int io_out_fd(struct io_out *o);
+
+/* ---- per-format entry points ---- */
+int io_read_dimacs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                   struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
+                   struct ordo_err *err);
+int io_read_metis(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                  struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
+                  struct ordo_err *err);
+int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                     struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
+                     struct ordo_err *err);
+int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
+                struct ordo_err *err);
+int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
+               struct ordo_err *err);
+int io_read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
+                struct ordo_err *err);
+int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
+                   struct ordo_err *err);
+int io_read_native(const char *path, int threads, struct ordo_graph **out, struct ordo_err *err);
+
+int io_write_native(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
+                    struct ordo_err *err);
+int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
+                  const struct ordo_save_opts *o, struct ordo_err *err);
+int io_write_galois(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
+                    struct ordo_err *err);
+
+/* Refuses sizes a header declares that cannot fit in memory: ERANGE (bad input, exit
+ * status 2) with a message naming `what`. io_header_memory fills a header message. */
+int io_check_memory(const char *path, const char *what, uint64_t bytes, struct ordo_err *err);
+int io_header_memory(const char *what, uint64_t bytes, char *msg);
+
+#endif

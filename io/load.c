@@ -1,0 +1,501 @@
+/*
+ * load.c - format detection and the ordo_load / ordo_save entry points.
+ *
+ * Detection looks at the content first: the zstd magic (then at the decompressed
+ * text), ordo's magic, the Galois binary header, then the first lines of text: a
+ * Matrix Market banner, DIMACS `c`/`p sp`/`a` lines, `p aux sp co`/`v` lines, and for
+ * bare number lines the shape of the first lines (an edge list has the same field count
+ * on every line; a METIS header is followed by adjacency lines of varying length).
+ * Only where the content cannot tell (a METIS file whose lines all look alike) does the
+ * extension decide.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <omp.h>
+
+#include "io_internal.h"
+#include "ordo_util.h"
+
+static const char *const names[ORDO_FMT_COUNT] = {
+    [ORDO_FMT_AUTO] = "auto",   [ORDO_FMT_DIMACS] = "dimacs", [ORDO_FMT_CO] = "co",
+    [ORDO_FMT_METIS] = "metis", [ORDO_FMT_XYZ] = "xyz",       [ORDO_FMT_EDGELIST] = "edgelist",
+    [ORDO_FMT_MTX] = "mtx",     [ORDO_FMT_GALOIS] = "galois", [ORDO_FMT_NATIVE] = "native",
+};
+
+const char *ordo_format_name(int fmt)
+{
+	return fmt >= 0 && fmt < ORDO_FMT_COUNT ? names[fmt] : "unknown";
+}
+
+int ordo_format_from_name(const char *name)
+{
+	for (int i = 0; i < ORDO_FMT_COUNT; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	if (!strcmp(name, "gr"))
+		return ORDO_FMT_DIMACS;
+	if (!strcmp(name, "snap") || !strcmp(name, "el"))
+		return ORDO_FMT_EDGELIST;
+	return -1;
+}
+
+void ordo_load_opts_init(struct ordo_load_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->build.wlo = 1;
+	o->build.whi = 255;
+	o->build.seed = 1;
+	o->mtx_scale = 1.0;
+}
+
+void ordo_save_opts_init(struct ordo_save_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->zstd_level = 3;
+}
+
+/* extension without a trailing .zst */
+static const char *ext_of(const char *path, char *buf, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	snprintf(buf, cap, "%s", base);
+	size_t len = strlen(buf);
+	if (len > 4 && !strcasecmp(buf + len - 4, ".zst"))
+		buf[len - 4] = 0;
+	char *dot = strrchr(buf, '.');
+	return dot ? dot + 1 : "";
+}
+
+int ordo_format_for_output(const char *path)
+{
+	char b[256];
+	const char *x = ext_of(path, b, sizeof b);
+	if (!strcasecmp(x, "gr"))
+		return ORDO_FMT_DIMACS;
+	if (!strcasecmp(x, "co"))
+		return ORDO_FMT_CO;
+	if (!strcasecmp(x, "graph") || !strcasecmp(x, "metis"))
+		return ORDO_FMT_METIS;
+	if (!strcasecmp(x, "mtx"))
+		return ORDO_FMT_MTX;
+	if (!strcasecmp(x, "ordo"))
+		return ORDO_FMT_NATIVE;
+	if (!strcasecmp(x, "xyz"))
+		return ORDO_FMT_XYZ;
+	if (!strcasecmp(x, "ggr") || !strcasecmp(x, "sgr") || !strcasecmp(x, "tgr"))
+		return ORDO_FMT_GALOIS;
+	return ORDO_FMT_EDGELIST;
+}
+
+static int fields_of(const char *p, const char *e, bool *numeric, bool *real)
+{
+	int f = 0;
+	p = io_skip_ws(p, e);
+	while (p < e) {
+		const char *s = p;
+		while (p < e && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		for (const char *c = s; c < p; c++) {
+			if (*c == '.' || *c == 'e' || *c == 'E')
+				*real = true;
+			else if ((*c < '0' || *c > '9') && *c != '-' && *c != '+')
+				*numeric = false;
+		}
+		f++;
+		p = io_skip_ws(p, e);
+	}
+	return f;
+}
+
+static int detect_text(const char *buf, uint64_t len, bool full, const char *path, int *fmt)
+{
+	const char *p = buf, *end = buf + len;
+	bool hash = false, percent = false, dimacs_c = false;
+	int first_fields = -1, lines = 0, varying = 0;
+	char xb[256];
+	const char *x = ext_of(path, xb, sizeof xb);
+	bool ext_metis = !strcasecmp(x, "graph") || !strcasecmp(x, "metis");
+	bool ext_el = !strcasecmp(x, "txt") || !strcasecmp(x, "el") || !strcasecmp(x, "wel") ||
+	              !strcasecmp(x, "tsv") || !strcasecmp(x, "edges") || !strcasecmp(x, "snap");
+	while (p < end) {
+		const char *e = io_eol(p, end);
+		if (e == end && !full)
+			break; /* incomplete last line of the sample */
+		const char *q = io_skip_ws(p, e);
+		p = e + 1;
+		if (q == e)
+			continue;
+		if (lines == 0 && !strncasecmp(q, "%%MatrixMarket", 14)) {
+			*fmt = ORDO_FMT_MTX;
+			return 0;
+		}
+		if (lines == 0 && (*q == 'c' || *q == 'p' || *q == 'a' || *q == 'v') &&
+		    (q + 1 == e || q[1] == ' ' || q[1] == '\t' || q[1] == '\r')) {
+			if (*q == 'c') {
+				dimacs_c = true;
+				continue;
+			}
+			if (*q == 'v') {
+				*fmt = ORDO_FMT_CO;
+				return 0;
+			}
+			if (*q == 'p') {
+				const char *r = io_skip_ws(q + 1, e);
+				*fmt = (e - r >= 3 && !strncmp(r, "aux", 3)) ? ORDO_FMT_CO
+				                                             : ORDO_FMT_DIMACS;
+				return 0;
+			}
+			*fmt = ORDO_FMT_DIMACS;
+			return 0;
+		}
+		if (*q == '#') {
+			hash = true;
+			continue;
+		}
+		if (*q == '%') {
+			percent = true;
+			continue;
+		}
+		bool numeric = true, real = false;
+		int f = fields_of(q, e, &numeric, &real);
+		if (!numeric)
+			break;
+		if (lines == 0)
+			first_fields = f;
+		else if (f != first_fields)
+			varying++;
+		if (++lines >= 64)
+			break;
+	}
+	if (lines == 0 && dimacs_c) {
+		*fmt = ORDO_FMT_DIMACS; /* only 'c' lines: DIMACS without its p line */
+		return 0;
+	}
+	if (lines == 0) {
+		/* only comments (or nothing): an empty edge list unless % says METIS */
+		*fmt = ext_metis || (percent && !hash) ? ORDO_FMT_METIS : ORDO_FMT_EDGELIST;
+		return 0;
+	}
+	if (ext_metis || (!hash && !ext_el && varying && first_fields >= 2 && first_fields <= 4)) {
+		*fmt = ORDO_FMT_METIS;
+		return 0;
+	}
+	if (!strcasecmp(x, "xyz")) {
+		*fmt = ORDO_FMT_XYZ;
+		return 0;
+	}
+	*fmt = ORDO_FMT_EDGELIST;
+	return 0;
+}
+
+int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo_err *err)
+{
+	struct io_in *in;
+	int rc = io_in_open(path, &in, err);
+	if (rc)
+		return rc;
+	*compressed = io_in_compressed(in);
+	enum { SAMPLE = 1 << 16 };
+	char *buf = malloc(SAMPLE);
+	if (!buf) {
+		io_in_close(in);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	int64_t got = io_in_read(in, buf, SAMPLE, err);
+	io_in_close(in);
+	if (got < 0) {
+		free(buf);
+		return (int)got;
+	}
+	uint64_t len = (uint64_t)got;
+	rc = 0;
+	uint64_t w0 = 0, w1 = 0;
+	if (len >= 16) {
+		memcpy(&w0, buf, 8);
+		memcpy(&w1, buf + 8, 8);
+	}
+	if (len >= 8 && !memcmp(buf, "ORDOGRPH", 8)) {
+		if (*compressed)
+			rc = ordo_err_set(
+			    err, ORDO_EUNSUPPORTED,
+			    "%s: a zstd-compressed ordo native file; decompress it first "
+			    "(its sections are compressed already)",
+			    path);
+		*fmt = ORDO_FMT_NATIVE;
+	} else if (len >= 16 && (w0 == 1 || w0 == 2) && w1 <= 8 && memchr(buf, 0, len)) {
+		*fmt = ORDO_FMT_GALOIS;
+	} else if (len == 0) {
+		rc = ordo_err_set(err, ORDO_EFORMAT,
+		                  "%s: empty file: expected a graph (no format can be detected)",
+		                  path);
+	} else if (memchr(buf, 0, len)) {
+		rc = ordo_err_set(err, ORDO_EFORMAT,
+		                  "%s: byte %llu: binary data that is neither an ordo native file "
+		                  "(magic ORDOGRPH) nor a Galois .gr (version 1 header)",
+		                  path,
+		                  (unsigned long long)((const char *)memchr(buf, 0, len) - buf));
+	} else {
+		rc = detect_text(buf, len, len < SAMPLE, path, fmt);
+	}
+	free(buf);
+	return rc;
+}
+
+/* Remaps the ids of an edge chain densely (in increasing order of the old id). */
+static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *map_path,
+                       const char *path, struct ordo_err *err)
+{
+	if (c->count == 0) {
+		*n_out = 0;
+		return 0;
+	}
+	uint64_t span = (uint64_t)c->max_id + 1, words = (span + 63) / 64;
+	uint64_t *bits = calloc(words, 8);
+	uint32_t *rank = malloc((words + 1) * sizeof *rank);
+	if (!bits || !rank) {
+		free(bits), free(rank);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory compacting ids");
+	}
+	for (struct ordo_edge_block *b = c->head; b; b = b->next)
+		for (uint32_t i = 0; i < b->count; i++) {
+			bits[b->src[i] >> 6] |= 1ull << (b->src[i] & 63);
+			bits[b->dst[i] >> 6] |= 1ull << (b->dst[i] & 63);
+		}
+	uint64_t acc = 0;
+	for (uint64_t w = 0; w < words; w++) {
+		rank[w] = (uint32_t)acc;
+		acc += (uint64_t)__builtin_popcountll(bits[w]);
+	}
+	rank[words] = (uint32_t)acc;
+#define RANK(x) \
+	(rank[(x) >> 6] + (uint32_t)__builtin_popcountll(bits[(x) >> 6] & ((1ull << ((x)&63)) - 1)))
+	for (struct ordo_edge_block *b = c->head; b; b = b->next)
+		for (uint32_t i = 0; i < b->count; i++) {
+			b->src[i] = RANK(b->src[i]);
+			b->dst[i] = RANK(b->dst[i]);
+		}
+#undef RANK
+	c->max_id = (uint32_t)(acc - 1);
+	*n_out = acc;
+	int rc = 0;
+	if (map_path) {
+		struct io_out *o;
+		rc = io_out_open(map_path, 0, &o, err);
+		if (!rc) {
+			FILE *f = io_out_stdio(o);
+			fprintf(f, "# ordo id map for %s: new_id old_id\n", path);
+			uint64_t k = 0;
+			for (uint64_t w = 0; w < words; w++)
+				for (uint64_t m = bits[w]; m; m &= m - 1)
+					fprintf(f, "%llu %llu\n", (unsigned long long)k++,
+					        (unsigned long long)(w * 64 +
+					                             (uint64_t)__builtin_ctzll(m)));
+			bool bad = ferror(f) != 0;
+			rc = io_out_close(o, !bad, err);
+			if (bad)
+				rc = ordo_err_set(err, ORDO_EIO, "%s: write failed", map_path);
+		}
+	}
+	free(bits);
+	free(rank);
+	return rc;
+}
+
+/* CSR -> arc chain (frees g), so CSR inputs can be rebuilt with build options. */
+static int csr_to_chain(struct ordo_graph *g, struct ordo_edge_chain *c, struct ordo_err *err)
+{
+	ordo_chain_init(c, g->w != NULL);
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+			if (!ordo_chain_push(c, u, g->dst[e], g->w ? g->w[e] : 1)) {
+				ordo_chain_free(c);
+				return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+			}
+	return 0;
+}
+
+int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err)
+{
+	int fmt;
+	bool z;
+	int rc = ordo_detect_format(path, &fmt, &z, err);
+	if (rc)
+		return rc;
+	struct io_in *in;
+	rc = io_in_open(path, &in, err);
+	if (rc)
+		return rc;
+	if (fmt == ORDO_FMT_CO)
+		rc = io_read_co(in, path, g, threads, err);
+	else
+		rc = io_read_xyz(in, path, g, threads, err);
+	io_in_close(in);
+	return rc;
+}
+
+static void note(struct ordo_load_info *info, const char *fmt, const char *s)
+{
+	size_t used = strlen(info->notes);
+	snprintf(info->notes + used, sizeof info->notes - used, "%s", used ? "; " : "");
+	used = strlen(info->notes);
+	snprintf(info->notes + used, sizeof info->notes - used, fmt, s);
+}
+
+int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+              struct ordo_load_info *info_out, struct ordo_err *err)
+{
+	struct ordo_load_opts dflt;
+	if (!opts) {
+		ordo_load_opts_init(&dflt);
+		opts = &dflt;
+	}
+	struct ordo_load_info info;
+	memset(&info, 0, sizeof info);
+	*out = NULL;
+	double t0 = ordo_now();
+	int fmt = opts->format;
+	bool z = false;
+	int rc = ordo_detect_format(path, &fmt, &z, err);
+	if (rc)
+		return rc;
+	if (opts->format != ORDO_FMT_AUTO)
+		fmt = opts->format;
+	info.format = fmt;
+	info.compressed = z;
+	if (fmt == ORDO_FMT_CO || fmt == ORDO_FMT_XYZ)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s: a coordinate file (%s), not a graph; pass it as the "
+		                    "coordinates of a graph (--coords)",
+		                    path, ordo_format_name(fmt));
+	struct ordo_graph *g = NULL;
+	struct ordo_edge_chain arcs;
+	ordo_chain_init(&arcs, false);
+	uint64_t n = 0;
+	struct ordo_build_opts bo = opts->build;
+	bo.threads = opts->threads;
+	bool need_build = true;
+	if (fmt == ORDO_FMT_NATIVE || fmt == ORDO_FMT_GALOIS) {
+		if (fmt == ORDO_FMT_NATIVE) {
+			rc = io_read_native(path, opts->threads, &g, err);
+		} else {
+			struct io_in *in;
+			rc = io_in_open(path, &in, err);
+			if (!rc) {
+				info.file_bytes = io_in_file_bytes(in);
+				rc = io_read_galois(in, path, &g, err);
+				io_in_close(in);
+			}
+		}
+		if (rc)
+			return rc;
+		info.parse_seconds = ordo_now() - t0;
+		need_build = bo.symmetrize || bo.dedup || bo.random_weights;
+		if (need_build) {
+			n = g->n;
+			rc = csr_to_chain(g, &arcs, err);
+			ordo_graph_free(g);
+			g = NULL;
+			if (rc)
+				return rc;
+		}
+	} else {
+		struct io_in *in;
+		rc = io_in_open(path, &in, err);
+		if (rc)
+			return rc;
+		info.file_bytes = io_in_file_bytes(in);
+		switch (fmt) {
+		case ORDO_FMT_DIMACS:
+			rc = io_read_dimacs(in, path, opts, &arcs, &n, &info, err);
+			break;
+		case ORDO_FMT_METIS:
+			rc = io_read_metis(in, path, opts, &arcs, &n, &info, err);
+			break;
+		case ORDO_FMT_MTX:
+			rc = io_read_mtx(in, path, opts, &arcs, &n, &info, err);
+			break;
+		default:
+			rc = io_read_edgelist(in, path, opts, &arcs, &n, &info, err);
+			break;
+		}
+		io_in_close(in);
+		if (rc)
+			return rc;
+		info.parse_seconds = ordo_now() - t0;
+		if (fmt == ORDO_FMT_EDGELIST && opts->compact_ids) {
+			rc = compact_ids(&arcs, &n, opts->id_map_out, path, err);
+			if (rc) {
+				ordo_chain_free(&arcs);
+				return rc;
+			}
+			note(&info, "%s", "ids compacted");
+		}
+	}
+	if (need_build) {
+		double tb = ordo_now();
+		bo.n = n;
+		if (fmt == ORDO_FMT_EDGELIST && !opts->compact_ids)
+			bo.n = 0; /* largest id + 1 */
+		rc = ordo_graph_build(&arcs, &bo, &g, &info.build, err);
+		if (rc) {
+			ordo_err_prefix(err, "%s: ", path);
+			return rc;
+		}
+		info.build_seconds = ordo_now() - tb;
+	}
+	if (opts->coords) {
+		rc = ordo_load_coords(opts->coords, g, opts->threads, err);
+		if (rc) {
+			ordo_graph_free(g);
+			return rc;
+		}
+	}
+	if (opts->weights_from_coords) {
+		rc = ordo_graph_weights_from_coords(g, err);
+		if (rc) {
+			ordo_err_prefix(err, "%s: ", path);
+			ordo_graph_free(g);
+			return rc;
+		}
+		note(&info, "%s", "weights = rounded Euclidean length from coordinates");
+	}
+	if (bo.random_weights && !opts->weights_from_coords)
+		note(&info, "%s",
+		     info.build.weights_replaced ? "input weights replaced by random weights"
+		                                 : "random weights");
+	info.seconds = ordo_now() - t0;
+	if (info_out)
+		*info_out = info;
+	*out = g;
+	return 0;
+}
+
+int ordo_save(const char *path, int format, const struct ordo_graph *g,
+              const struct ordo_save_opts *opts, struct ordo_err *err)
+{
+	struct ordo_save_opts dflt;
+	if (!opts) {
+		ordo_save_opts_init(&dflt);
+		opts = &dflt;
+	}
+	if (format == ORDO_FMT_AUTO)
+		format = ordo_format_for_output(path);
+	switch (format) {
+	case ORDO_FMT_NATIVE:
+		return io_write_native(path, g, opts, err);
+	case ORDO_FMT_GALOIS:
+		return io_write_galois(path, g, opts, err);
+	case ORDO_FMT_DIMACS:
+	case ORDO_FMT_CO:
+	case ORDO_FMT_METIS:
+	case ORDO_FMT_XYZ:
+	case ORDO_FMT_EDGELIST:
+	case ORDO_FMT_MTX:
+		return io_write_text(path, format, g, opts, err);
+	default:
+		return ordo_err_set(err, ORDO_EINVAL, "cannot write format %d", format);
+	}
+}

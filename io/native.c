@@ -1,0 +1,571 @@
+/*
+ * native.c - ordo's binary graph format (.ordo).
+ *
+ * Layout (all integers little-endian):
+ *   header, 128 bytes:
+ *     0  char magic[8] = "ORDOGRPH"
+ *     8  u32 version = 1
+ *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates
+ *    16  u64 n, u64 m
+ *    32  u32 nsections, u32 coord_kind (enum ordo_coord_kind)
+ *    40  char coord_unit[32]
+ *    72  u64 block_bytes (raw bytes per frame, last frame of a section may be shorter)
+ *    80  u64 reserved[5] = 0
+ *   120  u64 checksum of bytes 0..119
+ *   section table: nsections x 48 bytes:
+ *     u32 kind (1 degrees: n x u64, 2 destinations: m x u32, 3 weights: m x u32,
+ *               4 coordinates: 2n x int32 or double), u32 reserved,
+ *     u64 raw_bytes, u64 nframes, u64 frame_table_offset,
+ *     u64 checksum (over the frame checksums), u64 reserved
+ *   u64 checksum of the section table
+ *   per section, a frame table: nframes x 24 bytes:
+ *     u64 file offset, u32 stored bytes, u32 codec (0 raw, 1 zstd), u64 checksum of the
+ *     frame's raw bytes
+ *   frames: each an independent zstd frame (or raw bytes when zstd does not shrink them)
+ * The offsets are stored as degrees (their differences), which compress far better;
+ * loading rebuilds them with a prefix sum. Frames are independent, so loading
+ * decompresses them in parallel straight into the CSR arrays, and verifies each
+ * frame's checksum. Errors name the byte offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <omp.h>
+#include <zstd.h>
+
+#include "io_internal.h"
+
+#define MAGIC   "ORDOGRPH"
+#define VERSION 1
+#define HDR     128
+#define SEC     48
+#define FRAME   24
+#define BLOCK   (1u << 21)
+
+enum { S_DEG = 1, S_DST, S_W, S_COORD };
+
+struct sec {
+	uint32_t kind;
+	uint64_t raw, nframes, table, sum;
+	void *data;
+};
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t at, const char *path,
+                      struct ordo_err *err)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)at);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return ordo_err_set(err, ORDO_EIO, "%s: write failed: %s", path,
+			                    strerror(errno));
+		}
+		p += w;
+		at += (uint64_t)w;
+		len -= (uint64_t)w;
+	}
+	return 0;
+}
+
+static int pread_all(int fd, void *buf, uint64_t len, uint64_t at, const char *path,
+                     struct ordo_err *err)
+{
+	char *p = buf;
+	uint64_t start = at;
+	while (len) {
+		ssize_t r = pread(fd, p, len, (off_t)at);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return ordo_err_set(err, ORDO_EIO, "%s: read error at byte %llu: %s", path,
+			                    (unsigned long long)at, strerror(errno));
+		}
+		if (r == 0)
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "%s: byte %llu: file ends inside data that starts at "
+			                    "byte %llu (truncated)",
+			                    path, (unsigned long long)at,
+			                    (unsigned long long)start);
+		p += r;
+		at += (uint64_t)r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+int io_write_native(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
+                    struct ordo_err *err)
+{
+	int T = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+	int level = o && o->zstd_level ? o->zstd_level : 3;
+	uint64_t *deg = malloc(((uint64_t)g->n + 1) * sizeof *deg);
+	if (!deg)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	for (uint64_t u = 0; u < g->n; u++)
+		deg[u] = g->off[u + 1] - g->off[u];
+	struct sec s[4];
+	int ns = 0;
+	s[ns++] = (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg};
+	s[ns++] = (struct sec){.kind = S_DST, .raw = 4 * g->m, .data = g->dst};
+	if (g->w)
+		s[ns++] = (struct sec){.kind = S_W, .raw = 4 * g->m, .data = g->w};
+	if (g->coord_kind != ORDO_COORD_NONE)
+		s[ns++] =
+		    (struct sec){.kind = S_COORD,
+		                 .raw = 2ull * g->n * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8),
+		                 .data = g->coord};
+	uint64_t nfr = 0;
+	for (int i = 0; i < ns; i++) {
+		s[i].nframes = (s[i].raw + BLOCK - 1) / BLOCK;
+		nfr += s[i].nframes;
+	}
+	/* frame jobs */
+	struct job {
+		int sec;
+		uint64_t idx;
+		void *buf;
+		uint64_t stored, sum;
+		uint32_t codec;
+	} *jobs = calloc(nfr + 1, sizeof *jobs);
+	if (!jobs) {
+		free(deg);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	uint64_t k = 0;
+	for (int i = 0; i < ns; i++)
+		for (uint64_t f = 0; f < s[i].nframes; f++, k++)
+			jobs[k] = (struct job){.sec = i, .idx = f};
+	struct io_out *out;
+	int rc = io_out_open(path, 0, &out, err);
+	if (rc) {
+		free(deg), free(jobs);
+		return rc;
+	}
+	int fd = io_out_fd(out);
+	uint64_t meta = HDR + (uint64_t)ns * SEC + 8 + nfr * FRAME;
+	bool oom = false;
+	/* compress in parallel, then write sequentially in frame order */
+#pragma omp parallel num_threads(T) reduction(|| : oom)
+	{
+		ZSTD_CCtx *cc = ZSTD_createCCtx();
+		oom = !cc;
+		if (cc)
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
+#pragma omp for schedule(dynamic, 1)
+		for (uint64_t j = 0; j < nfr; j++) {
+			if (oom)
+				continue;
+			struct job *jb = &jobs[j];
+			struct sec *sc = &s[jb->sec];
+			const char *src = (const char *)sc->data + jb->idx * BLOCK;
+			uint64_t len =
+			    sc->raw - jb->idx * BLOCK < BLOCK ? sc->raw - jb->idx * BLOCK : BLOCK;
+			jb->sum = io_checksum(src, len, sc->kind);
+			size_t cap = ZSTD_compressBound(len);
+			jb->buf = malloc(cap);
+			if (!jb->buf) {
+				oom = true;
+				continue;
+			}
+			size_t z = ZSTD_compress2(cc, jb->buf, cap, src, len);
+			if (ZSTD_isError(z) || z >= len) {
+				memcpy(jb->buf, src, len);
+				jb->stored = len;
+				jb->codec = 0;
+			} else {
+				jb->stored = z;
+				jb->codec = 1;
+			}
+		}
+		ZSTD_freeCCtx(cc);
+	}
+	free(deg);
+	if (oom)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory compressing %s", path);
+	unsigned char *mb = calloc(1, meta);
+	if (!rc && !mb)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	if (!rc) {
+		memcpy(mb, MAGIC, 8);
+		put32(mb + 8, VERSION);
+		put32(mb + 12, (g->w ? 1u : 0) | ((g->flags & ORDO_GRAPH_SYMMETRIC) ? 2u : 0) |
+		                   (g->coord_kind ? 4u : 0));
+		put64(mb + 16, g->n);
+		put64(mb + 24, g->m);
+		put32(mb + 32, (uint32_t)ns);
+		put32(mb + 36, (uint32_t)g->coord_kind);
+		memcpy(mb + 40, g->coord_unit, 31);
+		put64(mb + 72, BLOCK);
+		put64(mb + 120, io_checksum(mb, 120, 0));
+		uint64_t at = meta, ft = HDR + (uint64_t)ns * SEC + 8;
+		k = 0;
+		for (int i = 0; i < ns; i++) {
+			unsigned char *se = mb + HDR + (uint64_t)i * SEC;
+			uint64_t sums = 0;
+			s[i].table = ft;
+			for (uint64_t f = 0; f < s[i].nframes; f++, k++) {
+				unsigned char *fe = mb + ft + f * FRAME;
+				put64(fe, at);
+				put32(fe + 8, (uint32_t)jobs[k].stored);
+				put32(fe + 12, jobs[k].codec);
+				put64(fe + 16, jobs[k].sum);
+				sums = io_checksum(&jobs[k].sum, 8, sums);
+				at += jobs[k].stored;
+			}
+			ft += s[i].nframes * FRAME;
+			put32(se, s[i].kind);
+			put64(se + 8, s[i].raw);
+			put64(se + 16, s[i].nframes);
+			put64(se + 24, s[i].table);
+			put64(se + 32, sums);
+		}
+		put64(mb + HDR + (uint64_t)ns * SEC, io_checksum(mb + HDR, (uint64_t)ns * SEC, 0));
+		rc = pwrite_all(fd, mb, meta, 0, path, err);
+		at = meta;
+		for (uint64_t j = 0; !rc && j < nfr; j++) {
+			rc = pwrite_all(fd, jobs[j].buf, jobs[j].stored, at, path, err);
+			at += jobs[j].stored;
+		}
+	}
+	free(mb);
+	for (uint64_t j = 0; j < nfr; j++)
+		free(jobs[j].buf);
+	free(jobs);
+	int rc2 = io_out_close(out, rc == 0, err);
+	return rc ? rc : rc2;
+}
+
+int io_read_native(const char *path, int threads, struct ordo_graph **out, struct ordo_err *err)
+{
+	*out = NULL;
+	int T = threads > 0 ? threads : omp_get_max_threads();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat sb;
+	fstat(fd, &sb);
+	uint64_t fsize = (uint64_t)sb.st_size;
+	unsigned char h[HDR];
+	struct ordo_graph *g = NULL;
+	unsigned char *meta = NULL;
+	int rc = pread_all(fd, h, HDR, 0, path, err);
+	if (rc)
+		goto done;
+	if (memcmp(h, MAGIC, 8)) {
+		rc = ordo_err_set(err, ORDO_EFORMAT, "%s: byte 0: expected magic 'ORDOGRPH'", path);
+		goto done;
+	}
+	if (get32(h + 8) != VERSION) {
+		rc = ordo_err_set(err, ORDO_EUNSUPPORTED,
+		                  "%s: byte 8: expected format version %d, found %u", path, VERSION,
+		                  get32(h + 8));
+		goto done;
+	}
+	if (get64(h + 120) != io_checksum(h, 120, 0)) {
+		rc = ordo_err_set(err, ORDO_ECHECKSUM, "%s: byte 120: header checksum mismatch",
+		                  path);
+		goto done;
+	}
+	uint32_t flags = get32(h + 12), ns = get32(h + 32), ck = get32(h + 36);
+	uint64_t n = get64(h + 16), m = get64(h + 24), block = get64(h + 72);
+	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 4 || ns < 2 || ck > 2 || block == 0 ||
+	    block > (1u << 30) || (flags & ~7u)) {
+		rc = ordo_err_set(err, ORDO_EFORMAT,
+		                  "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
+		                  "flags %#x)",
+		                  path, (unsigned long long)n, (unsigned long long)m, ns, flags);
+		goto done;
+	}
+	uint64_t need =
+	    8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
+	rc = io_check_memory(path, "the graph", need, err);
+	if (rc)
+		goto done;
+	uint64_t tbl = (uint64_t)ns * SEC + 8;
+	meta = malloc(tbl);
+	if (!meta) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = pread_all(fd, meta, tbl, HDR, path, err);
+	if (rc)
+		goto done;
+	if (get64(meta + ns * SEC) != io_checksum(meta, (uint64_t)ns * SEC, 0)) {
+		rc = ordo_err_set(err, ORDO_ECHECKSUM,
+		                  "%s: byte %d: section table checksum mismatch", path, HDR);
+		goto done;
+	}
+	rc = ordo_graph_alloc((uint32_t)n, m, flags & 1, &g, err);
+	if (rc)
+		goto done;
+	if (flags & 2)
+		g->flags |= ORDO_GRAPH_SYMMETRIC;
+	if (flags & 4) {
+		if (ck == ORDO_COORD_NONE) {
+			rc = ordo_err_set(err, ORDO_EFORMAT,
+			                  "%s: byte 36: coordinates without a kind", path);
+			goto done;
+		}
+		rc = ordo_graph_alloc_coords(g, (int)ck, err);
+		if (rc)
+			goto done;
+		memcpy(g->coord_unit, h + 40, 31);
+		g->coord_unit[31] = 0;
+	}
+	/* sections -> destinations; gather frames */
+	struct sec s[4];
+	uint64_t nfr = 0;
+	bool seen[5] = {0};
+	for (uint32_t i = 0; i < ns; i++) {
+		const unsigned char *se = meta + (uint64_t)i * SEC;
+		s[i].kind = get32(se);
+		s[i].raw = get64(se + 8);
+		s[i].nframes = get64(se + 16);
+		s[i].table = get64(se + 24);
+		s[i].sum = get64(se + 32);
+		uint64_t want = 0;
+		switch (s[i].kind) {
+		case S_DEG:
+			s[i].data = g->off + 1, want = 8 * n;
+			break;
+		case S_DST:
+			s[i].data = g->dst, want = 4 * m;
+			break;
+		case S_W:
+			s[i].data = g->w, want = g->w ? 4 * m : UINT64_MAX;
+			break;
+		case S_COORD:
+			s[i].data = g->coord,
+			want = g->coord ? 2 * n * (ck == ORDO_COORD_INT32 ? 4 : 8) : UINT64_MAX;
+			break;
+		default:
+			want = UINT64_MAX;
+		}
+		uint64_t at = HDR + (uint64_t)i * SEC;
+		if (want == UINT64_MAX || seen[s[i].kind] || s[i].raw != want ||
+		    s[i].nframes != (want + block - 1) / block || s[i].table > fsize ||
+		    s[i].nframes * FRAME > fsize - s[i].table) {
+			rc = ordo_err_set(err, ORDO_EFORMAT,
+			                  "%s: byte %llu: section %u (kind %u, %llu bytes in %llu "
+			                  "frames) does not match the header",
+			                  path, (unsigned long long)at, i, s[i].kind,
+			                  (unsigned long long)s[i].raw,
+			                  (unsigned long long)s[i].nframes);
+			goto done;
+		}
+		seen[s[i].kind] = true;
+		nfr += s[i].nframes;
+	}
+	if (!seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W]) ||
+	    ((flags & 4) && !seen[S_COORD])) {
+		rc = ordo_err_set(err, ORDO_EFORMAT,
+		                  "%s: byte %d: a section the header promises is missing", path,
+		                  HDR);
+		goto done;
+	}
+	struct fj {
+		int sec;
+		uint64_t idx, off, sum, entry;
+		uint32_t stored, codec;
+	} *fr = malloc((nfr + 1) * sizeof *fr);
+	unsigned char *ft = NULL;
+	if (!fr) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		goto done;
+	}
+	uint64_t k = 0;
+	for (uint32_t i = 0; i < ns && !rc; i++) {
+		uint64_t len = s[i].nframes * FRAME, sums = 0;
+		ft = realloc(ft, len ? len : 1);
+		if (!ft) {
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+			break;
+		}
+		rc = pread_all(fd, ft, len, s[i].table, path, err);
+		for (uint64_t f = 0; !rc && f < s[i].nframes; f++, k++) {
+			const unsigned char *fe = ft + f * FRAME;
+			fr[k] = (struct fj){.sec = (int)i,
+			                    .idx = f,
+			                    .off = get64(fe),
+			                    .stored = get32(fe + 8),
+			                    .codec = get32(fe + 12),
+			                    .sum = get64(fe + 16),
+			                    .entry = s[i].table + f * FRAME};
+			sums = io_checksum(&fr[k].sum, 8, sums);
+			if (fr[k].codec > 1 || fr[k].off > fsize ||
+			    fr[k].stored > fsize - fr[k].off)
+				rc = ordo_err_set(err, ORDO_EFORMAT,
+				                  "%s: byte %llu: frame %llu of section %u lies "
+				                  "outside the file or has an unknown codec",
+				                  path, (unsigned long long)fr[k].entry,
+				                  (unsigned long long)f, i);
+		}
+		if (!rc && sums != s[i].sum)
+			rc = ordo_err_set(err, ORDO_ECHECKSUM,
+			                  "%s: byte %llu: checksum of section %u's frame table "
+			                  "mismatch",
+			                  path, (unsigned long long)(HDR + (uint64_t)i * SEC + 32),
+			                  i);
+	}
+	free(ft);
+	/* decompress every frame in parallel into place */
+	uint64_t bad = UINT64_MAX; /* first failing frame */
+	int bad_code = 0;
+	char bad_msg[256] = "";
+#pragma omp parallel num_threads(T)
+	{
+		ZSTD_DCtx *dc = ZSTD_createDCtx();
+		void *buf = malloc(ZSTD_compressBound(block));
+#pragma omp for schedule(dynamic, 1)
+		for (uint64_t j = 0; j < (rc ? 0 : nfr); j++) {
+			struct fj *f = &fr[j];
+			struct sec *sc = &s[f->sec];
+			char *dst = (char *)sc->data + f->idx * block;
+			uint64_t len =
+			    sc->raw - f->idx * block < block ? sc->raw - f->idx * block : block;
+			int code = 0;
+			char msg[256];
+			struct ordo_err e;
+			if (!dc || !buf) {
+				code = ORDO_ENOMEM;
+				snprintf(msg, sizeof msg, "out of memory");
+			} else if (f->codec == 0) {
+				if (f->stored != len) {
+					code = ORDO_EFORMAT;
+					snprintf(msg, sizeof msg,
+					         "raw frame of %u bytes, expected %llu", f->stored,
+					         (unsigned long long)len);
+				} else if (pread_all(fd, dst, len, f->off, path, &e)) {
+					code = e.code;
+					snprintf(msg, sizeof msg, "%s", e.msg);
+				}
+			} else if (f->stored > ZSTD_compressBound(block)) {
+				code = ORDO_EFORMAT;
+				snprintf(msg, sizeof msg, "compressed frame larger than possible");
+			} else if (pread_all(fd, buf, f->stored, f->off, path, &e)) {
+				code = e.code;
+				snprintf(msg, sizeof msg, "%s", e.msg);
+			} else {
+				size_t z = ZSTD_decompressDCtx(dc, dst, len, buf, f->stored);
+				if (ZSTD_isError(z) || z != len) {
+					code = ORDO_EFORMAT;
+					snprintf(msg, sizeof msg, "corrupt zstd frame (%s)",
+					         ZSTD_isError(z) ? ZSTD_getErrorName(z)
+					                         : "wrong size");
+				}
+			}
+			if (!code && io_checksum(dst, len, sc->kind) != f->sum) {
+				code = ORDO_ECHECKSUM;
+				snprintf(msg, sizeof msg, "checksum mismatch");
+			}
+			if (code) {
+#pragma omp critical(native_bad)
+				if (j < bad) {
+					bad = j;
+					bad_code = code;
+					snprintf(bad_msg, sizeof bad_msg, "%s", msg);
+				}
+			}
+		}
+		ZSTD_freeDCtx(dc);
+		free(buf);
+	}
+	if (!rc && bad != UINT64_MAX)
+		rc = ordo_err_set(err, bad_code, "%s: byte %llu: frame %llu of section %u: %s",
+		                  path, (unsigned long long)fr[bad].off,
+		                  (unsigned long long)fr[bad].idx, fr[bad].sec, bad_msg);
+	free(fr);
+	if (rc)
+		goto done;
+	/* degrees -> offsets: two-level parallel prefix sum. Each degree is checked
+	 * against m, so a forged section cannot wrap the sums around. */
+	{
+		uint64_t *off = g->off;
+		off[0] = 0;
+		uint64_t *part = calloc((size_t)T + 1, sizeof *part);
+		bool wrapped = false;
+		if (!part) {
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+			goto done;
+		}
+#pragma omp parallel num_threads(T) reduction(|| : wrapped)
+		{
+			int t = omp_get_thread_num(), nt = omp_get_num_threads();
+			uint64_t lo = 1 + n * (uint64_t)t / nt, hi = 1 + n * (uint64_t)(t + 1) / nt;
+			uint64_t acc = 0;
+			for (uint64_t u = lo; u < hi && !wrapped; u++) {
+				wrapped = off[u] > m;
+				acc += off[u];
+				wrapped = wrapped || acc > m;
+			}
+			part[t + 1] = acc;
+#pragma omp barrier
+#pragma omp single
+			for (int i = 1; i <= nt; i++)
+				part[i] = part[i] + part[i - 1] > m ? m + 1 : part[i] + part[i - 1];
+			acc = part[t];
+			for (uint64_t u = lo; u < hi && !wrapped && acc <= m; u++) {
+				acc += off[u];
+				off[u] = acc;
+			}
+			wrapped = wrapped || acc > m;
+		}
+		free(part);
+		if (wrapped || off[n] != m) {
+			rc = ordo_err_set(
+			    err, ORDO_EFORMAT,
+			    "%s: the degrees section does not sum to the header's m=%llu", path,
+			    (unsigned long long)m);
+			goto done;
+		}
+	}
+	/* destinations must be valid node ids */
+	{
+		uint64_t badarc = UINT64_MAX;
+#pragma omp parallel for num_threads(T) reduction(min : badarc)
+		for (uint64_t e = 0; e < m; e++)
+			if (g->dst[e] >= n && e < badarc)
+				badarc = e;
+		if (badarc != UINT64_MAX)
+			rc = ordo_err_set(err, ORDO_EFORMAT,
+			                  "%s: arc %llu points to node %u, not below n=%llu", path,
+			                  (unsigned long long)badarc, g->dst[badarc],
+			                  (unsigned long long)n);
+	}
+done:
+	free(meta);
+	close(fd);
+	if (rc) {
+		ordo_graph_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * ordo_io.h - reading and writing graphs.
+ *
+ * Formats (detected by content - magic bytes or the first non-comment line - before the
+ * file name's extension; `.gr` means DIMACS text to some tools and Galois binary to
+ * others, and ordo tells them apart by content):
+ *   dimacs   DIMACS 9 shortest-path text: `c` comments, `p sp N M`, `a u v w` (1-based)
+ *   co       DIMACS 9 coordinates: `p aux sp co N`, `v id x y` (coordinates only)
+ *   metis    METIS / DIMACS 10 `.graph`: `%` comments, `n m [fmt [ncon]]`, one adjacency
+ *            line per node (1-based; fmt 1 = edge weights, 10 = vertex weights, 11 both)
+ *   xyz      one `x y [z]` line per node (coordinates only; METIS companion)
+ *   edgelist SNAP / plain: `u v` or `u v w` per line, `#` or `%` comments, 0-based ids
+ *            kept as they are (n = max id + 1) or remapped densely (compact_ids)
+ *   mtx      Matrix Market coordinate pattern|integer|real, general|symmetric
+ *   galois   Galois binary .gr version 1 (read and write)
+ *   native   ordo's own binary format (.ordo): zstd-compressed sections in independent
+ *            frames, a checksum per frame and per section
+ * Any text format may be zstd-compressed (detected by the zstd magic, any name).
+ *
+ * Errors are ORDO_E* codes with a message `file:line: expected ..., found ...` (byte
+ * offsets for binary formats). Loaders never leave a partial graph; writers write to a
+ * temporary file in the destination directory and rename it at the end, so a failure
+ * leaves nothing behind. All functions may be called from one thread at a time per
+ * graph; they use OpenMP internally.
+ */
+#ifndef ORDO_IO_H
+#define ORDO_IO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ordo_error.h"
+#include "ordo_graph.h"
+
+enum ordo_format {
+	ORDO_FMT_AUTO = 0,
+	ORDO_FMT_DIMACS,
+	ORDO_FMT_CO,
+	ORDO_FMT_METIS,
+	ORDO_FMT_XYZ,
+	ORDO_FMT_EDGELIST,
+	ORDO_FMT_MTX,
+	ORDO_FMT_GALOIS,
+	ORDO_FMT_NATIVE,
+	ORDO_FMT_COUNT
+};
+
+/* "dimacs", "co", ...; "auto" for ORDO_FMT_AUTO. */
+const char *ordo_format_name(int fmt);
+/* Inverse of ordo_format_name; -1 when unknown. */
+int ordo_format_from_name(const char *name);
+
+enum ordo_mtx_real { ORDO_MTX_REAL_REJECT = 0, ORDO_MTX_REAL_ROUND, ORDO_MTX_REAL_SCALE };
+
+struct ordo_load_opts {
+	int format;                   /* ORDO_FMT_AUTO: detect */
+	struct ordo_build_opts build; /* symmetrize, dedup, self-loops, random weights */
+	const char *coords;           /* optional .co / .xyz file for the graph's nodes */
+	bool weights_from_coords;     /* weights = rounded Euclidean length (needs coords) */
+	bool compact_ids;             /* edge lists: remap ids densely in order of value */
+	const char *id_map_out;       /* with compact_ids: write "new old" lines here */
+	int mtx_real;                 /* enum ordo_mtx_real */
+	double mtx_scale;             /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
+	int threads;                  /* 0 = OpenMP default */
+	/* Called now and then while reading (done/total in file bytes), from the calling
+	 * thread only; may be NULL. */
+	void (*progress)(void *user, const char *path, uint64_t done, uint64_t total);
+	void *progress_user;
+};
+
+/* Defaults: auto format, remove self-loops, random weights 1..255 seed 1 off. */
+void ordo_load_opts_init(struct ordo_load_opts *o);
+
+struct ordo_load_info {
+	int format;           /* detected or forced */
+	bool compressed;      /* zstd-compressed text */
+	uint64_t file_bytes;  /* bytes in the file */
+	uint64_t text_bytes;  /* decompressed bytes parsed (text formats) */
+	double seconds;       /* whole load */
+	double parse_seconds; /* reading + parsing into arc blocks (text formats) */
+	double build_seconds; /* arc blocks -> CSR */
+	struct ordo_build_stats build;
+	char notes[512]; /* human-readable remarks ("weights from coordinates", ...) */
+};
+
+/* Loads `path` into a new graph. On error *out is NULL and nothing is leaked. */
+int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+              struct ordo_load_info *info, struct ordo_err *err);
+
+/* Reads coordinates (co or xyz, detected) for the n nodes of g into g. */
+int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err);
+
+/* Detects the format of `path` from its content (and its name only where the content
+ * is ambiguous). */
+int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo_err *err);
+
+struct ordo_save_opts {
+	int zstd_level; /* native sections and .zst text outputs; default 3 */
+	int threads;    /* 0 = OpenMP default */
+	bool compress;  /* text outputs: zstd-compress (default: when name ends in .zst) */
+};
+void ordo_save_opts_init(struct ordo_save_opts *o);
+
+/* Writes g to `path` in `format` (dimacs, co, metis, xyz, edgelist, mtx, galois,
+ * native; AUTO picks from the extension: .gr dimacs, .co co, .graph metis, .mtx mtx,
+ * .ordo native, .xyz xyz, anything else edgelist). Atomic: temporary file + rename. */
+int ordo_save(const char *path, int format, const struct ordo_graph *g,
+              const struct ordo_save_opts *opts, struct ordo_err *err);
+
+/* Format the extension of `path` suggests for writing (see ordo_save). */
+int ordo_format_for_output(const char *path);
+
+#endif

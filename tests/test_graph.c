@@ -1,0 +1,243 @@
+/* Tests of graph/: the builder (options, determinism across thread counts) and the
+ * generators (determinism, shape). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_graph.h"
+#include "ordo_rng.h"
+
+static struct ordo_graph *build(const uint32_t (*arcs)[3], int n_arcs, bool weighted,
+                                struct ordo_build_opts o, struct ordo_build_stats *st)
+{
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, weighted);
+	for (int i = 0; i < n_arcs; i++)
+		cr_assert(ordo_chain_push(&c, arcs[i][0], arcs[i][1], arcs[i][2]));
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_build(&c, &o, &g, st, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_validate(g, &e), 0, "%s", e.msg);
+	return g;
+}
+
+static void expect_adj(const struct ordo_graph *g, uint32_t u, const uint32_t *dst,
+                       const uint32_t *w, int k)
+{
+	cr_assert_eq(ordo_graph_degree(g, u), (uint64_t)k, "degree of %u", u);
+	for (int i = 0; i < k; i++) {
+		uint64_t e = ordo_graph_begin(g, u) + (uint64_t)i;
+		cr_assert_eq(ordo_graph_dst(g, e), dst[i], "node %u arc %d", u, i);
+		if (w)
+			cr_assert_eq(ordo_graph_weight(g, e), w[i], "node %u arc %d weight", u, i);
+	}
+}
+
+Test(builder, keeps_input_order_and_removes_self_loops)
+{
+	const uint32_t a[][3] = {{2, 0, 7}, {0, 1, 3}, {1, 1, 9}, {0, 2, 5}, {2, 1, 1}};
+	struct ordo_build_stats st;
+	struct ordo_graph *g = build(a, 5, true, (struct ordo_build_opts){0}, &st);
+	cr_assert_eq(g->n, 3);
+	cr_assert_eq(g->m, 4);
+	cr_assert_eq(st.self_loops_removed, 1);
+	expect_adj(g, 0, (uint32_t[]){1, 2}, (uint32_t[]){3, 5}, 2);
+	expect_adj(g, 1, NULL, NULL, 0);
+	expect_adj(g, 2, (uint32_t[]){0, 1}, (uint32_t[]){7, 1}, 2);
+	ordo_graph_free(g);
+	g = build(a, 5, true, (struct ordo_build_opts){.keep_self_loops = true}, &st);
+	cr_assert_eq(g->m, 5);
+	cr_assert_eq(st.self_loops_removed, 0);
+	expect_adj(g, 1, (uint32_t[]){1}, (uint32_t[]){9}, 1);
+	ordo_graph_free(g);
+}
+
+Test(builder, symmetrize_and_dedup_keep_the_lightest)
+{
+	const uint32_t a[][3] = {{0, 1, 5}, {1, 0, 3}, {0, 1, 8}, {1, 2, 4}};
+	struct ordo_build_stats st;
+	struct ordo_graph *g =
+	    build(a, 4, true, (struct ordo_build_opts){.symmetrize = true, .dedup = true}, &st);
+	cr_assert_eq(g->m, 4);
+	cr_assert_eq(st.reverse_arcs_added, 4);
+	cr_assert_eq(st.duplicates_removed, 4);
+	expect_adj(g, 0, (uint32_t[]){1}, (uint32_t[]){3}, 1);
+	expect_adj(g, 1, (uint32_t[]){0, 2}, (uint32_t[]){3, 4}, 2);
+	expect_adj(g, 2, (uint32_t[]){1}, (uint32_t[]){4}, 1);
+	cr_assert(g->flags & ORDO_GRAPH_SYMMETRIC);
+	ordo_graph_free(g);
+}
+
+Test(builder, explicit_n_and_out_of_range_ids)
+{
+	const uint32_t a[][3] = {{0, 1, 1}};
+	struct ordo_graph *g = build(a, 1, false, (struct ordo_build_opts){.n = 10}, NULL);
+	cr_assert_eq(g->n, 10);
+	cr_assert_null(g->w);
+	cr_assert_eq(ordo_graph_weight(g, 0), 1);
+	ordo_graph_free(g);
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, false);
+	ordo_chain_push(&c, 0, 5, 0);
+	struct ordo_build_opts o = {.n = 3};
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_build(&c, &o, &g, NULL, &e), ORDO_ERANGE);
+	cr_assert(strstr(e.msg, "arc endpoint 5"), "%s", e.msg);
+}
+
+/* A random multigraph over several partitions: the CSR must not depend on the thread
+ * count, with or without dedup/symmetrize/random weights. */
+static struct ordo_graph *random_graph(int threads, struct ordo_build_opts o)
+{
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, true);
+	c.block_cap = 1000; /* many blocks */
+	for (uint64_t i = 0; i < 300000; i++) {
+		uint64_t r = ordo_hash2(7, i);
+		ordo_chain_push(&c, (uint32_t)(r % 200000), (uint32_t)((r >> 20) % 200000),
+		                (uint32_t)(r >> 50));
+	}
+	o.threads = threads;
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_build(&c, &o, &g, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_validate(g, &e), 0, "%s", e.msg);
+	return g;
+}
+
+Test(builder, same_graph_for_any_thread_count)
+{
+	struct ordo_build_opts variants[] = {
+	    {0},
+	    {.symmetrize = true, .dedup = true},
+	    {.random_weights = true, .wlo = 1, .whi = 255, .seed = 9},
+	};
+	for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+		struct ordo_graph *a = random_graph(1, variants[v]);
+		struct ordo_graph *b = random_graph(2, variants[v]);
+		struct ordo_graph *c = random_graph(3, variants[v]);
+		cr_assert(ordo_graph_equal(a, b), "variant %zu: 1 vs 2 threads", v);
+		cr_assert(ordo_graph_equal(a, c), "variant %zu: 1 vs 3 threads", v);
+		if (variants[v].random_weights)
+			for (uint64_t e = 0; e < a->m; e++)
+				cr_assert(a->w[e] >= 1 && a->w[e] <= 255);
+		if (variants[v].dedup)
+			for (uint32_t u = 0; u < a->n; u++)
+				for (uint64_t e = a->off[u] + 1; e < a->off[u + 1]; e++)
+					cr_assert_lt(a->dst[e - 1], a->dst[e], "sorted, unique");
+		ordo_graph_free(a);
+		ordo_graph_free(b);
+		ordo_graph_free(c);
+	}
+}
+
+static uint32_t reached(const struct ordo_graph *g, uint32_t s)
+{
+	uint32_t *q = malloc(g->n * sizeof *q), head = 0, tail = 0;
+	char *seen = calloc(g->n, 1);
+	q[tail++] = s;
+	seen[s] = 1;
+	while (head < tail) {
+		uint32_t u = q[head++];
+		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+			if (!seen[g->dst[e]]) {
+				seen[g->dst[e]] = 1;
+				q[tail++] = g->dst[e];
+			}
+	}
+	free(q);
+	free(seen);
+	return tail;
+}
+
+static struct ordo_graph *gen(const char *spec, int threads)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	char resolved[256];
+	cr_assert_eq(ordo_generate(spec, threads, &g, resolved, sizeof resolved, &e), 0, "%s",
+	             e.msg);
+	cr_assert_eq(ordo_graph_validate(g, &e), 0, "%s: %s", spec, e.msg);
+	return g;
+}
+
+Test(generators, road_is_deterministic_connected_and_road_like)
+{
+	struct ordo_graph *a = gen("road:W=300,H=200,seed=5", 1);
+	struct ordo_graph *b = gen("road:W=300,H=200,seed=5", 2);
+	struct ordo_graph *c = gen("road:W=300,H=200,seed=6", 2);
+	cr_assert(ordo_graph_equal(a, b), "same seed, 1 vs 2 threads");
+	cr_assert(!ordo_graph_equal(a, c), "other seed, other graph");
+	cr_assert_eq(a->n, 60000);
+	double avg = (double)a->m / a->n;
+	cr_assert(avg > 2.5 && avg < 3.0, "average degree %.3f", avg);
+	cr_assert_eq(reached(a, 0), a->n, "connected");
+	cr_assert_eq(a->coord_kind, ORDO_COORD_INT32);
+	/* both directions, same weight; weight >= Euclidean length (admissible h) */
+	for (uint32_t u = 0; u < a->n; u++)
+		for (uint64_t e = a->off[u]; e < a->off[u + 1]; e++) {
+			uint32_t v = a->dst[e];
+			bool back = false;
+			for (uint64_t f = a->off[v]; f < a->off[v + 1]; f++)
+				back |= a->dst[f] == u && a->w[f] == a->w[e];
+			cr_assert(back, "reverse of %u->%u", u, v);
+			double ux, uy, vx, vy;
+			ordo_graph_coord(a, u, &ux, &uy);
+			ordo_graph_coord(a, v, &vx, &vy);
+			double d = sqrt((ux - vx) * (ux - vx) + (uy - vy) * (uy - vy));
+			cr_assert_geq(a->w[e] + 1e-9, d, "weight below straight-line length");
+			cr_assert_leq(a->w[e], 1.3 * d + 1.0);
+		}
+	ordo_graph_free(a);
+	ordo_graph_free(b);
+	ordo_graph_free(c);
+}
+
+Test(generators, rmat_and_grid_shapes)
+{
+	struct ordo_graph *a = gen("rmat:scale=12,ef=8,seed=3", 1);
+	struct ordo_graph *b = gen("rmat:scale=12,ef=8,seed=3", 2);
+	cr_assert(ordo_graph_equal(a, b));
+	cr_assert_eq(a->n, 4096);
+	cr_assert(a->m <= 2 * 8 * 4096 && a->m > 2 * 8 * 4096 * 9 / 10, "m = %llu",
+	          (unsigned long long)a->m);
+	for (uint64_t e = 0; e < a->m; e++)
+		cr_assert(a->w[e] >= 1 && a->w[e] <= 255);
+	ordo_graph_free(a);
+	ordo_graph_free(b);
+	struct ordo_graph *g = gen("grid:W=10,H=7,lo=5,hi=5", 2);
+	cr_assert_eq(g->n, 70);
+	cr_assert_eq(g->m, 2 * (9 * 7 + 10 * 6));
+	cr_assert_eq(ordo_graph_degree(g, 11), 4);
+	cr_assert_eq(ordo_graph_degree(g, 0), 2);
+	for (uint64_t e = 0; e < g->m; e++)
+		cr_assert_eq(g->w[e], 5);
+	ordo_graph_free(g);
+}
+
+Test(generators, bad_specs_are_rejected)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("torus:W=3", 1, &g, NULL, 0, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "accepted: road, grid, rmat"), "%s", e.msg);
+	cr_assert_eq(ordo_generate("road:W=0", 1, &g, NULL, 0, &e), ORDO_EINVAL);
+	cr_assert_eq(ordo_generate("grid:lo=9,hi=3", 1, &g, NULL, 0, &e), ORDO_EINVAL);
+}
+
+Test(graph, weights_from_coords)
+{
+	struct ordo_graph *g = gen("grid:W=3,H=3", 1);
+	for (uint32_t u = 0; u < g->n; u++) {
+		int32_t *c = g->coord;
+		c[2 * u] *= 3; /* cells of 3 x 4 */
+		c[2 * u + 1] *= 4;
+	}
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_weights_from_coords(g, &e), 0, "%s", e.msg);
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t k = g->off[u]; k < g->off[u + 1]; k++)
+			cr_assert(g->w[k] == (g->dst[k] / 3 == u / 3 ? 3u : 4u));
+	ordo_graph_free(g);
+}

@@ -1,0 +1,470 @@
+/* Tests of io/: every reader on fixtures with a known CSR, detection, coordinates,
+ * round trips through every writer and the native format, and the catalogue of
+ * malformed inputs (tests/malformed/EXPECT) plus corrupted binary files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ordo_io.h"
+
+#define FIX ORDO_TEST_DIR "/fixtures/"
+#define BAD ORDO_TEST_DIR "/malformed/"
+
+static char tmpdir[256];
+
+static void mk_tmp(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/ordo_test_io.XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+static void rm_tmp(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+static const char *tmp(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static struct ordo_graph *load_opts(const char *path, struct ordo_load_opts *o, int *fmt)
+{
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	struct ordo_load_info info;
+	cr_assert_eq(ordo_load(path, o, &g, &info, &e), 0, "%s: %s", path, e.msg);
+	cr_assert_eq(ordo_graph_validate(g, &e), 0, "%s", e.msg);
+	if (fmt)
+		*fmt = info.format;
+	return g;
+}
+
+static struct ordo_graph *load(const char *path, int *fmt)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	return load_opts(path, &o, fmt);
+}
+
+/* tiny.gr: 0->1 w3, 0->2 w5 | 1->2 w1, 1->4 w9 | 2->3 w7 | 3->4 w2 | 4->0 w4 */
+static void expect_tiny(const struct ordo_graph *g, const char *what)
+{
+	const uint64_t off[] = {0, 2, 4, 5, 6, 7};
+	const uint32_t dst[] = {1, 2, 2, 4, 3, 4, 0}, w[] = {3, 5, 1, 9, 7, 2, 4};
+	cr_assert_eq(g->n, 5, "%s", what);
+	cr_assert_eq(g->m, 7, "%s", what);
+	cr_assert_not_null(g->w, "%s", what);
+	cr_assert_arr_eq(g->off, off, sizeof off, "%s: offsets", what);
+	cr_assert_arr_eq(g->dst, dst, sizeof dst, "%s: destinations", what);
+	cr_assert_arr_eq(g->w, w, sizeof w, "%s: weights", what);
+}
+
+Test(readers, tiny_in_every_format)
+{
+	struct {
+		const char *file;
+		int fmt;
+	} cases[] = {
+	    {"tiny.gr", ORDO_FMT_DIMACS},           {"tiny_crlf.gr", ORDO_FMT_DIMACS},
+	    {"tiny.gr.zst", ORDO_FMT_DIMACS},       {"tiny.txt", ORDO_FMT_EDGELIST},
+	    {"tiny_txt_no_ext", ORDO_FMT_EDGELIST}, {"tiny.mtx", ORDO_FMT_MTX},
+	    {"tiny.ggr", ORDO_FMT_GALOIS},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[512];
+		snprintf(path, sizeof path, FIX "%s", cases[i].file);
+		int fmt;
+		struct ordo_graph *g = load(path, &fmt);
+		cr_assert_eq(fmt, cases[i].fmt, "%s detected as %s", cases[i].file,
+		             ordo_format_name(fmt));
+		expect_tiny(g, cases[i].file);
+		ordo_graph_free(g);
+	}
+}
+
+Test(readers, dimacs_coordinates)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = FIX "tiny.co";
+	struct ordo_graph *g = load_opts(FIX "tiny.gr", &o, NULL);
+	cr_assert_eq(g->coord_kind, ORDO_COORD_INT32);
+	const int32_t xy[] = {0, 0, 3, 4, -6, 8, 10, 0, 0, -1};
+	cr_assert_arr_eq(g->coord, xy, sizeof xy);
+	ordo_graph_free(g);
+	o.weights_from_coords = true;
+	g = load_opts(FIX "tiny.gr", &o, NULL);
+	/* 0->1: |(3,4)| = 5, 0->2: |(-6,8)| = 10, 1->2: |(-9,4)| = 9.85 -> 10 */
+	cr_assert_eq(g->w[0], 5);
+	cr_assert_eq(g->w[1], 10);
+	cr_assert_eq(g->w[2], 10);
+	ordo_graph_free(g);
+}
+
+Test(readers, metis_adjacency_weights_and_xyz)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = FIX "undirected.xyz";
+	int fmt;
+	struct ordo_graph *g = load_opts(FIX "undirected.graph", &o, &fmt);
+	cr_assert_eq(fmt, ORDO_FMT_METIS);
+	const uint64_t off[] = {0, 2, 4, 7, 8};
+	const uint32_t dst[] = {1, 2, 0, 2, 0, 1, 3, 2}, w[] = {5, 2, 5, 7, 2, 7, 1, 1};
+	cr_assert_eq(g->n, 4);
+	cr_assert_arr_eq(g->off, off, sizeof off);
+	cr_assert_arr_eq(g->dst, dst, sizeof dst);
+	cr_assert_arr_eq(g->w, w, sizeof w);
+	cr_assert_eq(g->coord_kind, ORDO_COORD_DOUBLE);
+	const double xy[] = {0, 0, 3.5, 4, -1, 2.25, 7, 7};
+	cr_assert_arr_eq(g->coord, xy, sizeof xy);
+	ordo_graph_free(g);
+	const char *iso[] = {FIX "isolated.graph", FIX "blankiso.graph"};
+	for (int i = 0; i < 2; i++) {
+		g = load(iso[i], &fmt);
+		cr_assert_eq(fmt, ORDO_FMT_METIS, "%s", iso[i]);
+		cr_assert_eq(g->n, 3, "%s", iso[i]);
+		cr_assert_eq(g->m, 2, "%s", iso[i]);
+		cr_assert_null(g->w);
+		cr_assert_eq(ordo_graph_degree(g, 2), 0, "%s: node 3 isolated", iso[i]);
+		ordo_graph_free(g);
+	}
+}
+
+Test(readers, matrix_market_symmetric_and_real)
+{
+	struct ordo_graph *g = load(FIX "sym.mtx", NULL);
+	const uint64_t off[] = {0, 1, 3, 4};
+	const uint32_t dst[] = {1, 0, 2, 1};
+	cr_assert_eq(g->n, 3);
+	cr_assert_arr_eq(g->off, off, sizeof off);
+	cr_assert_arr_eq(g->dst, dst, sizeof dst);
+	cr_assert_null(g->w);
+	ordo_graph_free(g);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.mtx_real = ORDO_MTX_REAL_ROUND;
+	g = load_opts(FIX "real.mtx", &o, NULL);
+	cr_assert_eq(g->w[0], 3);
+	cr_assert_eq(g->w[1], 0);
+	ordo_graph_free(g);
+	o.mtx_real = ORDO_MTX_REAL_SCALE;
+	o.mtx_scale = 10;
+	g = load_opts(FIX "real.mtx", &o, NULL);
+	cr_assert_eq(g->w[0], 26);
+	cr_assert_eq(g->w[1], 4);
+	ordo_graph_free(g);
+}
+
+Test(readers, sparse_ids_kept_or_compacted, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g = load(FIX "sparse.txt", NULL);
+	cr_assert_eq(g->n, 1001);
+	cr_assert_eq(g->m, 2);
+	cr_assert_eq(ordo_graph_degree(g, 10), 1);
+	cr_assert_eq(g->dst[g->off[20]], 1000);
+	ordo_graph_free(g);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.compact_ids = true;
+	o.id_map_out = tmp("map.txt");
+	g = load_opts(FIX "sparse.txt", &o, NULL);
+	cr_assert_eq(g->n, 3);
+	const uint32_t dst[] = {1, 2};
+	cr_assert_arr_eq(g->dst, dst, sizeof dst);
+	ordo_graph_free(g);
+	FILE *f = fopen(tmp("map.txt"), "r");
+	cr_assert_not_null(f);
+	char line[256];
+	cr_assert_not_null(fgets(line, sizeof line, f)); /* comment */
+	unsigned a, b;
+	unsigned want[3] = {10, 20, 1000};
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(fscanf(f, "%u %u", &a, &b), 2);
+		cr_assert_eq(a, (unsigned)i);
+		cr_assert_eq(b, want[i]);
+	}
+	fclose(f);
+}
+
+Test(readers, random_weights_for_unweighted_inputs)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.build.random_weights = true;
+	o.build.wlo = 10;
+	o.build.whi = 12;
+	o.build.symmetrize = true;
+	struct ordo_graph *g = load_opts(FIX "sym.mtx", &o, NULL);
+	cr_assert_not_null(g->w);
+	for (uint64_t e = 0; e < g->m; e++)
+		cr_assert(g->w[e] >= 10 && g->w[e] <= 12);
+	ordo_graph_free(g);
+}
+
+/* Every fixture survives native and text round trips unchanged. */
+Test(roundtrip, all_formats, .init = mk_tmp, .fini = rm_tmp)
+{
+	const char *inputs[] = {FIX "tiny.gr", FIX "undirected.graph", FIX "sym.mtx",
+	                        FIX "sparse.txt", FIX "isolated.graph"};
+	struct {
+		const char *name;
+		int fmt;
+		bool needs_weights_or_sym;
+	} outs[] = {
+	    {"g.ordo", ORDO_FMT_NATIVE, false},  {"g.gr", ORDO_FMT_DIMACS, true},
+	    {"g.txt", ORDO_FMT_EDGELIST, false}, {"g.mtx", ORDO_FMT_MTX, false},
+	    {"g.ggr", ORDO_FMT_GALOIS, false},   {"g.txt.zst", ORDO_FMT_EDGELIST, false},
+	    {"g.graph", ORDO_FMT_METIS, true},
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		struct ordo_graph *g = load(inputs[i], NULL);
+		for (size_t k = 0; k < sizeof outs / sizeof outs[0]; k++) {
+			struct ordo_err e = {0};
+			const char *p = tmp(outs[k].name);
+			unlink(p);
+			int rc = ordo_save(p, ORDO_FMT_AUTO, g, NULL, &e);
+			if (outs[k].fmt == ORDO_FMT_METIS && (i == 0 || i == 3)) {
+				cr_assert_eq(rc, ORDO_EINVAL, "directed graph as METIS");
+				cr_assert_eq(access(p, F_OK), -1, "no file left behind");
+				continue;
+			}
+			cr_assert_eq(rc, 0, "%s -> %s: %s", inputs[i], outs[k].name, e.msg);
+			struct ordo_load_opts o;
+			ordo_load_opts_init(&o);
+			if (outs[k].fmt == ORDO_FMT_DIMACS && !g->w)
+				continue; /* DIMACS always has weights: compared below */
+			struct ordo_graph *h = load_opts(p, &o, NULL);
+			if (outs[k].fmt == ORDO_FMT_EDGELIST || outs[k].fmt == ORDO_FMT_MTX) {
+				/* n of an edge list is max id + 1: trailing isolated nodes go */
+				cr_assert_leq(h->n, g->n);
+				cr_assert_eq(h->m, g->m);
+				cr_assert_arr_eq(h->dst, g->dst, g->m * 4, "%s via %s", inputs[i],
+				                 outs[k].name);
+			} else {
+				cr_assert(ordo_graph_equal(g, h), "%s via %s", inputs[i],
+				          outs[k].name);
+			}
+			ordo_graph_free(h);
+		}
+		ordo_graph_free(g);
+	}
+}
+
+Test(roundtrip, native_keeps_coordinates_and_flags, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=40,H=30", 2, &g, NULL, 0, &e), 0);
+	cr_assert_eq(ordo_save(tmp("r.ordo"), ORDO_FMT_AUTO, g, NULL, &e), 0, "%s", e.msg);
+	struct ordo_graph *h = load(tmp("r.ordo"), NULL);
+	cr_assert(ordo_graph_equal(g, h));
+	cr_assert_eq(h->flags, g->flags);
+	cr_assert_str_eq(h->coord_unit, "m");
+	/* DIMACS .gr + .co pair */
+	cr_assert_eq(ordo_save(tmp("r.gr"), ORDO_FMT_AUTO, g, NULL, &e), 0);
+	cr_assert_eq(ordo_save(tmp("r.co"), ORDO_FMT_AUTO, g, NULL, &e), 0);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = tmp("r.co");
+	struct ordo_graph *k = load_opts(tmp("r.gr"), &o, NULL);
+	cr_assert(ordo_graph_equal(g, k));
+	ordo_graph_free(g);
+	ordo_graph_free(h);
+	ordo_graph_free(k);
+}
+
+/* ---- malformed inputs ---- */
+
+static int code_of(const char *name)
+{
+	static const struct {
+		const char *n;
+		int c;
+	} t[] = {{"EFORMAT", ORDO_EFORMAT},
+	         {"ERANGE", ORDO_ERANGE},
+	         {"EUNSUPPORTED", ORDO_EUNSUPPORTED},
+	         {"ECHECKSUM", ORDO_ECHECKSUM},
+	         {"EIO", ORDO_EIO},
+	         {"ENOMEM", ORDO_ENOMEM}};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].n, name))
+			return t[i].c;
+	cr_assert_fail("unknown code %s", name);
+	return 0;
+}
+
+static int run_catalogue(const char *manifest, const char *coords_for)
+{
+	FILE *f = fopen(manifest, "r");
+	cr_assert_not_null(f, "%s", manifest);
+	char line[1024];
+	int count = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		char *name = strtok(line, "|"), *code = strtok(NULL, "|"), *want = strtok(NULL, "");
+		cr_assert(name && code && want, "bad manifest line");
+		char path[512];
+		snprintf(path, sizeof path, BAD "%s", name);
+		struct ordo_load_opts o;
+		ordo_load_opts_init(&o);
+		const char *input = path;
+		if (coords_for) {
+			o.coords = path;
+			input = coords_for;
+		}
+		struct ordo_graph *g = NULL;
+		struct ordo_err e = {0};
+		int rc = ordo_load(input, &o, &g, NULL, &e);
+		cr_expect_eq(rc, code_of(code), "%s: got %d (%s), expected %s", name, rc, e.msg,
+		             code);
+		cr_expect_null(g, "%s: no graph on error", name);
+		cr_expect(strstr(e.msg, path) == e.msg,
+		          "%s: message should start with the path: %s", name, e.msg);
+		cr_expect(strstr(e.msg, want) != NULL, "%s: message '%s' lacks '%s'", name, e.msg,
+		          want);
+		count++;
+	}
+	fclose(f);
+	return count;
+}
+
+Test(malformed, text_catalogue)
+{
+	int n = run_catalogue(BAD "EXPECT", NULL);
+	cr_assert_geq(n, 30, "catalogue has %d cases", n);
+}
+
+Test(malformed, coordinate_catalogue)
+{
+	cr_assert_geq(run_catalogue(BAD "EXPECT_COORDS", FIX "tiny.gr"), 4);
+}
+
+static void write_bytes(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+static unsigned char *read_bytes(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	*n = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *p = malloc(*n + 1);
+	cr_assert_eq(fread(p, 1, *n, f), *n);
+	fclose(f);
+	return p;
+}
+
+static void expect_fail(const char *path, int code, const char *want)
+{
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	int rc = ordo_load(path, NULL, &g, NULL, &e);
+	cr_expect_eq(rc, code, "%s: got %d (%s)", path, rc, e.msg);
+	cr_expect_null(g);
+	cr_expect(strstr(e.msg, want) != NULL, "%s: '%s' lacks '%s'", path, e.msg, want);
+}
+
+uint64_t io_checksum(const void *data, uint64_t len, uint64_t seed);
+
+Test(malformed, binary_files, .init = mk_tmp, .fini = rm_tmp)
+{
+	size_t n;
+	/* zstd: truncated frame, corrupted frame */
+	unsigned char *z = read_bytes(FIX "tiny.gr.zst", &n);
+	write_bytes(tmp("trunc.gr.zst"), z, n - 12);
+	expect_fail(tmp("trunc.gr.zst"), ORDO_EFORMAT, "truncated");
+	z[n / 2] ^= 0x5a;
+	z[n / 2 + 1] ^= 0xa5;
+	write_bytes(tmp("corrupt.gr.zst"), z, n);
+	expect_fail(tmp("corrupt.gr.zst"), ORDO_EFORMAT, "zstd");
+	free(z);
+
+	/* native: make a valid file, then break it in several ways */
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=64,H=64", 1, &g, NULL, 0, &e), 0);
+	cr_assert_eq(ordo_save(tmp("ok.ordo"), ORDO_FMT_AUTO, g, NULL, &e), 0);
+	ordo_graph_free(g);
+	unsigned char *b = read_bytes(tmp("ok.ordo"), &n);
+	unsigned char *c = malloc(n);
+	memcpy(c, b, n);
+	c[8] = 9; /* version */
+	write_bytes(tmp("ver.ordo"), c, n);
+	expect_fail(tmp("ver.ordo"), ORDO_EUNSUPPORTED, "byte 8: expected format version 1");
+	memcpy(c, b, n);
+	c[20] ^= 1; /* n, header checksum no longer matches */
+	write_bytes(tmp("hdr.ordo"), c, n);
+	expect_fail(tmp("hdr.ordo"), ORDO_ECHECKSUM, "header checksum");
+	memcpy(c, b, n);
+	c[n - 100] ^= 0x11; /* inside the last frame's data */
+	write_bytes(tmp("data.ordo"), c, n);
+	struct ordo_graph *h = NULL;
+	int rc = ordo_load(tmp("data.ordo"), NULL, &h, NULL, &e);
+	cr_expect(rc == ORDO_ECHECKSUM || rc == ORDO_EFORMAT, "corrupt frame: %d %s", rc, e.msg);
+	cr_expect(strstr(e.msg, "byte ") != NULL, "%s", e.msg);
+	cr_expect_null(h);
+	write_bytes(tmp("short.ordo"), b, n - 50);
+	expect_fail(tmp("short.ordo"), ORDO_EFORMAT, "outside the file");
+	/* absurd n and m with a valid header checksum */
+	memcpy(c, b, n);
+	uint64_t big = 4000000000ull, bigm = 1ull << 39;
+	memcpy(c + 16, &big, 8);
+	memcpy(c + 24, &bigm, 8);
+	uint64_t sum = io_checksum(c, 120, 0);
+	memcpy(c + 120, &sum, 8);
+	write_bytes(tmp("absurd.ordo"), c, n);
+	expect_fail(tmp("absurd.ordo"), ORDO_ERANGE, "GiB");
+	free(b);
+	free(c);
+
+	/* Galois: truncated, version 2, absurd header */
+	b = read_bytes(FIX "tiny.ggr", &n);
+	write_bytes(tmp("t.ggr"), b, n - 6);
+	expect_fail(tmp("t.ggr"), ORDO_EFORMAT, "byte 16: header says 5 nodes and 7 edges");
+	c = malloc(n);
+	memcpy(c, b, n);
+	c[0] = 2;
+	write_bytes(tmp("v2.ggr"), c, n);
+	expect_fail(tmp("v2.ggr"), ORDO_EUNSUPPORTED, "version 2");
+	memcpy(c, b, n);
+	uint64_t absurd = 1ull << 45;
+	memcpy(c + 24, &absurd, 8);
+	write_bytes(tmp("absurd.ggr"), c, n);
+	expect_fail(tmp("absurd.ggr"), ORDO_EFORMAT, "header says");
+	memcpy(c, b, n);
+	c[32 + 5 * 8] = 77; /* first destination >= numNodes */
+	write_bytes(tmp("dst.ggr"), c, n);
+	expect_fail(tmp("dst.ggr"), ORDO_EFORMAT, "destination 77");
+	free(b);
+	free(c);
+	expect_fail(tmp("missing.gr"), ORDO_EIO, "cannot open");
+}
+
+Test(writers, failure_leaves_nothing_behind, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g = load(FIX "tiny.gr", NULL);
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_save(tmp("nodir/x.gr"), ORDO_FMT_AUTO, g, NULL, &e), ORDO_EIO);
+	cr_assert_eq(ordo_save(tmp("c.co"), ORDO_FMT_CO, g, NULL, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "no coordinates"), "%s", e.msg);
+	ordo_graph_free(g);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", tmpdir);
+	cr_assert_eq(system(cmd), 0, "temporary files left in %s", tmpdir);
+}
