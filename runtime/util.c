@@ -1,5 +1,5 @@
 /* util.c - time, aligned allocation and parameter strings (see ordo_util.h). */
-#define _POSIX_C_SOURCE 200809L
+
 #include "ordo_util.h"
 
 #include <errno.h>

@@ -53,4 +53,34 @@ tail -n +2 "$tmp/a.gr" >"$tmp/a.body"
 tail -n +2 "$tmp/d.gr" >"$tmp/d.body"
 cmp -s "$tmp/a.body" "$tmp/d.body" || fail "DIMACS round trip"
 test -s "$tmp/d.co" || fail "sibling .co not written"
+
+# sssp: a verified run with machine-readable records, Galois spellings, errors
+if [ -x "$bin/sssp" ]; then
+	"$bin/sssp" --gen road:W=64,H=48 -n 2 --format json -t 2 >"$tmp/s.json" 2>"$tmp/s.err" || fail "sssp run: $(cat "$tmp/s.err")"
+	[ "$(grep -c '"verify":"PASS"' "$tmp/s.json")" = 2 ] || fail "sssp json: $(cat "$tmp/s.json")"
+	grep -q '"work_ratio":' "$tmp/s.json" || fail "sssp json lacks work_ratio"
+	grep -q 'summary: median time' "$tmp/s.err" || fail "sssp human summary on stderr"
+	"$bin/sssp" "$tmp/a.gr" -startNode 5 -delta 3 -t=2 --wl obim -n 1 >"$tmp/g.txt" || fail "galois flags"
+	grep -q "obim:delta=3" "$tmp/g.txt" || fail "-delta not applied: $(cat "$tmp/g.txt")"
+	grep -q "source 5 " "$tmp/g.txt" || fail "-startNode not applied"
+	grep -q "verification PASS" "$tmp/g.txt" || fail "verification line"
+	"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv"
+	"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv" --wl fifo
+	[ "$(grep -c '^algorithm,' "$tmp/r.csv")" = 1 ] || fail "csv header written once"
+	[ "$(wc -l <"$tmp/r.csv")" = 3 ] || fail "csv rows appended"
+	set +e
+	"$bin/sssp" --gen road:W=8,H=8 --wl nope 2>"$tmp/e1"; st=$?
+	set -e
+	[ $st -eq 2 ] && grep -q "accepted: strict" "$tmp/e1" || fail "unknown scheduler: $st $(cat "$tmp/e1")"
+	set +e
+	"$bin/sssp" --gen road:W=8,H=8 --wl obim:chunk=0 2>"$tmp/e2"; st=$?
+	set -e
+	[ $st -eq 2 ] && grep -q "out of range" "$tmp/e2" || fail "bad parameter: $st"
+	"$bin/sssp" --wl help | grep -q "obim" || fail "--wl help"
+	set +e
+	"$bin/sssp" "$tests/malformed/gr_dup_p.gr" 2>/dev/null; st=$?
+	set -e
+	[ $st -eq 2 ] || fail "sssp on a malformed file: $st"
+	"$bin/sssp" --gen grid:W=30,H=30 -t 16 -n 1 -q --wl fifo || fail "16 threads"
+fi
 echo "cli test passed"

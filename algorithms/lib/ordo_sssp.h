@@ -1,0 +1,46 @@
+/*
+ * ordo_sssp.h - single-source shortest paths: the parallel operator run by any
+ * scheduler, the exact sequential baseline (Dijkstra), and verification.
+ *
+ * Distances are 64-bit (UINT64_MAX = unreached), so long road paths never overflow.
+ */
+#ifndef ORDO_SSSP_H
+#define ORDO_SSSP_H
+
+#include <stdatomic.h>
+
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+#include "ordo_wl.h"
+
+#define ORDO_DIST_INF UINT64_MAX
+
+/* Dijkstra with an indexed 4-ary heap. dist[n] receives the distances; *settled the
+ * number of nodes settled (= reached), the denominator of the work ratio. */
+int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint64_t *settled,
+                  struct ordo_err *err);
+
+/* Parallel SSSP: one task per successful relaxation (atomic min on the distance),
+ * priority = tentative distance; a popped task whose distance is no longer current is
+ * empty work. dist[n] is initialised here. */
+int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+              const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
+              struct ordo_err *err);
+
+struct ordo_check {
+	uint64_t reached;    /* nodes with a finite distance */
+	uint64_t max_dist;   /* largest finite distance */
+	uint64_t mismatches; /* nodes whose distance differs from the reference */
+	uint32_t first_bad;  /* first such node */
+	uint64_t got, want;  /* its distances */
+};
+
+/* Compares dist with ref (both length n). Returns true when they are identical. */
+bool ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
+                     struct ordo_check *c);
+
+/* Picks a node with out-degree > 0 from the k-th draw of a fixed-seed sampler (gapbs
+ * style); UINT32_MAX when the graph has no arc. */
+uint32_t ordo_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * sssp.c - single-source shortest paths (see ordo_sssp.h).
+ *
+ * Operator (as in the SMQ paper's artifact, apps/sssp asyncWithCas): a task (d, u) is
+ * stale when dist[u] < d; otherwise every arc u->v with d + w < dist[v] is relaxed with
+ * a compare-and-swap loop and each successful relaxation pushes (d + w, v). Two tasks for
+ * the same node never carry the same distance, so "useful" tasks are at most one per
+ * distance improvement.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ordo_rng.h"
+#include "ordo_sssp.h"
+#include "ordo_util.h"
+
+struct sssp_ctx {
+	const struct ordo_graph *g;
+	_Atomic uint64_t *dist;
+};
+
+static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	const struct sssp_ctx *s = user;
+	const struct ordo_graph *g = s->g;
+	const uint32_t u = (uint32_t)t->data;
+	const uint64_t d = t->prio;
+	const uint64_t begin = g->off[u], end = g->off[u + 1];
+	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
+		return false;
+	/* A locked compare-and-swap waits for earlier loads, so the misses on the
+	 * neighbours' distances would be taken one at a time: start them all first. */
+	for (uint64_t e = begin; e < end; e++)
+		__builtin_prefetch(&s->dist[g->dst[e]], 1);
+	for (uint64_t e = begin; e < end; e++) {
+		const uint32_t v = g->dst[e];
+		const uint64_t nd = d + (g->w ? g->w[e] : 1);
+		uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
+		while (nd < old) {
+			/* relaxed: the distance travels in the task; the worklist's push/pop
+			 * orders the rest */
+			if (atomic_compare_exchange_weak_explicit(&s->dist[v], &old, nd,
+			                                          memory_order_relaxed,
+			                                          memory_order_relaxed)) {
+				ordo_push(ctx, nd, v);
+				break;
+			}
+		}
+	}
+	return true;
+}
+
+int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+              const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
+              struct ordo_err *err)
+{
+	if (src >= g->n)
+		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
+		                    g->n);
+#pragma omp parallel for num_threads(o->topo->nthreads) schedule(static)
+	for (uint64_t v = 0; v < g->n; v++)
+		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
+	atomic_store_explicit(&dist[src], 0, memory_order_relaxed);
+	struct ordo_task init = {0, src};
+	struct sssp_ctx s = {g, dist};
+	return ordo_for_each(o, wl->ops, wl->wl, &init, 1, sssp_op, &s, st, err);
+}
+
+/* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */
+int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint64_t *settled,
+                  struct ordo_err *err)
+{
+	const uint32_t n = g->n, NONE = UINT32_MAX;
+	if (src >= n)
+		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src, n);
+	uint32_t *heap = malloc((size_t)n * sizeof *heap);
+	uint32_t *pos = malloc((size_t)n * sizeof *pos);
+	if (!heap || !pos) {
+		free(heap), free(pos);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for Dijkstra");
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		dist[v] = ORDO_DIST_INF;
+		pos[v] = NONE;
+	}
+	size_t hn = 0;
+	uint64_t count = 0;
+	dist[src] = 0;
+	heap[hn] = src;
+	pos[src] = (uint32_t)hn++;
+	while (hn) {
+		uint32_t u = heap[0];
+		pos[u] = NONE - 1; /* settled */
+		count++;
+		uint32_t last = heap[--hn];
+		if (hn) { /* sift last down from the root */
+			size_t i = 0;
+			uint64_t dl = dist[last];
+			for (;;) {
+				size_t c = 4 * i + 1, best = c;
+				if (c >= hn)
+					break;
+				size_t e = c + 4 < hn ? c + 4 : hn;
+				for (size_t k = c + 1; k < e; k++)
+					if (dist[heap[k]] < dist[heap[best]])
+						best = k;
+				if (dist[heap[best]] >= dl)
+					break;
+				heap[i] = heap[best];
+				pos[heap[i]] = (uint32_t)i;
+				i = best;
+			}
+			heap[i] = last;
+			pos[last] = (uint32_t)i;
+		}
+		const uint64_t du = dist[u];
+		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t v = g->dst[e];
+			uint64_t nd = du + (g->w ? g->w[e] : 1);
+			if (nd >= dist[v])
+				continue;
+			dist[v] = nd;
+			size_t i = pos[v];
+			if (i == NONE) {
+				i = hn++;
+			}
+			/* sift up from i (new or decreased) */
+			while (i > 0) {
+				size_t p = (i - 1) / 4;
+				if (dist[heap[p]] <= nd)
+					break;
+				heap[i] = heap[p];
+				pos[heap[i]] = (uint32_t)i;
+				i = p;
+			}
+			heap[i] = v;
+			pos[v] = (uint32_t)i;
+		}
+	}
+	free(heap);
+	free(pos);
+	*settled = count;
+	return 0;
+}
+
+bool ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
+                     struct ordo_check *c)
+{
+	memset(c, 0, sizeof *c);
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint64_t d = atomic_load_explicit(&dist[v], memory_order_relaxed);
+		if (d != ORDO_DIST_INF) {
+			c->reached++;
+			c->max_dist = d > c->max_dist ? d : c->max_dist;
+		}
+		if (d != ref[v] && c->mismatches++ == 0) {
+			c->first_bad = v;
+			c->got = d;
+			c->want = ref[v];
+		}
+	}
+	return c->mismatches == 0;
+}
+
+uint32_t ordo_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k)
+{
+	if (g->n == 0 || g->m == 0)
+		return UINT32_MAX;
+	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint32_t v = (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n);
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t v = (uint32_t)(((uint64_t)start + i) % g->n);
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	return UINT32_MAX;
+}

@@ -1,0 +1,267 @@
+/*
+ * executor.c - ordo_for_each: workers in one OpenMP parallel region pop tasks, run the
+ * operator, and hand each operator's children to the worklist as one batch.
+ *
+ * Termination detection (exact for every scheduler, including relaxed ones whose pop
+ * fails spuriously and ones that keep tasks in private buffers):
+ *
+ *   Each worker t owns two monotone counters, published with atomic stores:
+ *     pushed[t]  tasks t has pushed (initial slice and children), stored BEFORE the
+ *                push that makes them visible (relaxed: the worklist's push is a
+ *                release operation, which orders this store before the task is seen);
+ *     done[t]    tasks t has finished, stored with release AFTER the operator returned
+ *                and its children were pushed (so after their pushed[t] stores).
+ *   An idle worker scans: first it reads every done[] (acquire), then every pushed[]
+ *   (acquire), and declares termination when the two sums are equal.
+ *
+ *   Why that is exact. Call D the tasks whose completion the first pass saw, P those
+ *   whose push the second pass saw. (1) D is a subset of P: a task in D was popped by
+ *   the worker that finished it, and that pop acquired the push, which came after the
+ *   pusher's pushed[] store; reading done[] with acquire makes that store visible to
+ *   the later read of pushed[] (happens-before is transitive). (2) The children of a
+ *   task in D are in P: their pushed[] stores precede the done[] store that the first
+ *   pass saw. (3) Initial tasks are in P: they are pushed before the barrier that
+ *   precedes any scan. If sum(done) == sum(pushed) then D == P, so by induction over the
+ *   task tree (roots in P = D, children of D in P = D) every task that will ever exist
+ *   is already finished: no task is in any queue, buffer or operator. Conversely, while
+ *   a task is pending its push is counted and its completion is not, so the sums differ
+ *   and nobody stops early. The counters are never written by two threads, and the
+ *   scan needs no fence stronger than acquire.
+ *
+ *   Workers whose pop fails call the scheduler's flush hook, back off (spin, then
+ *   sched_yield, then sleep with growing pauses, so oversubscribed runs do not starve
+ *   the workers that hold tasks), and scan; the worker that sees equal sums raises a
+ *   shared flag that the others read while idle.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <omp.h>
+
+#ifdef ORDO_HAVE_NUMA
+#include <numa.h>
+#endif
+
+#include "ordo_runtime.h"
+#include "ordo_util.h"
+#include "ordo_worklist.h"
+
+void ordo_push_grow(struct ordo_tctx *ctx)
+{
+	uint32_t cap = ctx->cappush ? ctx->cappush * 2 : 256;
+	struct ordo_task *p = realloc(ctx->pushbuf, (size_t)cap * sizeof *p);
+	if (!p) {
+		ctx->push_oom = true;
+		return;
+	}
+	ctx->pushbuf = p;
+	ctx->cappush = cap;
+}
+
+void ordo_backoff(unsigned round)
+{
+	if (round < 8) {
+		for (unsigned i = 0; i < (16u << round); i++)
+			ordo_cpu_relax();
+	} else if (round < 24) {
+		sched_yield();
+	} else {
+		unsigned r = round - 24;
+		long ns = 1000L << (r < 10 ? r : 10); /* 1 us .. ~1 ms */
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static struct ordo_tctx *ctx_alloc(const struct ordo_topology *topo, int t)
+{
+	struct ordo_tctx *c = NULL;
+#ifdef ORDO_HAVE_NUMA
+	if (topo->libnuma && !topo->fake && topo->nnodes > 1) {
+		c = numa_alloc_onnode(sizeof *c, topo->node[t]);
+		if (c)
+			memset(c, 0, sizeof *c);
+		return c;
+	}
+#endif
+	(void)topo;
+	(void)t;
+	return ordo_calloc_aligned(1, sizeof *c);
+}
+
+static void ctx_free(const struct ordo_topology *topo, struct ordo_tctx *c)
+{
+	if (!c)
+		return;
+	free(c->pushbuf);
+#ifdef ORDO_HAVE_NUMA
+	if (topo->libnuma && !topo->fake && topo->nnodes > 1) {
+		numa_free(c, sizeof *c);
+		return;
+	}
+#endif
+	(void)topo;
+	free(c);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Termination scan (see the comment at the top). */
+static bool all_done(struct ordo_tctx **ctx, int T)
+{
+	uint64_t done = 0, pushed = 0;
+	for (int t = 0; t < T; t++)
+		done += atomic_load_explicit(&ctx[t]->pub_done, memory_order_acquire);
+	for (int t = 0; t < T; t++)
+		pushed += atomic_load_explicit(&ctx[t]->pub_pushed, memory_order_acquire);
+	return done == pushed;
+}
+
+int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
+                  const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
+                  struct ordo_run_stats *stats, struct ordo_err *err)
+{
+	const struct ordo_topology *topo = o->topo;
+	const int T = topo->nthreads;
+	struct ordo_tctx **ctx = calloc((size_t)T, sizeof *ctx);
+	if (!ctx)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	_Atomic bool finished = false;
+	int got_threads = 0;
+	bool oom = false;
+	double t_start = 0, t_end = 0;
+	omp_set_dynamic(0);
+#pragma omp parallel num_threads(T) reduction(|| : oom)
+	{
+		const int t = omp_get_thread_num();
+#pragma omp single
+		got_threads = omp_get_num_threads();
+		if (got_threads == T) {
+			if (topo->bind != ORDO_BIND_NONE) {
+				cpu_set_t set;
+				CPU_ZERO(&set);
+				CPU_SET(topo->cpu[t], &set);
+				sched_setaffinity(0, sizeof set, &set);
+			}
+			struct ordo_tctx *c = ctx_alloc(topo, t);
+			ctx[t] = c;
+			if (c) {
+				c->tid = (unsigned)t;
+				c->nthreads = (unsigned)T;
+				c->node = topo->node[t];
+				ordo_rng_seed(&c->rng, o->seed, (uint64_t)t);
+				ordo_push_grow(c);
+			}
+		}
+#pragma omp barrier
+		bool ok = got_threads == T;
+		for (int i = 0; ok && i < T; i++)
+			ok = ctx[i] != NULL && !ctx[i]->push_oom;
+		struct ordo_tctx *c = ok ? ctx[t] : NULL;
+		if (c) {
+			if (ops->thread_init)
+				ops->thread_init(wl, c);
+			/* seed this thread's slice of the initial tasks */
+			uint64_t lo = n * (uint64_t)t / (uint64_t)T,
+			         hi = n * (uint64_t)(t + 1) / (uint64_t)T;
+			atomic_store_explicit(&c->pub_pushed, hi - lo, memory_order_relaxed);
+			c->pushes = hi - lo;
+			for (uint64_t b = lo; b < hi; b += 4096)
+				ops->push(wl, c, initial + b,
+				          (size_t)(hi - b < 4096 ? hi - b : 4096));
+		}
+#pragma omp barrier
+#pragma omp single
+		t_start = ordo_now();
+		if (c) {
+			uint64_t pushed = c->pushes, done = 0;
+			unsigned idle = 0;
+			struct ordo_task task;
+			for (;;) {
+				if (ops->pop(wl, c, &task)) {
+					bool useful = op(c, &task, user);
+					c->tasks++;
+					c->empty += !useful;
+					if (c->npush) {
+						pushed += c->npush;
+						atomic_store_explicit(&c->pub_pushed, pushed,
+						                      memory_order_relaxed);
+						ops->push(wl, c, c->pushbuf, c->npush);
+						c->npush = 0;
+					}
+					atomic_store_explicit(&c->pub_done, ++done,
+					                      memory_order_release);
+					idle = 0;
+					if (__builtin_expect(c->push_oom, 0)) {
+						atomic_store(&finished, true);
+						break;
+					}
+					continue;
+				}
+				c->failed_pops++;
+				if (ops->flush)
+					ops->flush(wl, c);
+				if (atomic_load_explicit(&finished, memory_order_relaxed))
+					break;
+				if (idle >= 2 && all_done(ctx, T)) {
+					atomic_store_explicit(&finished, true,
+					                      memory_order_relaxed);
+					break;
+				}
+				ordo_backoff(idle++);
+			}
+			c->pushes = pushed;
+			oom = c->push_oom;
+		}
+#pragma omp barrier
+#pragma omp single
+		t_end = ordo_now();
+		if (c && ops->thread_fini)
+			ops->thread_fini(wl, c);
+	}
+	int rc = 0;
+	if (got_threads != T)
+		rc = ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
+		                  got_threads);
+	else if (oom)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory during the run");
+	for (int t = 0; !rc && t < T; t++)
+		if (!ctx[t])
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for thread contexts");
+	if (!rc && stats) {
+		memset(stats, 0, sizeof *stats);
+		stats->threads = T;
+		stats->seconds = t_end - t_start;
+		uint64_t *per = malloc((size_t)T * sizeof *per);
+		for (int t = 0; t < T; t++) {
+			struct ordo_tctx *c = ctx[t];
+			stats->tasks += c->tasks;
+			stats->empty += c->empty;
+			stats->pushes += c->pushes;
+			stats->failed_pops += c->failed_pops;
+			for (int k = 0; k < ORDO_WL_STATS; k++)
+				stats->wl_stat[k] += c->wl_stat[k];
+			if (per)
+				per[t] = c->tasks;
+		}
+		if (per) {
+			qsort(per, (size_t)T, sizeof *per, cmp_u64);
+			stats->tasks_min = per[0];
+			stats->tasks_max = per[T - 1];
+			stats->tasks_median =
+			    (T & 1) ? per[T / 2] : (per[T / 2 - 1] + per[T / 2]) / 2;
+			free(per);
+		}
+	}
+	for (int t = 0; t < T; t++)
+		ctx_free(topo, ctx[t]);
+	free(ctx);
+	return rc;
+}

@@ -1,0 +1,128 @@
+/*
+ * ordo_runtime.h - tasks, per-thread contexts, topology and the for_each executor.
+ *
+ * A task is a 16-byte value: lower prio = more urgent; operators encode what they need
+ * in data. An operator runs on one task at a time per thread and pushes children through
+ * its context (ordo_push); the executor hands each operator's children to the worklist as
+ * one batch after the operator returns. The runtime knows no scheduler: it drives the
+ * struct ordo_wl_ops table of ordo_worklist.h.
+ */
+#ifndef ORDO_RUNTIME_H
+#define ORDO_RUNTIME_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ordo_error.h"
+#include "ordo_rng.h"
+
+struct ordo_task {
+	uint64_t prio;
+	uint64_t data;
+};
+
+#define ORDO_WL_STATS 4 /* scheduler-defined counters per thread (steals, ...) */
+
+/* ---- topology ---- */
+enum ordo_bind { ORDO_BIND_NONE = 0, ORDO_BIND_COMPACT, ORDO_BIND_SCATTER };
+
+struct ordo_topology {
+	int nthreads;
+	int nnodes;         /* NUMA nodes the threads are spread over (>= 1) */
+	int *node;          /* node of each thread */
+	int *cpu;           /* CPU each thread runs on (when bound) or would run on */
+	int *first_of_node; /* smallest thread id on each node (the node's leader) */
+	int *threads_on;    /* threads on each node */
+	bool fake;          /* nodes come from ORDO_FAKE_NUMA / fake_numa */
+	bool libnuma;       /* real topology from libnuma */
+	int bind;           /* enum ordo_bind */
+};
+
+/* Fills `t` for `nthreads` threads (0 = every CPU of the inherited affinity mask).
+ * fake_numa > 0 splits the threads into that many virtual nodes (contiguous blocks);
+ * fake_numa == 0 reads ORDO_FAKE_NUMA, then libnuma. bind: enum ordo_bind; binding is
+ * refused (EINVAL) when OMP_PROC_BIND is set, so ordo never fights the user's binding. */
+int ordo_topology_init(struct ordo_topology *t, int nthreads, int fake_numa, int bind,
+                       struct ordo_err *err);
+void ordo_topology_free(struct ordo_topology *t);
+/* CPUs in this process's affinity mask. */
+int ordo_cpus_available(void);
+
+/* ---- per-thread context ---- */
+struct ordo_tctx {
+	/* hot: touched on every task */
+	alignas(128) unsigned tid;
+	unsigned nthreads;
+	int node;
+	struct ordo_task *pushbuf;
+	uint32_t npush, cappush;
+	bool push_oom;
+	struct ordo_rng rng;
+	void *wl_local; /* the scheduler's per-thread state */
+	/* plain counters, summed after the run */
+	uint64_t tasks, empty, pushes, failed_pops;
+	uint64_t wl_stat[ORDO_WL_STATS];
+	/* termination counters: written by the owner only, read by idle detectors */
+	alignas(128) _Atomic uint64_t pub_pushed;
+	_Atomic uint64_t pub_done;
+};
+
+/* Slow path of ordo_push: grows the buffer (never loses a task; on ENOMEM the run is
+ * aborted and reports it). */
+void ordo_push_grow(struct ordo_tctx *ctx);
+
+/* Operators call this to create a child task. */
+static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data)
+{
+	if (__builtin_expect(ctx->npush == ctx->cappush, 0)) {
+		ordo_push_grow(ctx);
+		if (ctx->push_oom)
+			return;
+	}
+	ctx->pushbuf[ctx->npush].prio = prio;
+	ctx->pushbuf[ctx->npush].data = data;
+	ctx->npush++;
+}
+
+/* ---- executor ---- */
+struct ordo_wl_ops;
+struct ordo_wl;
+
+/* Returns true when the task did useful work, false when it was stale ("empty"). */
+typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
+
+struct ordo_exec_opts {
+	const struct ordo_topology *topo; /* threads = topo->nthreads */
+	uint64_t seed;                    /* per-thread RNGs: (seed, thread id) */
+};
+
+struct ordo_run_stats {
+	double seconds; /* the parallel loop, from the first pop to termination */
+	uint64_t tasks, empty, pushes, failed_pops;
+	uint64_t wl_stat[ORDO_WL_STATS];
+	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
+	int threads;
+};
+
+/* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)
+ * and everything they push, until no task exists anywhere. Errors: ENOMEM. */
+int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
+                  const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
+                  struct ordo_run_stats *stats, struct ordo_err *err);
+
+/* Spin-then-yield-then-sleep backoff for idle loops; round starts at 0. */
+void ordo_backoff(unsigned round);
+
+static inline void ordo_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+#endif

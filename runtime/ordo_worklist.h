@@ -1,0 +1,54 @@
+/*
+ * ordo_worklist.h - the contract between the executor and a scheduler.
+ *
+ * A scheduler is one `const struct ordo_wl_ops` (defined at the end of its file with
+ * ORDO_WL_DEFINE) plus one line in worklists/registry.h. The executor calls:
+ *   create      once, before the run, from one thread
+ *   thread_init each worker, once, before its first push (may be NULL)
+ *   push        a batch of tasks (all children of one task, or a slice of the initial
+ *               tasks) from the calling worker; never fails (a scheduler that cannot
+ *               allocate sets ctx->push_oom)
+ *   pop         one task for the calling worker; may fail spuriously while tasks exist
+ *               elsewhere, but a task that only the caller can see (its private buffers)
+ *               must come back from the caller's pops eventually, and a task in shared
+ *               structures must be found by some worker's pops eventually
+ *   flush       (may be NULL) called when the worker's pop failed, before it idles:
+ *               publish private buffers if the scheduler wants others to see them
+ *   thread_fini each worker after termination (may be NULL)
+ *   destroy     once, after the run
+ * Memory order: a pop that returns a task must synchronise with (acquire) the push that
+ * made it visible (release). The executor's termination detection relies on this.
+ */
+#ifndef ORDO_WORKLIST_H
+#define ORDO_WORKLIST_H
+
+#include "ordo_runtime.h"
+#include "ordo_util.h"
+
+struct ordo_wl; /* a scheduler's own type */
+
+struct ordo_wl_config {
+	const struct ordo_topology *topo;
+	const int64_t *params; /* resolved, in the order of ops->params */
+	uint64_t seed;
+};
+
+struct ordo_wl_ops {
+	const char *name;
+	const char *summary;
+	const struct ordo_param *params;
+	int nparams;
+	const char *stat_names[ORDO_WL_STATS]; /* names of ctx->wl_stat[i], NULL if unused */
+	int (*create)(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err);
+	void (*destroy)(struct ordo_wl *wl);
+	void (*thread_init)(struct ordo_wl *wl, struct ordo_tctx *ctx);
+	void (*thread_fini)(struct ordo_wl *wl, struct ordo_tctx *ctx);
+	void (*push)(struct ordo_wl *wl, struct ordo_tctx *ctx, const struct ordo_task *t,
+	             size_t n);
+	bool (*pop)(struct ordo_wl *wl, struct ordo_tctx *ctx, struct ordo_task *out);
+	void (*flush)(struct ordo_wl *wl, struct ordo_tctx *ctx);
+};
+
+#define ORDO_WL_DEFINE(id, ...) const struct ordo_wl_ops ordo_wl_##id = {__VA_ARGS__}
+
+#endif

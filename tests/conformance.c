@@ -1,0 +1,254 @@
+/* conformance.c - scheduler checks shared by test_worklists and stress_main. */
+#include "conformance.h"
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_rng.h"
+#include "ordo_sssp.h"
+
+uint64_t conf_scale(uint64_t n)
+{
+	const char *s = getenv("ORDO_STRESS_SCALE");
+	uint64_t k = s ? strtoull(s, NULL, 10) : 1;
+	return n / (k ? k : 1);
+}
+
+int conf_max_threads(void)
+{
+	const char *s = getenv("ORDO_STRESS_MAX_THREADS");
+	int t = s ? atoi(s) : 16;
+	return t > 0 ? t : 16;
+}
+
+struct seen_ctx {
+	_Atomic uint32_t *count;
+	uint64_t n;
+	uint64_t fanout_limit; /* tree mode: task i spawns 2i+1, 2i+2 below this */
+};
+
+/* 20-bit priorities: a bucketed scheduler with its default delta sees ~1000 buckets
+ * (sparse 64-bit priorities would make OBIM scan millions of empty ones). */
+static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	struct seen_ctx *s = user;
+	uint64_t id = t->data;
+	atomic_fetch_add_explicit(&s->count[id], 1, memory_order_relaxed);
+	if (s->fanout_limit)
+		for (uint64_t c = 2 * id + 1; c <= 2 * id + 2 && c < s->fanout_limit; c++)
+			ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, c);
+	return true;
+}
+
+static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *st, const char *what,
+                        char *msg, size_t cap)
+{
+	uint64_t bad = 0, first = 0;
+	for (uint64_t i = 0; i < s->n; i++)
+		if (atomic_load(&s->count[i]) != 1 && bad++ == 0)
+			first = i;
+	if (bad) {
+		snprintf(msg, cap, "%s: %llu tasks not executed exactly once (task %llu: %u times)",
+		         what, (unsigned long long)bad, (unsigned long long)first,
+		         atomic_load(&s->count[first]));
+		return -1;
+	}
+	if (st->tasks != s->n || st->pushes != s->n) {
+		snprintf(msg, cap, "%s: executor counted %llu tasks and %llu pushes, expected %llu",
+		         what, (unsigned long long)st->tasks, (unsigned long long)st->pushes,
+		         (unsigned long long)s->n);
+		return -1;
+	}
+	return 0;
+}
+
+int conf_exactly_once(const struct ordo_wl_ops *ops, int T, uint64_t n, bool tree, int fake_numa,
+                      char *msg, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	char what[128];
+	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s", ops->name, T,
+	         tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "");
+	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	struct ordo_worklist wl;
+	if (ordo_worklist_create(ops->name, NULL, &topo, 7, &wl, &e)) {
+		ordo_topology_free(&topo);
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	}
+	uint64_t ninit = tree ? 1 : n;
+	struct ordo_task *init = malloc(ninit * sizeof *init);
+	for (uint64_t i = 0; i < ninit; i++)
+		init[i] = (struct ordo_task){.prio = ordo_hash2(3, i) >> 44, .data = i};
+	struct seen_ctx s = {
+	    .count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = tree ? n : 0};
+	struct ordo_run_stats st;
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 11};
+	int rc = ordo_for_each(&o, wl.ops, wl.wl, init, ninit, mark, &s, &st, &e);
+	if (rc)
+		snprintf(msg, cap, "%s: %s", what, e.msg);
+	else
+		rc = check_counts(&s, &st, what, msg, cap);
+	free(s.count);
+	free(init);
+	ordo_worklist_destroy(&wl);
+	ordo_topology_free(&topo);
+	return rc ? -1 : 0;
+}
+
+/* ---- a wrapper that makes a scheduler misbehave as much as the contract allows ---- */
+struct flaky_tl {
+	alignas(64) struct ordo_task held[64];
+	int nheld;
+	struct ordo_rng rng;
+};
+
+struct flaky {
+	struct ordo_wl_ops ops; /* first: the executor sees a struct ordo_wl_ops */
+	const struct ordo_wl_ops *inner;
+	struct ordo_wl *wl;
+	struct flaky_tl *tl;
+};
+
+/* The executor passes the wl pointer through; ours is the struct flaky. */
+static void flaky_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+{
+	struct flaky *f = (struct flaky *)w;
+	ordo_rng_seed(&f->tl[ctx->tid].rng, 99, ctx->tid);
+	if (f->inner->thread_init)
+		f->inner->thread_init(f->wl, ctx);
+}
+
+static void flaky_fini(struct ordo_wl *w, struct ordo_tctx *ctx)
+{
+	struct flaky *f = (struct flaky *)w;
+	if (f->inner->thread_fini)
+		f->inner->thread_fini(f->wl, ctx);
+}
+
+static void flaky_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                       size_t n)
+{
+	struct flaky *f = (struct flaky *)w;
+	struct flaky_tl *l = &f->tl[ctx->tid];
+	if (n == 1 && l->nheld < 64 && (ordo_rng_next(&l->rng) & 3) == 0) {
+		l->held[l->nheld++] = t[0]; /* kept private: only this thread will pop it */
+		return;
+	}
+	f->inner->push(f->wl, ctx, t, n);
+}
+
+static bool flaky_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+{
+	struct flaky *f = (struct flaky *)w;
+	struct flaky_tl *l = &f->tl[ctx->tid];
+	if (ordo_rng_next(&l->rng) & 1)
+		return false; /* spurious failure */
+	if (l->nheld && (ordo_rng_next(&l->rng) & 1)) {
+		*out = l->held[--l->nheld];
+		return true;
+	}
+	if (f->inner->pop(f->wl, ctx, out))
+		return true;
+	if (l->nheld) {
+		*out = l->held[--l->nheld];
+		return true;
+	}
+	return false;
+}
+
+static void flaky_flush(struct ordo_wl *w, struct ordo_tctx *ctx)
+{
+	struct flaky *f = (struct flaky *)w;
+	if (f->inner->flush)
+		f->inner->flush(f->wl, ctx);
+}
+
+int conf_spurious(const struct ordo_wl_ops *ops, int T, uint64_t n, char *msg, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	char what[128];
+	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads", ops->name, T);
+	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+		return snprintf(msg, cap, "%s", e.msg), -1;
+	struct ordo_worklist wl;
+	if (ordo_worklist_create(ops->name, NULL, &topo, 5, &wl, &e)) {
+		ordo_topology_free(&topo);
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	}
+	struct flaky f = {.ops = *ops, .inner = ops, .wl = wl.wl};
+	f.ops.thread_init = flaky_init;
+	f.ops.thread_fini = flaky_fini;
+	f.ops.push = flaky_push;
+	f.ops.pop = flaky_pop;
+	f.ops.flush = flaky_flush;
+	f.tl = ordo_calloc_aligned((size_t)T, sizeof *f.tl);
+	struct ordo_task init = {0, 0};
+	struct seen_ctx s = {.count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n};
+	struct ordo_run_stats st;
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 3};
+	int rc = ordo_for_each(&o, &f.ops, (struct ordo_wl *)&f, &init, 1, mark, &s, &st, &e);
+	if (rc)
+		snprintf(msg, cap, "%s: %s", what, e.msg);
+	else
+		rc = check_counts(&s, &st, what, msg, cap);
+	if (!rc && st.failed_pops == 0) {
+		snprintf(msg, cap, "%s: no pop failed", what);
+		rc = -1;
+	}
+	free(s.count);
+	free(f.tl);
+	ordo_worklist_destroy(&wl);
+	ordo_topology_free(&topo);
+	return rc ? -1 : 0;
+}
+
+int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap)
+{
+	const char *specs[] = {"road:W=120,H=100,seed=4", "rmat:scale=11,ef=8"};
+	for (int k = 0; k < 2; k++) {
+		struct ordo_err e = {0};
+		struct ordo_graph *g;
+		if (ordo_generate(specs[k], 1, &g, NULL, 0, &e))
+			return snprintf(msg, cap, "%s", e.msg), -1;
+		uint64_t *ref = malloc(g->n * sizeof *ref), settled;
+		_Atomic uint64_t *dist = malloc(g->n * sizeof *dist);
+		uint32_t src = ordo_pick_source(g, 1, 0);
+		int rc = ordo_dijkstra(g, src, ref, &settled, &e);
+		struct ordo_topology topo;
+		struct ordo_worklist wl = {0};
+		if (!rc)
+			rc = ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e);
+		if (!rc && (rc = ordo_worklist_create(ops->name, NULL, &topo, 1, &wl, &e)))
+			ordo_topology_free(&topo);
+		if (!rc) {
+			struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+			struct ordo_run_stats st;
+			rc = ordo_sssp(g, src, &wl, &o, dist, &st, &e);
+			struct ordo_check c;
+			if (!rc && !ordo_sssp_check(g, dist, ref, &c)) {
+				snprintf(e.msg, sizeof e.msg,
+				         "%llu wrong distances (node %u: %llu, expected %llu)",
+				         (unsigned long long)c.mismatches, c.first_bad,
+				         (unsigned long long)c.got, (unsigned long long)c.want);
+				rc = -1;
+			}
+			ordo_worklist_destroy(&wl);
+			ordo_topology_free(&topo);
+		}
+		if (rc)
+			snprintf(msg, cap, "sssp on %s with %s, %d threads: %s", specs[k],
+			         ops->name, T, e.msg);
+		free(ref);
+		free((void *)dist);
+		ordo_graph_free(g);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * conformance.h - the scheduler checks shared by the Criterion suite (test_worklists)
+ * and the plain driver that runs under ThreadSanitizer (stress_main): Criterion's own
+ * process machinery does not run under TSan. Each returns 0, or -1 with a message.
+ */
+#ifndef ORDO_TEST_CONFORMANCE_H
+#define ORDO_TEST_CONFORMANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ordo_wl.h"
+
+/* n unique tasks (tree: grown by the operators from one root, random priorities)
+ * executed exactly once by T threads; fake_numa virtual nodes (0 = real). */
+int conf_exactly_once(const struct ordo_wl_ops *ops, int T, uint64_t n, bool tree, int fake_numa,
+                      char *msg, size_t cap);
+/* The same tree with the scheduler wrapped so that half the pops fail and some tasks are
+ * held back privately by their pusher: termination must stay exact. */
+int conf_spurious(const struct ordo_wl_ops *ops, int T, uint64_t n, char *msg, size_t cap);
+/* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
+int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap);
+
+/* ORDO_STRESS_SCALE divides task counts; ORDO_STRESS_MAX_THREADS caps T (default 16). */
+uint64_t conf_scale(uint64_t n);
+int conf_max_threads(void);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * SSSP: Dijkstra against hand-computed distances, then the parallel operator with every
+ * registered scheduler, at 1, 2, 4 and 16 threads, verified against Dijkstra on the
+ * fixtures, a generated road graph, and the real graphs of ../shared/inputs (rome99,
+ * luxembourg with weights from its coordinates, soc-Slashdot0902 with random weights
+ * 1..255; skipped with a message when the directory is absent).
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ordo_io.h"
+#include "ordo_sssp.h"
+
+Test(dijkstra, tiny_fixture)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/tiny.gr", NULL, &g, NULL, &e), 0);
+	uint64_t d[5], settled;
+	cr_assert_eq(ordo_dijkstra(g, 0, d, &settled, &e), 0);
+	/* 0->1 3, 0->2 5, 1->2 1, 1->4 9, 2->3 7, 3->4 2, 4->0 4 */
+	const uint64_t want[5] = {0, 3, 4, 11, 12};
+	cr_assert_arr_eq(d, want, sizeof want);
+	cr_assert_eq(settled, 5);
+	cr_assert_eq(ordo_dijkstra(g, 3, d, &settled, &e), 0);
+	const uint64_t want3[5] = {6, 9, 10, 0, 2};
+	cr_assert_arr_eq(d, want3, sizeof want3);
+	ordo_graph_free(g);
+}
+
+static void run_all(const struct ordo_graph *g, const char *what, int maxT)
+{
+	uint64_t *ref = malloc(g->n * sizeof *ref), settled;
+	_Atomic uint64_t *dist = malloc(g->n * sizeof *dist);
+	struct ordo_err e = {0};
+	uint32_t src = ordo_pick_source(g, 1, 0);
+	cr_assert_neq(src, UINT32_MAX);
+	cr_assert_eq(ordo_dijkstra(g, src, ref, &settled, &e), 0);
+	for (int i = 0; i < ordo_wl_count(); i++) {
+		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+		for (int T = 1; T <= maxT; T *= (T == 4 ? 4 : 2)) {
+			struct ordo_topology topo;
+			cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0);
+			struct ordo_worklist wl;
+			cr_assert_eq(ordo_worklist_create(ops->name, NULL, &topo, 1, &wl, &e), 0);
+			struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+			struct ordo_run_stats st;
+			cr_assert_eq(ordo_sssp(g, src, &wl, &o, dist, &st, &e), 0, "%s", e.msg);
+			struct ordo_check c;
+			cr_assert(
+			    ordo_sssp_check(g, dist, ref, &c),
+			    "%s, %s, %d threads: %llu wrong distances (node %u: %llu, want %llu)",
+			    what, ops->name, T, (unsigned long long)c.mismatches, c.first_bad,
+			    (unsigned long long)c.got, (unsigned long long)c.want);
+			cr_assert_eq(c.reached, settled);
+			cr_assert_geq(st.tasks, settled, "%s: fewer tasks than settled nodes",
+			              ops->name);
+			cr_assert_eq(st.tasks - st.empty >= settled, true);
+			ordo_worklist_destroy(&wl);
+			ordo_topology_free(&topo);
+		}
+	}
+	free(ref);
+	free(dist);
+}
+
+Test(sssp, every_scheduler_on_fixtures, .timeout = 300)
+{
+	const char *files[] = {"tiny.gr", "undirected.graph", "tiny.mtx"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char p[512];
+		snprintf(p, sizeof p, ORDO_TEST_DIR "/fixtures/%s", files[i]);
+		struct ordo_graph *g;
+		struct ordo_err e = {0};
+		cr_assert_eq(ordo_load(p, NULL, &g, NULL, &e), 0, "%s", e.msg);
+		run_all(g, files[i], 16);
+		ordo_graph_free(g);
+	}
+}
+
+Test(sssp, every_scheduler_on_a_generated_road_graph, .timeout = 600)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=200,H=150,seed=4", 0, &g, NULL, 0, &e), 0);
+	run_all(g, "road 200x150", 16);
+	ordo_graph_free(g);
+	cr_assert_eq(ordo_generate("rmat:scale=13,ef=8", 0, &g, NULL, 0, &e), 0);
+	run_all(g, "rmat 13", 16);
+	ordo_graph_free(g);
+}
+
+static struct ordo_graph *shared(const char *rel, struct ordo_load_opts *o)
+{
+	const char *env = getenv("ORDO_INPUTS");
+	char p[1024];
+	snprintf(p, sizeof p, "%s/%s", env && *env ? env : ORDO_INPUTS_DIR, rel);
+	if (access(p, R_OK)) {
+		cr_skip_test("%s not found: the shared real graphs are not beside this clone", p);
+		return NULL;
+	}
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(p, o, &g, NULL, &e), 0, "%s", e.msg);
+	return g;
+}
+
+Test(sssp_inputs, rome99, .timeout = 600)
+{
+	struct ordo_graph *g = shared("road/rome99.gr", NULL);
+	if (g) {
+		run_all(g, "rome99", 16);
+		ordo_graph_free(g);
+	}
+}
+
+Test(sssp_inputs, luxembourg_weights_from_coordinates, .timeout = 600)
+{
+	const char *env = getenv("ORDO_INPUTS");
+	char xyz[1024];
+	snprintf(xyz, sizeof xyz, "%s/road/luxembourg.osm.xyz.zst",
+	         env && *env ? env : ORDO_INPUTS_DIR);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = xyz;
+	o.weights_from_coords = true;
+	struct ordo_graph *g = shared("road/luxembourg.osm.graph.zst", &o);
+	if (g) {
+		run_all(g, "luxembourg", 4);
+		ordo_graph_free(g);
+	}
+}
+
+Test(sssp_inputs, slashdot_random_weights, .timeout = 600)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.build.random_weights = true;
+	o.build.wlo = 1;
+	o.build.whi = 255;
+	struct ordo_graph *g = shared("social/soc-Slashdot0902.txt.zst", &o);
+	if (g) {
+		run_all(g, "soc-Slashdot0902", 4);
+		ordo_graph_free(g);
+	}
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# ThreadSanitizer run of the scheduler conformance suite and the SSSP tests: a separate
+# clang build (-fsanitize=thread) with LLVM's OpenMP runtime and its Archer tool, which
+# tells TSan about OpenMP's barriers (libgomp's would show as false races).
+# Usage: tsan_test.sh SOURCE_DIR WORK_DIR
+set -eu
+src=$1
+work=$2/tsan
+archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | tail -n 1 || true)
+if ! command -v clang >/dev/null 2>&1 || [ -z "$archer" ]; then
+	echo "clang or LLVM's OpenMP (libomp-dev with libarcher) is missing: install them (.ci/install-deps does)"
+	exit 1
+fi
+CC=clang cmake -S "$src" -B "$work" -DORDO_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DORDO_INPUTS_DIR=/nonexistent >/dev/null
+cmake --build "$work" --target stress_main -j2 >/dev/null
+export OMP_TOOL_LIBRARIES="$archer"
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ignore_noninstrumented_modules=1"
+export ORDO_STRESS_SCALE=${ORDO_STRESS_SCALE:-20}
+export ORDO_STRESS_MAX_THREADS=${ORDO_STRESS_MAX_THREADS:-8}
+"$work/tests/stress_main"
+echo "tsan test passed"

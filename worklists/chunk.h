@@ -1,0 +1,74 @@
+/*
+ * chunk.h - fixed-size chunks of tasks and a locked FIFO of chunks: the building blocks
+ * of the unordered bag (fifo) and of OBIM's per-bucket bags, after Galois' ChunkedMaster.
+ * A chunk is owned by one thread at a time (filled by one, drained by one); only the
+ * FIFO of full chunks is shared. Private to worklists/.
+ */
+#ifndef ORDO_WL_CHUNK_H
+#define ORDO_WL_CHUNK_H
+
+#include "wl_common.h"
+
+struct wl_chunk {
+	struct wl_chunk *next;
+	uint32_t head, tail; /* items head..tail-1 */
+	struct ordo_task items[];
+};
+
+/* FIFO of full chunks, guarded by a lock; `nonempty` is readable without it. */
+struct wl_chunk_fifo {
+	alignas(64) struct wl_lock lock;
+	_Atomic(struct wl_chunk *) head;
+	struct wl_chunk *tail;
+};
+
+static inline struct wl_chunk *wl_chunk_new(uint32_t size)
+{
+	struct wl_chunk *c = malloc(sizeof *c + size * sizeof(struct ordo_task));
+	if (c) {
+		c->next = NULL;
+		c->head = c->tail = 0;
+	}
+	return c;
+}
+
+static inline void wl_fifo_put(struct wl_chunk_fifo *f, struct wl_chunk *c)
+{
+	c->next = NULL;
+	wl_lock(&f->lock);
+	if (f->tail)
+		f->tail->next = c;
+	else
+		atomic_store_explicit(&f->head, c, memory_order_relaxed);
+	f->tail = c;
+	wl_unlock(&f->lock); /* release: the chunk's items are visible to the taker */
+}
+
+static inline struct wl_chunk *wl_fifo_take(struct wl_chunk_fifo *f)
+{
+	if (!atomic_load_explicit(&f->head, memory_order_relaxed))
+		return NULL;
+	wl_lock(&f->lock); /* acquire: pairs with the putter's unlock */
+	struct wl_chunk *c = atomic_load_explicit(&f->head, memory_order_relaxed);
+	if (c) {
+		atomic_store_explicit(&f->head, c->next, memory_order_relaxed);
+		if (!c->next)
+			f->tail = NULL;
+	}
+	wl_unlock(&f->lock);
+	return c;
+}
+
+static inline void wl_fifo_free(struct wl_chunk_fifo *f)
+{
+	struct wl_chunk *c = atomic_load(&f->head);
+	while (c) {
+		struct wl_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	atomic_store(&f->head, NULL);
+	f->tail = NULL;
+}
+
+#endif
