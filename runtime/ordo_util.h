@@ -37,11 +37,13 @@ static inline bool ordo_mul_ok(uint64_t a, uint64_t b, uint64_t *out)
 	return !__builtin_mul_overflow(a, b, out);
 }
 
-/* One integer parameter of a scheduler or generator. */
+/* One integer parameter of a scheduler or generator. With `choices` (a NULL-terminated
+ * list of names) the value is an index into it, written and printed by name. */
 struct ordo_param {
 	const char *name;
 	int64_t def, lo, hi;
 	const char *help;
+	const char *const *choices;
 };
 
 #define ORDO_MAX_PARAMS 16

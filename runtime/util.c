@@ -133,12 +133,46 @@ static void list_params(char *buf, size_t cap, const struct ordo_param *tab, int
 {
 	size_t used = 0;
 	buf[0] = 0;
-	for (int i = 0; i < n && used < cap; i++)
+	for (int i = 0; i < n && used < cap; i++) {
+		if (tab[i].choices) {
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s (", i ? ", " : "",
+			                         tab[i].name);
+			for (int c = 0; tab[i].choices[c] && used < cap; c++)
+				used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+				                         c ? "|" : "", tab[i].choices[c]);
+			if (used < cap)
+				used += (size_t)snprintf(buf + used, cap - used, ", default %s)",
+				                         tab[i].choices[tab[i].def]);
+			continue;
+		}
 		used += (size_t)snprintf(buf + used, cap - used, "%s%s (%lld..%lld, default %lld)",
 		                         i ? ", " : "", tab[i].name, (long long)tab[i].lo,
 		                         (long long)tab[i].hi, (long long)tab[i].def);
+	}
 	if (n == 0)
 		snprintf(buf, cap, "none");
+}
+
+static int parse_value(const char *what, const struct ordo_param *p, const char *text, int64_t *v,
+                       struct ordo_err *err)
+{
+	if (p->choices) {
+		for (int c = 0; p->choices[c]; c++)
+			if (!strcmp(p->choices[c], text)) {
+				*v = c;
+				return 0;
+			}
+		char list[256] = "";
+		for (int c = 0; p->choices[c]; c++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			         c ? "|" : "", p->choices[c]);
+		return ordo_err_set(err, ORDO_EINVAL, "%s: parameter %s='%s': expected %s", what,
+		                    p->name, text, list);
+	}
+	if (!ordo_parse_i64(text, v, true))
+		return ordo_err_set(err, ORDO_EINVAL, "%s: parameter %s='%s' is not an integer",
+		                    what, p->name, text);
+	return 0;
 }
 
 int ordo_params_resolve(const char *what, const struct ordo_param *tab, int n,
@@ -163,10 +197,9 @@ int ordo_params_resolve(const char *what, const struct ordo_param *tab, int n,
 				                    "%s: parameter '%s' given twice", what,
 				                    spec->key[k]);
 		int64_t v;
-		if (!ordo_parse_i64(spec->val[k], &v, true))
-			return ordo_err_set(err, ORDO_EINVAL,
-			                    "%s: parameter %s='%s' is not an integer", what,
-			                    tab[i].name, spec->val[k]);
+		int rc = parse_value(what, &tab[i], spec->val[k], &v, err);
+		if (rc)
+			return rc;
 		if (v < tab[i].lo || v > tab[i].hi)
 			return ordo_err_set(err, ORDO_EINVAL,
 			                    "%s: parameter %s=%lld out of range %lld..%lld (%s)",
@@ -183,8 +216,12 @@ int ordo_params_format(char *buf, size_t cap, const char *name, const struct ord
 	int used = snprintf(buf, cap, "%s", name);
 	for (int i = 0; i < n; i++) {
 		size_t off = (size_t)used < cap ? (size_t)used : cap;
-		used += snprintf(buf + off, cap - off, "%c%s=%lld", i ? ',' : ':', tab[i].name,
-		                 (long long)vals[i]);
+		if (tab[i].choices)
+			used += snprintf(buf + off, cap - off, "%c%s=%s", i ? ',' : ':',
+			                 tab[i].name, tab[i].choices[vals[i]]);
+		else
+			used += snprintf(buf + off, cap - off, "%c%s=%lld", i ? ',' : ':',
+			                 tab[i].name, (long long)vals[i]);
 	}
 	return used;
 }

@@ -10,6 +10,32 @@
 #include "ordo_rng.h"
 #include "ordo_sssp.h"
 
+const char *const conf_specs[] = {
+    "strict",
+    "fifo",
+    "obim",
+    "smq",
+    "mq",
+    "mq-opt",
+    "reld",
+    "obim:period=4,delta=12",
+    "smq:steal_size=1,steal_prob=2",
+    "smq:numa_k=8",
+    "mq:numa_k=8",
+    "mq-opt:push=sticky,pop=sticky",
+    "mq-opt:push=batch,pop=sticky",
+    "mq-opt:push=batch,pop=batch,numa_k=4",
+    NULL,
+};
+
+int conf_nspecs(void)
+{
+	int n = 0;
+	while (conf_specs[n])
+		n++;
+	return n;
+}
+
 uint64_t conf_scale(uint64_t n)
 {
 	const char *s = getenv("ORDO_STRESS_SCALE");
@@ -65,18 +91,18 @@ static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *s
 	return 0;
 }
 
-int conf_exactly_once(const struct ordo_wl_ops *ops, int T, uint64_t n, bool tree, int fake_numa,
-                      char *msg, size_t cap)
+int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_numa, char *msg,
+                      size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
-	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s", ops->name, T,
-	         tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "");
+	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s", spec, T, tree ? ", tree" : "",
+	         (unsigned long long)n, fake_numa ? ", fake NUMA" : "");
 	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_worklist wl;
-	if (ordo_worklist_create(ops->name, NULL, &topo, 7, &wl, &e)) {
+	if (ordo_worklist_create(spec, NULL, &topo, 7, &wl, &e)) {
 		ordo_topology_free(&topo);
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	}
@@ -168,20 +194,20 @@ static void flaky_flush(struct ordo_wl *w, struct ordo_tctx *ctx)
 		f->inner->flush(f->wl, ctx);
 }
 
-int conf_spurious(const struct ordo_wl_ops *ops, int T, uint64_t n, char *msg, size_t cap)
+int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
-	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads", ops->name, T);
+	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads", spec, T);
 	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s", e.msg), -1;
 	struct ordo_worklist wl;
-	if (ordo_worklist_create(ops->name, NULL, &topo, 5, &wl, &e)) {
+	if (ordo_worklist_create(spec, NULL, &topo, 5, &wl, &e)) {
 		ordo_topology_free(&topo);
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	}
-	struct flaky f = {.ops = *ops, .inner = ops, .wl = wl.wl};
+	struct flaky f = {.ops = *wl.ops, .inner = wl.ops, .wl = wl.wl};
 	f.ops.thread_init = flaky_init;
 	f.ops.thread_fini = flaky_fini;
 	f.ops.push = flaky_push;
@@ -208,7 +234,7 @@ int conf_spurious(const struct ordo_wl_ops *ops, int T, uint64_t n, char *msg, s
 	return rc ? -1 : 0;
 }
 
-int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap)
+int conf_sssp(const char *spec, int T, char *msg, size_t cap)
 {
 	const char *specs[] = {"road:W=120,H=100,seed=4", "rmat:scale=11,ef=8"};
 	for (int k = 0; k < 2; k++) {
@@ -224,7 +250,7 @@ int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap)
 		struct ordo_worklist wl = {0};
 		if (!rc)
 			rc = ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e);
-		if (!rc && (rc = ordo_worklist_create(ops->name, NULL, &topo, 1, &wl, &e)))
+		if (!rc && (rc = ordo_worklist_create(spec, NULL, &topo, 1, &wl, &e)))
 			ordo_topology_free(&topo);
 		if (!rc) {
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
@@ -242,8 +268,8 @@ int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap)
 			ordo_topology_free(&topo);
 		}
 		if (rc)
-			snprintf(msg, cap, "sssp on %s with %s, %d threads: %s", specs[k],
-			         ops->name, T, e.msg);
+			snprintf(msg, cap, "sssp on %s with %s, %d threads: %s", specs[k], spec, T,
+			         e.msg);
 		free(ref);
 		free((void *)dist);
 		ordo_graph_free(g);

@@ -14,13 +14,18 @@
 
 /* n unique tasks (tree: grown by the operators from one root, random priorities)
  * executed exactly once by T threads; fake_numa virtual nodes (0 = real). */
-int conf_exactly_once(const struct ordo_wl_ops *ops, int T, uint64_t n, bool tree, int fake_numa,
-                      char *msg, size_t cap);
+int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_numa, char *msg,
+                      size_t cap);
 /* The same tree with the scheduler wrapped so that half the pops fail and some tasks are
  * held back privately by their pusher: termination must stay exact. */
-int conf_spurious(const struct ordo_wl_ops *ops, int T, uint64_t n, char *msg, size_t cap);
+int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
-int conf_sssp(const struct ordo_wl_ops *ops, int T, char *msg, size_t cap);
+int conf_sssp(const char *spec, int T, char *msg, size_t cap);
+
+/* Every registered scheduler at its defaults, then variants worth checking on their
+ * own (other policies, NUMA weights, tiny batches). NULL-terminated. */
+extern const char *const conf_specs[];
+int conf_nspecs(void);
 
 /* ORDO_STRESS_SCALE divides task counts; ORDO_STRESS_MAX_THREADS caps T (default 16). */
 uint64_t conf_scale(uint64_t n);

@@ -1,6 +1,6 @@
 /*
- * Conformance suite over every registered scheduler (worklists/registry.h), so that
- * schedulers added later join automatically; the checks live in conformance.c:
+ * Conformance suite over every registered scheduler (worklists/registry.h) and the
+ * variants listed in conformance.c; the checks live in conformance.c:
  *   - exactly once: 10^6 unique tasks seeded by T producers and popped by T consumers,
  *     T = 1, 2, 4, 8, 16 (far more threads than this machine's cores);
  *   - children at random priorities: a task tree built by the operators themselves;
@@ -19,7 +19,7 @@
 static int idx[64];
 static struct criterion_test_params all_schedulers(void)
 {
-	int n = ordo_wl_count();
+	int n = conf_nspecs();
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
 	return cr_make_param_array(int, idx, (size_t)n);
@@ -33,7 +33,7 @@ ParameterizedTest(int *i, conformance, exactly_once, .timeout = 900)
 {
 	char msg[1024];
 	for (int T = 1; T <= conf_max_threads(); T *= 2)
-		cr_assert_eq(conf_exactly_once(ordo_wl_at(*i), T, conf_scale(1000000), false, 0,
+		cr_assert_eq(conf_exactly_once(conf_specs[*i], T, conf_scale(1000000), false, 0,
 		                               msg, sizeof msg),
 		             0, "%s", msg);
 }
@@ -46,7 +46,7 @@ ParameterizedTest(int *i, conformance, random_children, .timeout = 900)
 {
 	char msg[1024];
 	for (int T = 1; T <= conf_max_threads(); T *= 2)
-		cr_assert_eq(conf_exactly_once(ordo_wl_at(*i), T, conf_scale(300000), true,
+		cr_assert_eq(conf_exactly_once(conf_specs[*i], T, conf_scale(300000), true,
 		                               T >= 4 ? 2 : 0, msg, sizeof msg),
 		             0, "%s", msg);
 }
@@ -59,7 +59,7 @@ ParameterizedTest(int *i, conformance, spurious_failures, .timeout = 900)
 {
 	char msg[1024];
 	for (int T = 1; T <= conf_max_threads(); T *= 4)
-		cr_assert_eq(conf_spurious(ordo_wl_at(*i), T, conf_scale(200000), msg, sizeof msg),
+		cr_assert_eq(conf_spurious(conf_specs[*i], T, conf_scale(200000), msg, sizeof msg),
 		             0, "%s", msg);
 }
 
@@ -71,7 +71,7 @@ ParameterizedTest(int *i, conformance, sssp, .timeout = 900)
 {
 	char msg[1024];
 	for (int T = 1; T <= conf_max_threads(); T *= 4)
-		cr_assert_eq(conf_sssp(ordo_wl_at(*i), T, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(conf_sssp(conf_specs[*i], T, msg, sizeof msg), 0, "%s", msg);
 }
 
 /* ---- the exact reference ---- */
@@ -110,6 +110,16 @@ Test(strict, pops_in_priority_order_on_one_thread)
 	ordo_topology_free(&topo);
 }
 
+Test(registry, every_registered_scheduler_is_in_the_suite)
+{
+	for (int i = 0; i < ordo_wl_count(); i++) {
+		bool found = false;
+		for (int k = 0; conf_specs[k]; k++)
+			found |= !strcmp(conf_specs[k], ordo_wl_at(i)->name);
+		cr_assert(found, "%s is registered but not in conf_specs", ordo_wl_at(i)->name);
+	}
+}
+
 Test(registry, specs_and_errors)
 {
 	struct ordo_err e = {0};
@@ -119,7 +129,13 @@ Test(registry, specs_and_errors)
 	cr_assert_eq(ordo_worklist_resolve("obim:delta=3", &ops, p, buf, sizeof buf, &e), 0);
 	cr_assert_str_eq(buf, "obim:delta=3,chunk=64,period=0");
 	cr_assert_eq(ordo_worklist_resolve("nope", &ops, p, buf, sizeof buf, &e), ORDO_EINVAL);
-	cr_assert(strstr(e.msg, "accepted: strict, fifo, obim"), "%s", e.msg);
+	for (int i = 0; i < ordo_wl_count(); i++)
+		cr_assert(strstr(e.msg, ordo_wl_at(i)->name), "%s", e.msg);
+	cr_assert_eq(ordo_worklist_resolve("mq-opt:push=wobbly", &ops, p, buf, sizeof buf, &e),
+	             ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "expected sticky|batch"), "%s", e.msg);
+	cr_assert_eq(ordo_worklist_resolve("mq-opt:pop=sticky", &ops, p, buf, sizeof buf, &e), 0);
+	cr_assert(strstr(buf, "push=sticky,pop=sticky"), "%s", buf);
 	cr_assert_eq(ordo_worklist_resolve("obim:chunk=0", &ops, p, buf, sizeof buf, &e),
 	             ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "out of range"), "%s", e.msg);

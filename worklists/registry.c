@@ -119,10 +119,20 @@ void ordo_wl_print_help(FILE *f)
 	for (int i = 0; i < ordo_wl_count(); i++) {
 		const struct ordo_wl_ops *o = table[i];
 		fprintf(f, "  %-8s %s\n", o->name, o->summary);
-		for (int k = 0; k < o->nparams; k++)
-			fprintf(f, "      %-12s default %-6lld range %lld..%lld  %s\n",
-			        o->params[k].name, (long long)o->params[k].def,
-			        (long long)o->params[k].lo, (long long)o->params[k].hi,
-			        o->params[k].help);
+		for (int k = 0; k < o->nparams; k++) {
+			const struct ordo_param *p = &o->params[k];
+			if (p->choices) {
+				char list[128] = "";
+				for (int c = 0; p->choices[c]; c++)
+					snprintf(list + strlen(list), sizeof list - strlen(list),
+					         "%s%s", c ? "|" : "", p->choices[c]);
+				fprintf(f, "      %-12s default %-6s one of %s  %s\n", p->name,
+				        p->choices[p->def], list, p->help);
+			} else {
+				fprintf(f, "      %-12s default %-6lld range %lld..%lld  %s\n",
+				        p->name, (long long)p->def, (long long)p->lo,
+				        (long long)p->hi, p->help);
+			}
+		}
 	}
 }

@@ -9,6 +9,10 @@
 #define ORDO_WL_LIST(X) \
 	X(strict)       \
 	X(fifo)         \
-	X(obim)
+	X(obim)         \
+	X(smq)          \
+	X(mq)           \
+	X(mq_opt)       \
+	X(reld)
 
 #endif

@@ -48,12 +48,19 @@ static inline void wl_unlock(struct wl_lock *l)
 /* ---- d-ary heap ----
  * a[0] is the root; the children of i are D*i+1 .. D*i+D. The array is offset so that
  * a[1] starts a cache line; with 16-byte tasks and D = 4 (or 8) every sibling group then
- * fills exactly one (or two) lines. */
+ * fills exactly one (or two) lines. The D slots after the last task always hold
+ * UINT64_MAX sentinels, so a sibling group can be scanned without bounds checks and the
+ * minimum picked without branches (priorities are random: compare-and-branch code
+ * mispredicts about half the time). pop is bottom-up (Floyd): the hole sinks along the
+ * smaller children to a leaf, then the last task rises from there; the last task is
+ * usually large, so this saves the comparison with it on the way down. */
 struct wl_heap {
 	struct ordo_task *a;
 	void *raw;
 	size_t n, cap;
 };
+
+#define WL_HEAP_PAD 8 /* sentinel slots (>= the largest arity used) */
 
 static inline bool wl_heap_reserve(struct wl_heap *h, size_t need)
 {
@@ -62,17 +69,27 @@ static inline bool wl_heap_reserve(struct wl_heap *h, size_t need)
 	size_t cap = h->cap ? h->cap * 2 : 256;
 	while (cap < need)
 		cap *= 2;
-	void *raw = ordo_calloc_aligned(cap + 4, sizeof(struct ordo_task));
+	void *raw = ordo_calloc_aligned(cap + WL_HEAP_PAD + 4, sizeof(struct ordo_task));
 	if (!raw)
 		return false;
 	struct ordo_task *a = (struct ordo_task *)((char *)raw + 48);
 	if (h->n)
 		memcpy(a, h->a, h->n * sizeof *a);
+	for (size_t i = h->n; i < cap + WL_HEAP_PAD; i++)
+		a[i].prio = UINT64_MAX;
 	free(h->raw);
 	h->raw = raw;
 	h->a = a;
 	h->cap = cap;
 	return true;
+}
+
+/* Empties the heap (restoring the sentinels over the used slots). */
+static inline void wl_heap_clear(struct wl_heap *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		h->a[i].prio = UINT64_MAX;
+	h->n = 0;
 }
 
 static inline void wl_heap_free(struct wl_heap *h)
@@ -96,30 +113,47 @@ static inline void wl_heap_push(struct wl_heap *h, const struct ordo_task *t, co
 	a[i] = *t;
 }
 
+/* Index of the smallest of a[c .. c+D-1] (sentinels included), without branches. */
+static inline size_t wl_heap_min_child(const struct ordo_task *a, size_t c, const unsigned D)
+{
+	size_t b01 = a[c + 1].prio < a[c].prio ? c + 1 : c;
+	size_t b23 = a[c + 3].prio < a[c + 2].prio ? c + 3 : c + 2;
+	size_t b = a[b23].prio < a[b01].prio ? b23 : b01;
+	if (D == 8) {
+		size_t b45 = a[c + 5].prio < a[c + 4].prio ? c + 5 : c + 4;
+		size_t b67 = a[c + 7].prio < a[c + 6].prio ? c + 7 : c + 6;
+		size_t b2 = a[b67].prio < a[b45].prio ? b67 : b45;
+		b = a[b2].prio < a[b].prio ? b2 : b;
+	}
+	return b;
+}
+
 /* Removes the minimum into *out; the heap must not be empty. */
 static inline void wl_heap_pop(struct wl_heap *h, struct ordo_task *out, const unsigned D)
 {
 	struct ordo_task *a = h->a;
 	*out = a[0];
 	size_t n = --h->n;
+	const struct ordo_task last = a[n];
+	a[n].prio = UINT64_MAX; /* keep the sentinel run intact */
 	if (n == 0)
 		return;
-	const struct ordo_task last = a[n];
 	size_t i = 0;
-	for (;;) {
+	for (;;) { /* sink the hole to a leaf along the smaller children */
 		size_t c = D * i + 1;
 		if (c >= n)
 			break;
-		size_t e = c + D < n ? c + D : n, best = c;
-		if (c + D < n) /* full group: prefetch the grandchildren's first line */
-			__builtin_prefetch(&a[D * (c + (D >> 1)) + 1]);
-		for (size_t k = c + 1; k < e; k++)
-			if (a[k].prio < a[best].prio)
-				best = k;
-		if (a[best].prio >= last.prio)
+		__builtin_prefetch(&a[D * c + 1]);
+		size_t b = wl_heap_min_child(a, c, D);
+		a[i] = a[b];
+		i = b;
+	}
+	while (i > 0) { /* then let the last task rise to its place */
+		size_t p = (i - 1) / D;
+		if (a[p].prio <= last.prio)
 			break;
-		a[i] = a[best];
-		i = best;
+		a[i] = a[p];
+		i = p;
 	}
 	a[i] = last;
 }

@@ -1,0 +1,268 @@
+/*
+ * Targeted tests of what makes each scheduler tricky (the conformance suite covers the
+ * common contract): SMQ's stolen batches and its version-word races, NUMA-weighted
+ * sampling frequencies, sticky switching in the optimized MQ, RELD's owner-only
+ * dequeue. Schedulers are driven directly through their ops with hand-made contexts,
+ * or through the executor with many threads.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_wl.h"
+
+/* white-box access to the optimized MQ: its file, compiled here under another name */
+#undef ORDO_WL_DEFINE
+#define ORDO_WL_DEFINE(id, ...) static const struct ordo_wl_ops test_copy_##id = {__VA_ARGS__}
+#include "../worklists/mq_opt.c"
+
+struct rig {
+	struct ordo_topology topo;
+	struct ordo_worklist wl;
+	struct ordo_tctx *ctx[16];
+	int T;
+};
+
+static void rig_init(struct rig *r, const char *spec, int T, int fake)
+{
+	struct ordo_err e = {0};
+	r->T = T;
+	cr_assert_eq(ordo_topology_init(&r->topo, T, fake, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_worklist_create(spec, NULL, &r->topo, 1, &r->wl, &e), 0, "%s", e.msg);
+	for (int t = 0; t < T; t++) {
+		struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
+		c->tid = (unsigned)t;
+		c->nthreads = (unsigned)T;
+		c->node = r->topo.node[t];
+		ordo_rng_seed(&c->rng, 5, (uint64_t)t);
+		r->ctx[t] = c;
+		if (r->wl.ops->thread_init)
+			r->wl.ops->thread_init(r->wl.wl, c);
+		cr_assert(!c->push_oom);
+	}
+}
+
+static void rig_free(struct rig *r)
+{
+	ordo_worklist_destroy(&r->wl);
+	for (int t = 0; t < r->T; t++)
+		free(r->ctx[t]);
+	ordo_topology_free(&r->topo);
+}
+
+static void push1(struct rig *r, int t, uint64_t prio)
+{
+	struct ordo_task x = {prio, prio};
+	r->wl.ops->push(r->wl.wl, r->ctx[t], &x, 1);
+}
+
+static uint64_t pop1(struct rig *r, int t)
+{
+	struct ordo_task x;
+	cr_assert(r->wl.ops->pop(r->wl.wl, r->ctx[t], &x), "thread %d: pop failed", t);
+	return x.prio;
+}
+
+Test(smq, a_stolen_batch_is_consumed_in_order)
+{
+	struct rig r;
+	rig_init(&r, "smq:steal_size=4,steal_prob=1", 2, 0);
+	struct ordo_task batch[20];
+	for (uint64_t p = 10; p < 30; p++)
+		batch[p - 10] = (struct ordo_task){p, p};
+	/* one batch: the buffer is filled after it, with 10..13 (single pushes would have
+	 * offered 10 alone: the buffer is refilled only once it is taken) */
+	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 20);
+	push1(&r, 1, 20); /* thread 1's own best is 20: 10 beats it */
+	cr_assert_eq(pop1(&r, 1), 10, "steals the victim's best");
+	cr_assert_eq(r.ctx[1]->wl_stat[0], 1, "one steal");
+	cr_assert_eq(r.ctx[1]->wl_stat[1], 4, "four tasks stolen, not %llu (steals %llu)",
+	             (unsigned long long)r.ctx[1]->wl_stat[1],
+	             (unsigned long long)r.ctx[1]->wl_stat[0]);
+	push1(&r, 1, 1); /* better than the batch, but the batch comes first */
+	cr_assert_eq(pop1(&r, 1), 11);
+	cr_assert_eq(pop1(&r, 1), 12);
+	cr_assert_eq(pop1(&r, 1), 13);
+	cr_assert_eq(pop1(&r, 1), 1);
+	/* the victim continues with what was not stolen */
+	cr_assert_eq(pop1(&r, 0), 14);
+	rig_free(&r);
+}
+
+Test(smq, a_thief_only_steals_a_better_buffer)
+{
+	struct rig r;
+	rig_init(&r, "smq:steal_size=2,steal_prob=1", 2, 0);
+	push1(&r, 0, 50);
+	push1(&r, 1, 5);
+	cr_assert_eq(pop1(&r, 1), 5, "own 5 beats the victim's 50");
+	cr_assert_eq(r.ctx[1]->wl_stat[0], 0);
+	cr_assert_eq(pop1(&r, 1), 50, "empty: steals whatever there is");
+	cr_assert_eq(r.ctx[1]->wl_stat[0], 1);
+	struct ordo_task x;
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[0], &x), "nothing left");
+	rig_free(&r);
+}
+
+/* Many thieves hammer one owner's version word: with steal_prob=1 every pop of every
+ * thread tries a steal; tasks are created by thread 0 only (one root, operator pushes
+ * happen wherever the parent ran), and each must run exactly once. */
+static _Atomic uint32_t *seen;
+static bool fan(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	uint64_t n = *(uint64_t *)user, id = t->data;
+	atomic_fetch_add(&seen[id], 1);
+	for (uint64_t c = 4 * id + 1; c <= 4 * id + 4 && c < n; c++)
+		ordo_push(ctx, t->prio + 1 + (c & 7), c);
+	return true;
+}
+
+Test(smq, version_word_races_lose_nothing, .timeout = 300)
+{
+	const char *specs[] = {"smq:steal_prob=1,steal_size=1", "smq:steal_prob=1,steal_size=3",
+	                       "smq:steal_prob=2,steal_size=64"};
+	for (int s = 0; s < 3; s++) {
+		for (int T = 2; T <= 16; T *= 2) {
+			struct rig r;
+			rig_init(&r, specs[s], T, 0);
+			uint64_t n = 200000;
+			seen = calloc(n, sizeof *seen);
+			struct ordo_task root = {0, 0};
+			struct ordo_exec_opts o = {.topo = &r.topo, .seed = 9};
+			struct ordo_run_stats st;
+			struct ordo_err e = {0};
+			cr_assert_eq(
+			    ordo_for_each(&o, r.wl.ops, r.wl.wl, &root, 1, fan, &n, &st, &e), 0);
+			for (uint64_t i = 0; i < n; i++)
+				cr_assert_eq(atomic_load(&seen[i]), 1, "%s T=%d: task %llu",
+				             specs[s], T, (unsigned long long)i);
+			cr_assert_gt(st.wl_stat[0], 0, "%s T=%d: no steal happened", specs[s], T);
+			free(seen);
+			rig_free(&r);
+		}
+	}
+}
+
+Test(numa, weighted_sampling_matches_k)
+{
+	struct ordo_topology topo;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_topology_init(&topo, 8, 2, ORDO_BIND_NONE, &e), 0);
+	for (uint64_t k = 1; k <= 16; k *= 4) {
+		struct numa_pick p; /* thread 0: node 0 holds threads 0-3 */
+		cr_assert(numa_pick_init(&p, &topo, 0, 8, 1, 0, k));
+		struct ordo_rng rng;
+		ordo_rng_seed(&rng, 3, 0);
+		const int n = 400000;
+		int count[8] = {0};
+		for (int i = 0; i < n; i++)
+			count[numa_pick(&p, &rng)]++;
+		cr_assert_eq(count[0], 0, "never the caller itself");
+		double pl = 3.0 * k / (3.0 * k + 4.0); /* 3 local others, 4 remote */
+		int local = count[1] + count[2] + count[3];
+		double sd = sqrt(n * pl * (1 - pl));
+		cr_assert(fabs(local - n * pl) < 5 * sd, "k=%llu: %d local of %d, expected %.0f",
+		          (unsigned long long)k, local, n, n * pl);
+		for (int t = 1; t < 8; t++) { /* uniform within each side */
+			double want = t < 4 ? n * pl / 3 : n * (1 - pl) / 4;
+			cr_assert(fabs(count[t] - want) < 5 * sqrt(want) + 1,
+			          "k=%llu thread %d: %d vs %.0f", (unsigned long long)k, t,
+			          count[t], want);
+		}
+		numa_pick_free(&p);
+	}
+	/* queues (c per thread): queue q is homed with thread q / c */
+	struct numa_pick p;
+	cr_assert(numa_pick_init(&p, &topo, 5, 32, 4, UINT32_MAX, 8));
+	cr_assert_eq(p.nlocal, 16); /* threads 4-7 x 4 queues */
+	struct ordo_rng rng;
+	ordo_rng_seed(&rng, 4, 0);
+	int local = 0, n = 200000;
+	for (int i = 0; i < n; i++)
+		local += numa_pick(&p, &rng) >= 16;
+	double pl = 16.0 * 8 / (16.0 * 8 + 16);
+	cr_assert(fabs(local - n * pl) < 5 * sqrt(n * pl * (1 - pl)), "%d", local);
+	numa_pick_free(&p);
+	ordo_topology_free(&topo);
+}
+
+Test(numa, k1_draws_exactly_like_the_plain_scheduler)
+{
+	struct ordo_topology topo;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_topology_init(&topo, 8, 4, ORDO_BIND_NONE, &e), 0);
+	struct numa_pick p;
+	cr_assert(numa_pick_init(&p, &topo, 2, 8, 1, 2, 1));
+	struct ordo_rng a, b;
+	ordo_rng_seed(&a, 8, 1);
+	ordo_rng_seed(&b, 8, 1);
+	for (int i = 0; i < 10000; i++) {
+		uint32_t plain = (uint32_t)ordo_rng_below(&b, 7);
+		plain += plain >= 2;
+		cr_assert_eq(numa_pick(&p, &a), plain);
+	}
+	numa_pick_free(&p);
+	ordo_topology_free(&topo);
+}
+
+Test(mq_opt, sticky_push_switches_with_probability_one_over_stick)
+{
+	struct rig r;
+	rig_init(&r, "mq-opt:push=sticky,push_stick=8,c=4", 2, 0);
+	const uint64_t n = 100000;
+	struct ordo_task *t = malloc(n * sizeof *t);
+	for (uint64_t i = 0; i < n; i++)
+		t[i] = (struct ordo_task){i, i};
+	r.wl.ops->push(r.wl.wl, r.ctx[0], t, n);
+	/* which queue holds each task */
+	struct ordo_wl *w = r.wl.wl;
+	uint32_t *where = malloc(n * sizeof *where);
+	for (uint32_t q = 0; q < w->nq; q++)
+		for (size_t k = 0; k < w->q[q].heap.n; k++)
+			where[w->q[q].heap.a[k].data] = q;
+	uint64_t switches = 0;
+	for (uint64_t i = 1; i < n; i++)
+		switches += where[i] != where[i - 1];
+	/* a run ends with probability 1/8 per task; the new queue is one of 8 at random */
+	double want = (double)n / 8 * (1 - 1.0 / w->nq);
+	cr_assert(fabs((double)switches - want) < 0.05 * want, "%llu switches, expected %.0f",
+	          (unsigned long long)switches, want);
+	free(where);
+	free(t);
+	rig_free(&r);
+}
+
+Test(mq_opt, batch_pop_takes_the_best_tasks_of_one_queue_in_order)
+{
+	struct rig r;
+	rig_init(&r, "mq-opt:push=batch,push_batch=16,pop=batch,pop_batch=4,c=1", 1, 0);
+	for (uint64_t p = 100; p > 84; p--)
+		push1(&r, 0, p); /* the 16th push flushes all 16 into one queue */
+	cr_assert_eq(r.wl.wl->l[0].pushbuf.n, 0);
+	for (uint64_t p = 85; p <= 100; p++)
+		cr_assert_eq(pop1(&r, 0), p);
+	rig_free(&r);
+}
+
+Test(reld, only_the_owner_dequeues)
+{
+	struct rig r;
+	rig_init(&r, "reld", 2, 0);
+	for (uint64_t p = 0; p < 1000; p++)
+		push1(&r, 0, p); /* random queues: about half land in thread 1's */
+	struct ordo_task x;
+	uint64_t got0 = 0, got1 = 0, last = 0;
+	while (r.wl.ops->pop(r.wl.wl, r.ctx[0], &x)) {
+		cr_assert_geq(x.prio, last, "a RELD queue is an exact heap");
+		last = x.prio;
+		got0++;
+	}
+	cr_assert(got0 > 400 && got0 < 600, "thread 0 dequeued %llu", (unsigned long long)got0);
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[0], &x), "never steals from thread 1's queue");
+	while (r.wl.ops->pop(r.wl.wl, r.ctx[1], &x))
+		got1++;
+	cr_assert_eq(got0 + got1, 1000);
+	rig_free(&r);
+}

@@ -1,0 +1,280 @@
+/*
+ * smq.c - the Stealing Multi-Queue (Postnikova, Koval, Nadiradze, Alistarh, PPoPP'22),
+ * as in the authors' artifact (WL/StealingMultiQueue.h; research/schedulers.md §2.1).
+ *
+ * Each thread owns a 4-ary heap that only it touches, and a steal buffer holding up to
+ * steal_size of its best tasks, guarded by one 64-bit version word:
+ *   even = the buffer was taken (or never filled), odd = it holds tasks.
+ * - The owner refills the buffer only while the version is even: it moves the heap's
+ *   minima into the slots, then increments the version (release) to odd.
+ * - Anyone (a thief, or the owner taking its own buffer back) takes the whole buffer by
+ *   reading the version v (acquire, must be odd), copying the slots, and compare-and-
+ *   swapping v -> v+1 (acq_rel). Success means nobody took or refilled the buffer in
+ *   between: the owner writes slots only while the version is even, which it can only
+ *   see after a successful CAS; the version never decreases, so a value is never seen
+ *   twice (no ABA). Slots are read and written with relaxed atomics: the copy may race
+ *   with a refill only in runs whose CAS then fails and whose copy is thrown away.
+ * - A thief first compares its own buffer's best with the victim's buffer's best
+ *   (a seqlock-style read: version, slot, fence, version) and steals only a better one.
+ *
+ * pop: the rest of a batch first (executed in order, without looking at the heap: the
+ * paper's task batching); then with probability 1/steal_prob one steal attempt on a
+ * random victim (NUMA-weighted with numa_k); then the own buffer when it beats the heap
+ * top (taken back by CAS, like a thief), else the heap top; if both are empty, one steal
+ * attempt. push: into the heap, then refill the buffer if it was taken.
+ * Lock-free: the only synchronisation is the CAS on version words.
+ *
+ * One engineering change from the artifact: there, the owner that takes its buffer back
+ * keeps the best task, pushes the others back into its heap and refills the buffer at
+ * once. Since a freshly filled buffer always beats the heap top, that costs 2 x
+ * steal_size heap operations per pop (it is why the artifact's SMQ runs 3.7x slower than
+ * Dijkstra on one thread on road2k). ordo keeps the taken-back tasks as a local batch,
+ * consumed in order like a stolen one, so each task costs one heap push and one heap pop
+ * and the buffer is refilled once per steal_size pops.
+ *
+ * Parameters: steal_prob (1/p chance of a steal attempt per pop), steal_size (buffer
+ * and batch size), numa_k (weight of same-node victims; 1 = uniform).
+ */
+#include "numa_pick.h"
+#include "ordo_worklist.h"
+#include "wl_common.h"
+
+enum { P_PROB, P_SIZE, P_NUMA, P_N };
+static const struct ordo_param params[P_N] = {
+    {"steal_prob", 8, 1, 1 << 20, "a pop tries to steal with probability 1/steal_prob"},
+    {"steal_size", 8, 1, 1024, "tasks in a steal buffer (and in a stolen batch)"},
+    {"numa_k", 1, 1, 1 << 20, "weight of same-node victims (others weigh 1)"},
+};
+
+enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS };
+
+struct queue {
+	/* shared: read by thieves */
+	alignas(128) _Atomic uint64_t version;
+	_Atomic uint32_t count;
+	_Atomic uint64_t *slots; /* 2 * steal_size words: prio, data */
+	/* owner only */
+	alignas(128) struct wl_heap heap;
+	struct ordo_task *batch; /* rest of a stolen batch, consumed from the back */
+	uint32_t nbatch;
+	struct ordo_task *tmp; /* steal_size */
+	struct numa_pick pick;
+};
+
+struct ordo_wl {
+	uint32_t T, size;
+	uint64_t prob, numa_k;
+	const struct ordo_topology *topo;
+	struct queue *q;
+};
+
+static int smq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+{
+	struct ordo_wl *w = calloc(1, sizeof *w);
+	if (!w)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	w->T = (uint32_t)cfg->topo->nthreads;
+	w->prob = (uint64_t)cfg->params[P_PROB];
+	w->size = (uint32_t)cfg->params[P_SIZE];
+	w->numa_k = (uint64_t)cfg->params[P_NUMA];
+	w->topo = cfg->topo;
+	w->q = ordo_calloc_aligned(w->T, sizeof *w->q);
+	if (!w->q) {
+		free(w);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	*out = w;
+	return 0;
+}
+
+static void smq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+{
+	/* each thread allocates its own queue's memory: first touch puts it on its node */
+	struct queue *q = &w->q[ctx->tid];
+	q->slots = ordo_calloc_aligned(2 * (size_t)w->size, sizeof *q->slots);
+	q->batch = malloc(w->size * sizeof *q->batch);
+	q->tmp = malloc(w->size * sizeof *q->tmp);
+	if (!q->slots || !q->batch || !q->tmp || !wl_heap_reserve(&q->heap, 4096) ||
+	    !numa_pick_init(&q->pick, w->topo, ctx->tid, w->T, 1, ctx->tid, w->numa_k))
+		ctx->push_oom = true;
+}
+
+static void smq_destroy(struct ordo_wl *w)
+{
+	for (uint32_t t = 0; t < w->T; t++) {
+		struct queue *q = &w->q[t];
+		free(q->slots);
+		free(q->batch);
+		free(q->tmp);
+		wl_heap_free(&q->heap);
+		numa_pick_free(&q->pick);
+	}
+	free(w->q);
+	free(w);
+}
+
+/* Owner: moves the heap's best tasks into the (taken, even) buffer and publishes it. */
+static void fill_buffer(struct ordo_wl *w, struct queue *q)
+{
+	uint32_t k = 0;
+	while (k < w->size && q->heap.n) {
+		struct ordo_task t;
+		wl_heap_pop(&q->heap, &t, 4);
+		atomic_store_explicit(&q->slots[2 * k], t.prio, memory_order_relaxed);
+		atomic_store_explicit(&q->slots[2 * k + 1], t.data, memory_order_relaxed);
+		k++;
+	}
+	if (k == 0)
+		return; /* nothing to offer: stays even (empty) */
+	atomic_store_explicit(&q->count, k, memory_order_relaxed);
+	/* release: the slots and count are visible to whoever sees the odd version */
+	atomic_fetch_add_explicit(&q->version, 1, memory_order_release);
+}
+
+static inline void fill_if_taken(struct ordo_wl *w, struct queue *q)
+{
+	if (!(atomic_load_explicit(&q->version, memory_order_relaxed) & 1))
+		fill_buffer(w, q);
+}
+
+/* Best priority in q's buffer, or UINT64_MAX; *race when it changed under us. */
+static inline uint64_t buffer_min(struct queue *q, bool *race)
+{
+	uint64_t v1 = atomic_load_explicit(&q->version, memory_order_acquire);
+	if (!(v1 & 1))
+		return UINT64_MAX;
+	uint64_t m = atomic_load_explicit(&q->slots[0], memory_order_relaxed);
+	/* the slot load must complete before the second version load (seqlock read) */
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&q->version, memory_order_relaxed) != v1) {
+		*race = true;
+		return UINT64_MAX;
+	}
+	return m;
+}
+
+/* Takes q's whole buffer into out[]; returns the count (0 = nothing or lost a race). */
+static uint32_t take_buffer(struct queue *q, struct ordo_task *out, uint32_t size, bool *race)
+{
+	uint64_t v = atomic_load_explicit(&q->version, memory_order_acquire);
+	if (!(v & 1))
+		return 0;
+	uint32_t k = atomic_load_explicit(&q->count, memory_order_relaxed);
+	if (k > size)
+		k = size; /* a torn read in a run whose CAS will fail anyway */
+	for (uint32_t i = 0; i < k; i++) {
+		out[i].prio = atomic_load_explicit(&q->slots[2 * i], memory_order_relaxed);
+		out[i].data = atomic_load_explicit(&q->slots[2 * i + 1], memory_order_relaxed);
+	}
+	/* acq_rel: acquire pairs with the filler's release; release lets the owner, which
+	 * refills after seeing v+1, overwrite the slots only after our copy */
+	if (atomic_compare_exchange_strong_explicit(&q->version, &v, v + 1, memory_order_acq_rel,
+	                                            memory_order_relaxed))
+		return k;
+	*race = true;
+	return 0;
+}
+
+/* Owner takes its own buffer back by the same CAS a thief uses; the best task is
+ * returned and the rest kept, in order, as the local batch. */
+static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
+                     struct ordo_task *out)
+{
+	bool race = false;
+	uint32_t k = take_buffer(q, q->tmp, w->size, &race);
+	if (!k)
+		return false;
+	ctx->wl_stat[S_OWN_TAKEBACKS]++;
+	for (uint32_t i = 1; i < k; i++)
+		q->batch[k - 1 - i] = q->tmp[i];
+	q->nbatch = k - 1;
+	*out = q->tmp[0];
+	return true;
+}
+
+/* One steal attempt on a random victim whose buffer beats ours (retried on races). */
+static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me,
+                      struct ordo_task *out)
+{
+	bool race = false;
+	uint64_t mine = buffer_min(me, &race);
+	if (mine == UINT64_MAX) {
+		fill_if_taken(w, me);
+		race = false;
+		mine = buffer_min(me, &race);
+	}
+	for (int attempt = 0; attempt < 4; attempt++) {
+		uint32_t v = numa_pick(&me->pick, &ctx->rng);
+		struct queue *q = &w->q[v];
+		race = false;
+		uint64_t m = buffer_min(q, &race);
+		if (m == UINT64_MAX) {
+			if (race)
+				continue;
+			return false;
+		}
+		if (mine != UINT64_MAX && m >= mine)
+			return false; /* ours is at least as good */
+		uint32_t k = take_buffer(q, me->tmp, w->size, &race);
+		if (!k) {
+			if (race)
+				continue;
+			return false;
+		}
+		ctx->wl_stat[S_STEALS]++;
+		ctx->wl_stat[S_STOLEN] += k;
+		/* keep the rest in order: batch is consumed from the back */
+		for (uint32_t i = 1; i < k; i++)
+			me->batch[k - 1 - i] = me->tmp[i];
+		me->nbatch = k - 1;
+		*out = me->tmp[0];
+		return true;
+	}
+	return false;
+}
+
+static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+{
+	struct queue *q = &w->q[ctx->tid];
+	if (!wl_heap_reserve(&q->heap, q->heap.n + n + w->size)) {
+		ctx->push_oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		wl_heap_push(&q->heap, &t[i], 4);
+	fill_if_taken(w, q);
+}
+
+static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+{
+	struct queue *q = &w->q[ctx->tid];
+	if (q->nbatch) {
+		*out = q->batch[--q->nbatch];
+		fill_if_taken(w, q);
+		return true;
+	}
+	if (w->T > 1 && ordo_rng_below(&ctx->rng, w->prob) == 0 && try_steal(w, ctx, q, out))
+		return true;
+	bool race = false;
+	uint64_t b = buffer_min(q, &race);
+	if (b != UINT64_MAX && b <= wl_heap_top(&q->heap) && take_own(w, ctx, q, out)) {
+		fill_buffer(w, q); /* offer the next best to thieves */
+		return true;
+	}
+	if (q->heap.n) {
+		wl_heap_pop(&q->heap, out, 4);
+		fill_if_taken(w, q);
+		return true;
+	}
+	if (take_own(w, ctx, q, out)) /* a race above, retried once */
+		return true;
+	return w->T > 1 && try_steal(w, ctx, q, out);
+}
+
+ORDO_WL_DEFINE(smq, .name = "smq",
+               .summary = "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
+                          "buffers",
+               .params = params, .nparams = P_N,
+               .stat_names = {"steals", "stolen_tasks", "own_takebacks"}, .create = smq_create,
+               .destroy = smq_destroy, .thread_init = smq_thread_init, .push = smq_push,
+               .pop = smq_pop);
