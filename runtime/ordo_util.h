@@ -19,8 +19,8 @@
 /* Monotonic wall-clock seconds. */
 double ordo_now(void);
 
-/* Zeroed, ORDO_CACHELINE-aligned allocation of n*size bytes; NULL on overflow or
- * failure. Free with free(). */
+/* Zeroed, 128-byte aligned allocation of n*size bytes (enough for alignas(128)
+ * per-thread structures); NULL on overflow or failure. Free with free(). */
 void *ordo_calloc_aligned(size_t n, size_t size);
 
 /* Allocation for big arrays (graph CSR, distances): 2 MiB aligned and advised for

@@ -19,14 +19,16 @@ double ordo_now(void)
 
 void *ordo_calloc_aligned(size_t n, size_t size)
 {
+	/* 128: per-thread structures are padded against adjacent-line prefetch */
+	const size_t align = 128;
 	uint64_t bytes;
 	if (!ordo_mul_ok(n, size, &bytes))
 		return NULL;
-	bytes = (bytes + ORDO_CACHELINE - 1) / ORDO_CACHELINE * ORDO_CACHELINE;
+	bytes = (bytes + align - 1) / align * align;
 	if (bytes == 0)
-		bytes = ORDO_CACHELINE;
+		bytes = align;
 	void *p = NULL;
-	if (posix_memalign(&p, ORDO_CACHELINE, bytes))
+	if (posix_memalign(&p, align, bytes))
 		return NULL;
 	memset(p, 0, bytes);
 	return p;

@@ -15,6 +15,8 @@ const char *const conf_specs[] = {
     "fifo",
     "obim",
     "smq",
+    "smq-sl",
+    "smq-sl:steal_size=1,steal_prob=2,numa_k=4",
     "mq",
     "mq-opt",
     "reld",

@@ -123,6 +123,7 @@ Test(smq, version_word_races_lose_nothing, .timeout = 300)
 {
 	const char *specs[] = {"smq:steal_prob=1,steal_size=1", "smq:steal_prob=1,steal_size=3",
 	                       "smq:steal_prob=2,steal_size=64"};
+	uint64_t steals = 0;
 	for (int s = 0; s < 3; s++) {
 		for (int T = 2; T <= 16; T *= 2) {
 			struct rig r;
@@ -138,11 +139,14 @@ Test(smq, version_word_races_lose_nothing, .timeout = 300)
 			for (uint64_t i = 0; i < n; i++)
 				cr_assert_eq(atomic_load(&seen[i]), 1, "%s T=%d: task %llu",
 				             specs[s], T, (unsigned long long)i);
-			cr_assert_gt(st.wl_stat[0], 0, "%s T=%d: no steal happened", specs[s], T);
+			steals += st.wl_stat[0];
 			free(seen);
 			rig_free(&r);
 		}
 	}
+	/* whether a given run steals depends on scheduling (a loaded machine may let one
+	 * thread do everything); over twelve runs some must have */
+	cr_assert_gt(steals, 0, "no steal happened in any run");
 }
 
 Test(numa, weighted_sampling_matches_k)

@@ -11,6 +11,7 @@
 	X(fifo)         \
 	X(obim)         \
 	X(smq)          \
+	X(smq_sl)       \
 	X(mq)           \
 	X(mq_opt)       \
 	X(reld)
