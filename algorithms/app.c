@@ -406,6 +406,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	                      .seed = (uint64_t)seed,
 	                      .load_s = load_s};
 	uint32_t last_src = UINT32_MAX;
+	char sched[256] = "";
 	uint64_t base_tasks = 0;
 	double base_time = 0;
 	if (fout && ftell(fout) == 0 && fmt == F_CSV)
@@ -433,7 +434,8 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 			status = cli_fail(cli_prog, &err);
 			goto out;
 		}
-		ri.sched = wl.spec;
+		snprintf(sched, sizeof sched, "%s", wl.spec); /* wl is destroyed before records */
+		ri.sched = sched;
 		ri.ops = wl.ops;
 		if (i == 0 && hout)
 			fprintf(hout,

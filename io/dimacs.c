@@ -17,6 +17,7 @@ struct dimacs_st {
 	bool have_p, co;
 	uint64_t n, m, p_line;
 	uint64_t expect_n; /* .co: the graph's node count */
+	char unit[32];     /* .co: unit named by a "(unit: X)" comment, as ordo writes */
 	/* .co */
 	int32_t *xy;
 	_Atomic unsigned char *seen;
@@ -38,6 +39,17 @@ static int gr_header(void *vst, const char *p, const char *e, uint64_t line, cha
 		return ORDO_EFORMAT;
 	}
 	p = io_skip_ws(p, e);
+	if (p < e && is_comment(p, e) && st->co) {
+		const char *u = memmem(p, (size_t)(e - p), "(unit: ", 7);
+		if (u) {
+			u += 7;
+			size_t k = 0;
+			while (u + k < e && u[k] != ')' && k + 1 < sizeof st->unit)
+				k++;
+			memcpy(st->unit, u, k);
+			st->unit[k] = 0;
+		}
+	}
 	if (p == e || is_comment(p, e))
 		return 1;
 	if (st->have_p)
@@ -251,6 +263,7 @@ int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int thr
 		g->coord_kind = ORDO_COORD_NONE;
 		return rc;
 	}
-	snprintf(g->coord_unit, sizeof g->coord_unit, "microdeg");
+	/* DIMACS 9 coordinates are longitude/latitude in microdegrees unless said otherwise */
+	snprintf(g->coord_unit, sizeof g->coord_unit, "%s", st.unit[0] ? st.unit : "microdeg");
 	return 0;
 }

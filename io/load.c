@@ -425,6 +425,22 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 		if (rc)
 			return rc;
 		info.parse_seconds = ordo_now() - t0;
+		if (fmt == ORDO_FMT_EDGELIST && !opts->compact_ids && arcs.count &&
+		    (uint64_t)arcs.max_id + 1 > (1u << 24) &&
+		    (uint64_t)arcs.max_id + 1 > 16 * arcs.count) {
+			/* ids kept as they are: n = largest id + 1. A handful of arcs with a huge
+			 * id is a mistyped id or a sparse numbering; either way gigabytes of
+			 * offsets for isolated nodes is not what anyone wants silently. */
+			rc = ordo_err_set(
+			    err, ORDO_ERANGE,
+			    "%s: the largest node id is %u but there are only %llu arcs: "
+			    "keeping ids would make %llu mostly isolated nodes; renumber "
+			    "them with --compact-ids",
+			    path, arcs.max_id, (unsigned long long)arcs.count,
+			    (unsigned long long)arcs.max_id + 1);
+			ordo_chain_free(&arcs);
+			return rc;
+		}
 		if (fmt == ORDO_FMT_EDGELIST && opts->compact_ids) {
 			rc = compact_ids(&arcs, &n, opts->id_map_out, path, err);
 			if (rc) {

@@ -69,8 +69,11 @@ void ordo_backoff(unsigned round)
 	} else if (round < 24) {
 		sched_yield();
 	} else {
+		/* 1 us .. 64 us: long enough to hand the CPU to workers that hold tasks when
+		 * threads outnumber cores, short enough that a sleeper whose own queue refills
+		 * (RELD, an SMQ owner) comes back quickly */
 		unsigned r = round - 24;
-		long ns = 1000L << (r < 10 ? r : 10); /* 1 us .. ~1 ms */
+		long ns = 1000L << (r < 6 ? r : 6);
 		struct timespec ts = {0, ns};
 		nanosleep(&ts, NULL);
 	}
@@ -137,6 +140,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 	int got_threads = 0;
 	bool oom = false;
 	double t_start = 0, t_end = 0;
+	const bool oversubscribed = T > ordo_cpus_available();
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(T) reduction(|| : oom)
 	{
@@ -182,13 +186,20 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 		t_start = ordo_now();
 		if (c) {
 			uint64_t pushed = c->pushes, done = 0;
-			unsigned idle = 0;
+			/* with more threads than CPUs, spinning only delays the threads that hold
+			 * work: idle workers start by yielding */
+			const unsigned idle_start = oversubscribed ? 8 : 0;
+			unsigned idle = idle_start;
 			struct ordo_task task;
 			for (;;) {
 				if (ops->pop(wl, c, &task)) {
 					bool useful = op(c, &task, user);
-					c->tasks++;
+					c->tasks++; /* also the termination count: always kept */
+#ifdef ORDO_COUNT_WORK
 					c->empty += !useful;
+#else
+					(void)useful;
+#endif
 					if (c->npush) {
 						pushed += c->npush;
 						atomic_store_explicit(&c->pub_pushed, pushed,
@@ -198,19 +209,21 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 					}
 					atomic_store_explicit(&c->pub_done, ++done,
 					                      memory_order_release);
-					idle = 0;
+					idle = idle_start;
 					if (__builtin_expect(c->push_oom, 0)) {
 						atomic_store(&finished, true);
 						break;
 					}
 					continue;
 				}
+#ifdef ORDO_COUNT_WORK
 				c->failed_pops++;
+#endif
 				if (ops->flush)
 					ops->flush(wl, c);
 				if (atomic_load_explicit(&finished, memory_order_relaxed))
 					break;
-				if (idle >= 2 && all_done(ctx, T)) {
+				if (idle >= idle_start + 2 && all_done(ctx, T)) {
 					atomic_store_explicit(&finished, true,
 					                      memory_order_relaxed);
 					break;

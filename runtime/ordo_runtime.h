@@ -87,6 +87,14 @@ static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data
 	ctx->npush++;
 }
 
+/* Scheduler counters (ctx->wl_stat) go through this, so that a build with
+ * ORDO_COUNT_WORK=OFF pays nothing for them (its reports say "work_counters":"off"). */
+#ifdef ORDO_COUNT_WORK
+#define ORDO_STAT(ctx, i, v) ((ctx)->wl_stat[i] += (v))
+#else
+#define ORDO_STAT(ctx, i, v) ((void)0)
+#endif
+
 /* ---- executor ---- */
 struct ordo_wl_ops;
 struct ordo_wl;

@@ -59,6 +59,7 @@ if [ -x "$bin/sssp" ]; then
 	"$bin/sssp" --gen road:W=64,H=48 -n 2 --format json -t 2 >"$tmp/s.json" 2>"$tmp/s.err" || fail "sssp run: $(cat "$tmp/s.err")"
 	[ "$(grep -c '"verify":"PASS"' "$tmp/s.json")" = 2 ] || fail "sssp json: $(cat "$tmp/s.json")"
 	grep -q '"work_ratio":' "$tmp/s.json" || fail "sssp json lacks work_ratio"
+	grep -q '"scheduler":"[a-z]' "$tmp/s.json" || fail "sssp json lacks the scheduler"
 	grep -q 'summary: median time' "$tmp/s.err" || fail "sssp human summary on stderr"
 	"$bin/sssp" "$tmp/a.gr" -startNode 5 -delta 3 -t=2 --wl obim -n 1 >"$tmp/g.txt" || fail "galois flags"
 	grep -q "obim:delta=3" "$tmp/g.txt" || fail "-delta not applied: $(cat "$tmp/g.txt")"

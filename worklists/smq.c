@@ -33,17 +33,24 @@
  * and the buffer is refilled once per steal_size pops.
  *
  * Parameters: steal_prob (1/p chance of a steal attempt per pop), steal_size (buffer
- * and batch size), numa_k (weight of same-node victims; 1 = uniform).
+ * and batch size), numa_k (weight of same-node victims; 1 = uniform), pq: the owner's
+ * exact local queue, the paper's 4-ary heap (default) or a radix heap (radix.h), which
+ * costs O(1) amortised per operation when priorities rarely go below the last minimum
+ * taken (SSSP, BFS, A*, the monotonic benchmark) and stays exact otherwise.
  */
 #include "numa_pick.h"
 #include "ordo_worklist.h"
+#include "radix.h"
 #include "wl_common.h"
 
-enum { P_PROB, P_SIZE, P_NUMA, P_N };
+static const char *const pq_kinds[] = {"heap", "radix", NULL};
+enum { PQ_HEAP, PQ_RADIX };
+enum { P_PROB, P_SIZE, P_NUMA, P_PQ, P_N };
 static const struct ordo_param params[P_N] = {
     {"steal_prob", 8, 1, 1 << 20, "a pop tries to steal with probability 1/steal_prob"},
     {"steal_size", 8, 1, 1024, "tasks in a steal buffer (and in a stolen batch)"},
     {"numa_k", 1, 1, 1 << 20, "weight of same-node victims (others weigh 1)"},
+    {"pq", PQ_HEAP, 0, 1, "owner's queue: 4-ary heap (the paper's) or radix heap", pq_kinds},
 };
 
 enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS };
@@ -53,8 +60,9 @@ struct queue {
 	alignas(128) _Atomic uint64_t version;
 	_Atomic uint32_t count;
 	_Atomic uint64_t *slots; /* 2 * steal_size words: prio, data */
-	/* owner only */
+	/* owner only: the local exact priority queue, one of */
 	alignas(128) struct wl_heap heap;
+	struct radix_pq radix;
 	struct ordo_task *batch; /* rest of a stolen batch, consumed from the back */
 	uint32_t nbatch;
 	struct ordo_task *tmp; /* steal_size */
@@ -63,6 +71,7 @@ struct queue {
 
 struct ordo_wl {
 	uint32_t T, size;
+	int pq;
 	uint64_t prob, numa_k;
 	const struct ordo_topology *topo;
 	struct queue *q;
@@ -77,6 +86,7 @@ static int smq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, st
 	w->prob = (uint64_t)cfg->params[P_PROB];
 	w->size = (uint32_t)cfg->params[P_SIZE];
 	w->numa_k = (uint64_t)cfg->params[P_NUMA];
+	w->pq = (int)cfg->params[P_PQ];
 	w->topo = cfg->topo;
 	w->q = ordo_calloc_aligned(w->T, sizeof *w->q);
 	if (!w->q) {
@@ -107,19 +117,41 @@ static void smq_destroy(struct ordo_wl *w)
 		free(q->batch);
 		free(q->tmp);
 		wl_heap_free(&q->heap);
+		radix_free(&q->radix);
 		numa_pick_free(&q->pick);
 	}
 	free(w->q);
 	free(w);
 }
 
-/* Owner: moves the heap's best tasks into the (taken, even) buffer and publishes it. */
+/* ---- the owner's local queue ---- */
+static inline size_t lpq_size(const struct ordo_wl *w, const struct queue *q)
+{
+	return w->pq == PQ_HEAP ? q->heap.n : radix_size(&q->radix);
+}
+
+static inline uint64_t lpq_top(const struct ordo_wl *w, struct queue *q)
+{
+	return w->pq == PQ_HEAP ? wl_heap_top(&q->heap) : radix_top(&q->radix);
+}
+
+/* The queue must not be empty. */
+static inline void lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo_task *out)
+{
+	if (w->pq == PQ_HEAP)
+		wl_heap_pop(&q->heap, out, 4);
+	else
+		radix_pop(&q->radix, out);
+}
+
+/* Owner: moves the local queue's best tasks into the (taken, even) buffer and
+ * publishes it. */
 static void fill_buffer(struct ordo_wl *w, struct queue *q)
 {
 	uint32_t k = 0;
-	while (k < w->size && q->heap.n) {
+	while (k < w->size && lpq_size(w, q)) {
 		struct ordo_task t;
-		wl_heap_pop(&q->heap, &t, 4);
+		lpq_pop(w, q, &t);
 		atomic_store_explicit(&q->slots[2 * k], t.prio, memory_order_relaxed);
 		atomic_store_explicit(&q->slots[2 * k + 1], t.data, memory_order_relaxed);
 		k++;
@@ -184,7 +216,7 @@ static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
 	uint32_t k = take_buffer(q, q->tmp, w->size, &race);
 	if (!k)
 		return false;
-	ctx->wl_stat[S_OWN_TAKEBACKS]++;
+	ORDO_STAT(ctx, S_OWN_TAKEBACKS, 1);
 	for (uint32_t i = 1; i < k; i++)
 		q->batch[k - 1 - i] = q->tmp[i];
 	q->nbatch = k - 1;
@@ -221,8 +253,8 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 				continue;
 			return false;
 		}
-		ctx->wl_stat[S_STEALS]++;
-		ctx->wl_stat[S_STOLEN] += k;
+		ORDO_STAT(ctx, S_STEALS, 1);
+		ORDO_STAT(ctx, S_STOLEN, k);
 		/* keep the rest in order: batch is consumed from the back */
 		for (uint32_t i = 1; i < k; i++)
 			me->batch[k - 1 - i] = me->tmp[i];
@@ -236,12 +268,20 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
 {
 	struct queue *q = &w->q[ctx->tid];
-	if (!wl_heap_reserve(&q->heap, q->heap.n + n + w->size)) {
-		ctx->push_oom = true;
-		return;
+	if (w->pq == PQ_HEAP) {
+		if (!wl_heap_reserve(&q->heap, q->heap.n + n + w->size)) {
+			ctx->push_oom = true;
+			return;
+		}
+		for (size_t i = 0; i < n; i++)
+			wl_heap_push(&q->heap, &t[i], 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (!radix_push(&q->radix, &t[i])) {
+				ctx->push_oom = true;
+				return;
+			}
 	}
-	for (size_t i = 0; i < n; i++)
-		wl_heap_push(&q->heap, &t[i], 4);
 	fill_if_taken(w, q);
 }
 
@@ -257,12 +297,12 @@ static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *
 		return true;
 	bool race = false;
 	uint64_t b = buffer_min(q, &race);
-	if (b != UINT64_MAX && b <= wl_heap_top(&q->heap) && take_own(w, ctx, q, out)) {
+	if (b != UINT64_MAX && b <= lpq_top(w, q) && take_own(w, ctx, q, out)) {
 		fill_buffer(w, q); /* offer the next best to thieves */
 		return true;
 	}
-	if (q->heap.n) {
-		wl_heap_pop(&q->heap, out, 4);
+	if (lpq_size(w, q)) {
+		lpq_pop(w, q, out);
 		fill_if_taken(w, q);
 		return true;
 	}

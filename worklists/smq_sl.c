@@ -115,7 +115,7 @@ static void reclaim(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me)
 	for (int i = 0; i < 3; i++) {
 		struct limbo *l = &me->limbo[i];
 		if (l->head && l->epoch + 2 <= e) {
-			ctx->wl_stat[S_FREED] += l->count;
+			ORDO_STAT(ctx, S_FREED, l->count);
 			free_list(l->head);
 			l->head = NULL;
 			l->count = 0;
@@ -139,7 +139,7 @@ static void retire(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me, s
 	struct limbo *l = &me->limbo[e % 3];
 	if (l->head && l->epoch != e) {
 		/* the slot holds epoch e - 3 or older: two epochs have passed, free it */
-		ctx->wl_stat[S_FREED] += l->count;
+		ORDO_STAT(ctx, S_FREED, l->count);
 		free_list(l->head);
 		l->head = NULL;
 		l->count = 0;
@@ -331,8 +331,8 @@ static bool steal_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *m
 	uint32_t k = claim(v, me->batch, w->size);
 	if (!k)
 		return false;
-	ctx->wl_stat[S_STEALS]++;
-	ctx->wl_stat[S_STOLEN] += k;
+	ORDO_STAT(ctx, S_STEALS, 1);
+	ORDO_STAT(ctx, S_STOLEN, k);
 	*out = me->batch[0];
 	for (uint32_t a = 1, b = k - 1; a < b; a++, b--) { /* back = next best */
 		struct ordo_task x = me->batch[a];

@@ -143,7 +143,10 @@ static inline void wl_heap_pop(struct wl_heap *h, struct ordo_task *out, const u
 		size_t c = D * i + 1;
 		if (c >= n)
 			break;
-		__builtin_prefetch(&a[D * c + 1]);
+		/* the next group is one of the D children's groups: fetch them all while the
+		 * minimum is computed (large heaps miss the cache in their lower levels) */
+		for (unsigned k = 0; k < D; k++)
+			__builtin_prefetch(&a[D * (c + k) + 1]);
 		size_t b = wl_heap_min_child(a, c, D);
 		a[i] = a[b];
 		i = b;

@@ -68,14 +68,21 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 	return ordo_for_each(o, wl->ops, wl->wl, &init, 1, sssp_op, &s, st, err);
 }
 
-/* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */
+/* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ----
+ * Heap entries carry their key next to the node (no indirection through dist[] while
+ * sifting); pos[v] is v's heap slot, NONE before it is reached, SETTLED after. */
+struct dj_entry {
+	uint64_t key;
+	uint32_t node;
+};
+
 int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint64_t *settled,
                   struct ordo_err *err)
 {
-	const uint32_t n = g->n, NONE = UINT32_MAX;
+	const uint32_t n = g->n, NONE = UINT32_MAX, SETTLED = UINT32_MAX - 1;
 	if (src >= n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src, n);
-	uint32_t *heap = malloc((size_t)n * sizeof *heap);
+	struct dj_entry *heap = malloc(((size_t)n + 1) * sizeof *heap);
 	uint32_t *pos = malloc((size_t)n * sizeof *pos);
 	if (!heap || !pos) {
 		free(heap), free(pos);
@@ -85,57 +92,52 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 		dist[v] = ORDO_DIST_INF;
 		pos[v] = NONE;
 	}
-	size_t hn = 0;
+	size_t hn = 1;
 	uint64_t count = 0;
 	dist[src] = 0;
-	heap[hn] = src;
-	pos[src] = (uint32_t)hn++;
+	heap[0] = (struct dj_entry){0, src};
+	pos[src] = 0;
 	while (hn) {
-		uint32_t u = heap[0];
-		pos[u] = NONE - 1; /* settled */
+		const struct dj_entry top = heap[0];
+		const uint32_t u = top.node;
+		pos[u] = SETTLED;
 		count++;
-		uint32_t last = heap[--hn];
+		const struct dj_entry last = heap[--hn];
 		if (hn) { /* sift last down from the root */
 			size_t i = 0;
-			uint64_t dl = dist[last];
 			for (;;) {
 				size_t c = 4 * i + 1, best = c;
 				if (c >= hn)
 					break;
 				size_t e = c + 4 < hn ? c + 4 : hn;
 				for (size_t k = c + 1; k < e; k++)
-					if (dist[heap[k]] < dist[heap[best]])
-						best = k;
-				if (dist[heap[best]] >= dl)
+					best = heap[k].key < heap[best].key ? k : best;
+				if (heap[best].key >= last.key)
 					break;
 				heap[i] = heap[best];
-				pos[heap[i]] = (uint32_t)i;
+				pos[heap[i].node] = (uint32_t)i;
 				i = best;
 			}
 			heap[i] = last;
-			pos[last] = (uint32_t)i;
+			pos[last.node] = (uint32_t)i;
 		}
-		const uint64_t du = dist[u];
+		const uint64_t du = top.key;
 		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			uint32_t v = g->dst[e];
-			uint64_t nd = du + (g->w ? g->w[e] : 1);
+			const uint32_t v = g->dst[e];
+			const uint64_t nd = du + (g->w ? g->w[e] : 1);
 			if (nd >= dist[v])
 				continue;
 			dist[v] = nd;
-			size_t i = pos[v];
-			if (i == NONE) {
-				i = hn++;
-			}
-			/* sift up from i (new or decreased) */
-			while (i > 0) {
+			size_t i = pos[v] == NONE ? hn++ : pos[v];
+			while (i > 0) { /* sift up from i (new or decreased) */
 				size_t p = (i - 1) / 4;
-				if (dist[heap[p]] <= nd)
+				if (heap[p].key <= nd)
 					break;
 				heap[i] = heap[p];
-				pos[heap[i]] = (uint32_t)i;
+				pos[heap[i].node] = (uint32_t)i;
 				i = p;
 			}
-			heap[i] = v;
+			heap[i] = (struct dj_entry){nd, v};
 			pos[v] = (uint32_t)i;
 		}
 	}
