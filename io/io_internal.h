@@ -128,6 +128,10 @@ static inline bool io_blank(const char *p, const char *e)
 	return io_skip_ws(p, e) == e;
 }
 
+/* count() helper: lines of the piece, and records = lines that do not start (after
+ * blanks) with one of `comments`; blank lines are records when blank_is_record. */
+void io_count_records(struct io_piece *pc, const char *comments, bool blank_is_record);
+
 /* Fills pc->err* (first error of a piece wins). Returns false so parsers can
  * `return io_fail(...)`. */
 bool io_fail(struct io_piece *pc, uint64_t line, int code, const char *fmt, ...)

@@ -92,16 +92,7 @@ static int metis_header(void *vst, const char *p, const char *e, uint64_t line, 
 static void metis_count(void *vst, struct io_piece *pc)
 {
 	(void)vst;
-	uint64_t lines = 0, recs = 0;
-	for (const char *p = pc->p; p < pc->end;) {
-		const char *e = io_eol(p, pc->end);
-		const char *q = io_skip_ws(p, e);
-		lines++;
-		recs += !(q < e && *q == '%');
-		p = e < pc->end ? e + 1 : pc->end;
-	}
-	pc->lines = lines;
-	pc->records = recs;
+	io_count_records(pc, "%", true); /* an empty line is a node without neighbours */
 }
 
 static void metis_parse(void *vst, struct io_piece *pc)
@@ -198,16 +189,7 @@ struct xyz_st {
 static void xyz_count(void *vst, struct io_piece *pc)
 {
 	(void)vst;
-	uint64_t lines = 0, recs = 0;
-	for (const char *p = pc->p; p < pc->end;) {
-		const char *e = io_eol(p, pc->end);
-		const char *q = io_skip_ws(p, e);
-		lines++;
-		recs += q < e && *q != '%' && *q != '#';
-		p = e < pc->end ? e + 1 : pc->end;
-	}
-	pc->lines = lines;
-	pc->records = recs;
+	io_count_records(pc, "%#", false);
 }
 
 static void xyz_parse(void *vst, struct io_piece *pc)

@@ -73,6 +73,20 @@ int io_parse_double(const char **pp, const char *e, double *v)
 	return 0;
 }
 
+void io_count_records(struct io_piece *pc, const char *comments, bool blank_is_record)
+{
+	uint64_t lines = 0, recs = 0;
+	for (const char *p = pc->p; p < pc->end;) {
+		const char *e = io_eol(p, pc->end);
+		const char *q = io_skip_ws(p, e);
+		lines++;
+		recs += q < e ? strchr(comments, *q) == NULL : blank_is_record;
+		p = e < pc->end ? e + 1 : pc->end;
+	}
+	pc->lines = lines;
+	pc->records = recs;
+}
+
 static void default_count(void *st, struct io_piece *pc)
 {
 	(void)st;

@@ -173,16 +173,7 @@ static void take(struct ordo_wl *w, struct local *l, struct lqueue *q, struct or
 	if (w->pop == BATCH && w->pop_batch > 1) {
 		uint32_t k = lq_pop_locked(q, l->popbuf, w->pop_batch);
 		wl_unlock(&q->lock);
-		*out = l->popbuf[0];
-		/* reverse the rest so the back is the next best */
-		for (uint32_t a = 1, b = k - 1; a < b; a++, b--) {
-			struct ordo_task x = l->popbuf[a];
-			l->popbuf[a] = l->popbuf[b];
-			l->popbuf[b] = x;
-		}
-		for (uint32_t i = 1; i < k; i++)
-			l->popbuf[i - 1] = l->popbuf[i];
-		l->npop = k - 1;
+		l->npop = wl_batch_split(l->popbuf, k, out);
 		return;
 	}
 	lq_pop_locked(q, out, 1);

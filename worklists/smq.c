@@ -63,9 +63,8 @@ struct queue {
 	/* owner only: the local exact priority queue, one of */
 	alignas(128) struct wl_heap heap;
 	struct radix_pq radix;
-	struct ordo_task *batch; /* rest of a stolen batch, consumed from the back */
+	struct ordo_task *batch; /* rest of a taken buffer, consumed from the back */
 	uint32_t nbatch;
-	struct ordo_task *tmp; /* steal_size */
 	struct numa_pick pick;
 };
 
@@ -103,8 +102,7 @@ static void smq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 	struct queue *q = &w->q[ctx->tid];
 	q->slots = ordo_calloc_aligned(2 * (size_t)w->size, sizeof *q->slots);
 	q->batch = malloc(w->size * sizeof *q->batch);
-	q->tmp = malloc(w->size * sizeof *q->tmp);
-	if (!q->slots || !q->batch || !q->tmp || !wl_heap_reserve(&q->heap, 4096) ||
+	if (!q->slots || !q->batch || !wl_heap_reserve(&q->heap, 4096) ||
 	    !numa_pick_init(&q->pick, w->topo, ctx->tid, w->T, 1, ctx->tid, w->numa_k))
 		ctx->push_oom = true;
 }
@@ -115,7 +113,6 @@ static void smq_destroy(struct ordo_wl *w)
 		struct queue *q = &w->q[t];
 		free(q->slots);
 		free(q->batch);
-		free(q->tmp);
 		wl_heap_free(&q->heap);
 		radix_free(&q->radix);
 		numa_pick_free(&q->pick);
@@ -213,14 +210,11 @@ static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
                      struct ordo_task *out)
 {
 	bool race = false;
-	uint32_t k = take_buffer(q, q->tmp, w->size, &race);
+	uint32_t k = take_buffer(q, q->batch, w->size, &race); /* only when nbatch == 0 */
 	if (!k)
 		return false;
 	ORDO_STAT(ctx, S_OWN_TAKEBACKS, 1);
-	for (uint32_t i = 1; i < k; i++)
-		q->batch[k - 1 - i] = q->tmp[i];
-	q->nbatch = k - 1;
-	*out = q->tmp[0];
+	q->nbatch = wl_batch_split(q->batch, k, out);
 	return true;
 }
 
@@ -247,7 +241,7 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 		}
 		if (mine != UINT64_MAX && m >= mine)
 			return false; /* ours is at least as good */
-		uint32_t k = take_buffer(q, me->tmp, w->size, &race);
+		uint32_t k = take_buffer(q, me->batch, w->size, &race); /* nbatch == 0 here */
 		if (!k) {
 			if (race)
 				continue;
@@ -255,11 +249,7 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 		}
 		ORDO_STAT(ctx, S_STEALS, 1);
 		ORDO_STAT(ctx, S_STOLEN, k);
-		/* keep the rest in order: batch is consumed from the back */
-		for (uint32_t i = 1; i < k; i++)
-			me->batch[k - 1 - i] = me->tmp[i];
-		me->nbatch = k - 1;
-		*out = me->tmp[0];
+		me->nbatch = wl_batch_split(me->batch, k, out);
 		return true;
 	}
 	return false;

@@ -333,15 +333,7 @@ static bool steal_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *m
 		return false;
 	ORDO_STAT(ctx, S_STEALS, 1);
 	ORDO_STAT(ctx, S_STOLEN, k);
-	*out = me->batch[0];
-	for (uint32_t a = 1, b = k - 1; a < b; a++, b--) { /* back = next best */
-		struct ordo_task x = me->batch[a];
-		me->batch[a] = me->batch[b];
-		me->batch[b] = x;
-	}
-	for (uint32_t i = 1; i < k; i++)
-		me->batch[i - 1] = me->batch[i];
-	me->nbatch = k - 1;
+	me->nbatch = wl_batch_split(me->batch, k, out);
 	return true;
 }
 

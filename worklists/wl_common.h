@@ -45,6 +45,21 @@ static inline void wl_unlock(struct wl_lock *l)
 	atomic_store_explicit(&l->v, 0, memory_order_release);
 }
 
+/* ---- batches ----
+ * a[0..k-1] holds k >= 1 tasks best first (a steal, a take-back, a batched pop). The
+ * best goes to *out; the other k-1 stay in a, reordered so that taking them from the
+ * back (a[--n]) yields them best first. Returns k - 1. */
+static inline uint32_t wl_batch_split(struct ordo_task *a, uint32_t k, struct ordo_task *out)
+{
+	*out = a[0];
+	for (uint32_t i = 0, j = k - 1; i < j; i++, j--) {
+		struct ordo_task x = a[i];
+		a[i] = a[j];
+		a[j] = x;
+	}
+	return k - 1;
+}
+
 /* ---- d-ary heap ----
  * a[0] is the root; the children of i are D*i+1 .. D*i+D. The array is offset so that
  * a[1] starts a cache line; with 16-byte tasks and D = 4 (or 8) every sibling group then
