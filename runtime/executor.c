@@ -190,9 +190,25 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			 * work: idle workers start by yielding */
 			const unsigned idle_start = oversubscribed ? 8 : 0;
 			unsigned idle = idle_start;
-			struct ordo_task task;
+			struct ordo_task task, next;
+			bool have_next = false;
 			for (;;) {
-				if (ops->pop(wl, c, &task)) {
+				bool got = have_next;
+				if (have_next) {
+					task = next;
+					have_next = false;
+				} else {
+					got = ops->pop(wl, c, &task);
+				}
+				if (got) {
+					if (o->prefetch) {
+						/* look one task ahead so its data is on the way
+						 * while this one runs (it stays counted as pending:
+						 * pushed, not done) */
+						have_next = ops->pop(wl, c, &next);
+						if (have_next)
+							o->prefetch(&next, user);
+					}
 					bool useful = op(c, &task, user);
 					c->tasks++; /* also the termination count: always kept */
 #ifdef ORDO_COUNT_WORK

@@ -105,6 +105,9 @@ typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, 
 struct ordo_exec_opts {
 	const struct ordo_topology *topo; /* threads = topo->nthreads */
 	uint64_t seed;                    /* per-thread RNGs: (seed, thread id) */
+	/* Optional: with it, each worker pops its next task before running the current one
+	 * and calls prefetch(next) so that the next task's data is loading meanwhile. */
+	void (*prefetch)(const struct ordo_task *t, void *user);
 };
 
 struct ordo_run_stats {
