@@ -1,6 +1,8 @@
 /*
  * executor.c - ordo_for_each: workers in one OpenMP parallel region pop tasks, run the
- * operator, and hand each operator's children to the worklist as one batch.
+ * operator, and hand each operator's children to the worklist as one batch. With a
+ * prefetch hook a worker pops its next task before running the current one (one task
+ * of lookahead; the held task is pending - pushed, not done - like any other).
  *
  * Termination detection (exact for every scheduler, including relaxed ones whose pop
  * fails spuriously and ones that keep tasks in private buffers):
