@@ -88,7 +88,7 @@ const struct cli_opt cli_load_opts[] = {
     {"dedup", L_DEDUP, NULL, "keep one arc per node pair, the lightest"},
     {"keep-self-loops", L_LOOPS, NULL, "keep u->u arcs (default: removed and counted)"},
     {"random-weights", L_RW, "LO:HI",
-     "assign weights uniform in [LO,HI] (default 1:255 where the input has none)"},
+     "draw weights uniform in [LO,HI], e.g. 1:255 (without it, unweighted arcs weigh 1)"},
     {"weight-seed", L_WSEED, "S", "seed of --random-weights (default 1)"},
     {"coords", L_COORDS, "FILE", "node coordinates: DIMACS .co or one 'x y' line per node"},
     {"weights-from-coords", L_WCOORDS, NULL,
