@@ -350,10 +350,8 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	if (delta >= 0)
 		snprintf(ov, sizeof ov, "delta=%lld", (long long)delta);
 	{
-		struct ordo_worklist probe;
 		const struct ordo_wl_ops *ops;
 		int64_t params[ORDO_MAX_PARAMS];
-		(void)probe;
 		rc = ordo_worklist_resolve(wl_spec, &ops, params, NULL, 0, &err);
 		if (rc) {
 			ordo_topology_free(&topo);

@@ -88,7 +88,7 @@ static int mqo_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, st
 static uint32_t sticky_queue(struct ordo_wl *w, struct ordo_tctx *ctx, struct local *l)
 {
 	uint32_t q = numa_pick(&l->pick, &ctx->rng);
-	if (w->numa_k > 1 && !numa_pick_is_local(&l->pick, w->topo, ctx->tid, q, w->c))
+	if (w->numa_k > 1 && !numa_pick_is_local(w->topo, ctx->tid, q, w->c))
 		q = numa_pick(&l->pick, &ctx->rng);
 	return q;
 }

@@ -69,10 +69,9 @@ static inline uint32_t numa_pick(const struct numa_pick *p, struct ordo_rng *rng
 }
 
 /* True when queue q is on the caller's node. */
-static inline bool numa_pick_is_local(const struct numa_pick *p, const struct ordo_topology *topo,
-                                      unsigned tid, uint32_t q, uint32_t per_thread)
+static inline bool numa_pick_is_local(const struct ordo_topology *topo, unsigned tid, uint32_t q,
+                                      uint32_t per_thread)
 {
-	(void)p;
 	return topo->node[q / per_thread] == topo->node[tid];
 }
 
