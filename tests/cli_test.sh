@@ -83,5 +83,14 @@ if [ -x "$bin/sssp" ]; then
 	set -e
 	[ $st -eq 2 ] || fail "sssp on a malformed file: $st"
 	"$bin/sssp" --gen grid:W=30,H=30 -t 16 -n 1 -q --wl fifo || fail "16 threads"
+	"$bin/sssp" --gen grid:W=30,H=30 -t 2 -n 1 -q --bind compact || fail "--bind compact"
+	"$bin/sssp" --gen grid:W=30,H=30 -t 3 -n 1 -q --bind scatter || fail "--bind scatter"
+	set +e
+	OMP_PROC_BIND=close "$bin/sssp" --gen grid:W=8,H=8 --bind compact 2>"$tmp/e3"; st=$?
+	set -e
+	[ $st -eq 2 ] && grep -q "OMP_PROC_BIND" "$tmp/e3" || fail "--bind under OMP_PROC_BIND: $st"
+	"$bin/sssp" --gen road:W=40,H=40 -t 4 -n 1 --numa-fake 2 --wl smq:numa_k=4 >"$tmp/n.txt" ||
+		fail "fake NUMA run"
+	grep -q "2 NUMA nodes, fake" "$tmp/n.txt" || fail "fake NUMA not reported: $(head -1 "$tmp/n.txt")"
 fi
 echo "cli test passed"
