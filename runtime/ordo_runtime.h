@@ -92,7 +92,7 @@ static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data
 #ifdef ORDO_COUNT_WORK
 #define ORDO_STAT(ctx, i, v) ((ctx)->wl_stat[i] += (v))
 #else
-#define ORDO_STAT(ctx, i, v) ((void)0)
+#define ORDO_STAT(ctx, i, v) ((void)(ctx), (void)(v))
 #endif
 
 /* ---- executor ---- */
