@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "ordo_util.h"
 
-enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_HELP, O_LIST };
+enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_HELP, O_LIST, O_SEED };
 
 static const struct cli_opt common_opts[] = {
     {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
@@ -21,6 +21,7 @@ static const struct cli_opt common_opts[] = {
     {"no-coords", O_NO_COORDS, NULL, "with a DIMACS output, do not write the sibling .co"},
     {"zstd-level", O_LEVEL, "L", "zstd level of native sections and .zst outputs (default 3)"},
     {"threads", 't', "N", "threads (default: all CPUs available)"},
+    {"seed", O_SEED, "S", "seed of --random-weights (same as --weight-seed; default 1)"},
     {"info", O_INFO, NULL, "print a summary of the graph (no output file needed)"},
     {"help", O_HELP, NULL, "this help"},
     {NULL, 0, NULL, NULL},
@@ -130,6 +131,17 @@ int main(int argc, char **argv)
 			break;
 		case O_INFO:
 			info = true;
+			break;
+		case O_SEED:
+			if (gen) {
+				fprintf(stderr,
+				        "%s: the seed is part of the spec (e.g. road:seed=5)\n",
+				        cli_prog);
+				return 2;
+			}
+			if (!cli_int(cli_prog, "--seed", optarg, 0, INT64_MAX, &v))
+				return 2;
+			lo.build.seed = (uint64_t)v;
 			break;
 		case O_HELP:
 			if (gen) {

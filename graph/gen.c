@@ -12,8 +12,8 @@
  *     x U[1, 1.3]) >= 1, so straight-line distance is an admissible A* heuristic.
  *     Defaults give about 2.7 arcs per node, like DIMACS road networks.
  * grid:W,H  every lattice edge, both directions, weights U[lo, hi], coordinates = (j, i).
- * rmat:scale,ef  2^scale nodes, ef*2^scale R-MAT edges with (a,b,c) = (.57,.19,.19),
- *     both directions unless sym=0, weights U[wlo, whi]; self-loops removed by the
+ * rmat:scale,ef  (also spelled kron) 2^scale nodes, ef*2^scale R-MAT edges with (a,b,c) =
+ * (.57,.19,.19), both directions unless sym=0, weights U[wlo, whi]; self-loops removed by the
  *     builder (counted), duplicates kept unless dedup=1.
  */
 #include <math.h>
@@ -275,11 +275,12 @@ int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, c
 		return rc;
 	const struct gen_kind *k = NULL;
 	for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++)
-		if (!strcmp(gens[g].name, spec.name))
+		if (!strcmp(gens[g].name, spec.name) ||
+		    (!strcmp(spec.name, "kron") && !strcmp(gens[g].name, "rmat")))
 			k = &gens[g];
 	if (!k)
 		return ordo_err_set(err, ORDO_EINVAL,
-		                    "unknown generator '%s'; accepted: road, grid, rmat",
+		                    "unknown generator '%s'; accepted: road, grid, rmat (or kron)",
 		                    spec.name);
 	int64_t v[ORDO_MAX_PARAMS];
 	char what[96];

@@ -46,6 +46,12 @@ cmp -s "$tmp/a.co" "$tmp/b.co" || fail "road .co differs between 1 and 2 threads
 "$bin/ordo-gen" rmat:scale=10,ef=4 -t 2 -o "$tmp/r2.ordo" 2>/dev/null
 cmp -s "$tmp/r1.ordo" "$tmp/r2.ordo" || fail "rmat differs between 1 and 2 threads"
 
+# --seed of ordo-convert seeds --random-weights (like --weight-seed); kron = rmat
+"$bin/ordo-convert" "$tests/fixtures/sym.mtx" --random-weights 1:9 --seed 3 -o "$tmp/w1.txt" 2>/dev/null
+"$bin/ordo-convert" "$tests/fixtures/sym.mtx" --random-weights 1:9 --weight-seed 3 -o "$tmp/w2.txt" 2>/dev/null
+cmp -s "$tmp/w1.txt" "$tmp/w2.txt" || fail "--seed and --weight-seed differ"
+"$bin/ordo-gen" kron:scale=6 -o "$tmp/k.ordo" 2>/dev/null || fail "kron generator"
+
 # DIMACS text -> native -> DIMACS text gives the same arcs
 "$bin/ordo-convert" "$tmp/a.gr" "$tmp/c.ordo" --coords "$tmp/a.co" 2>/dev/null
 "$bin/ordo-convert" "$tmp/c.ordo" "$tmp/d.gr" 2>/dev/null

@@ -222,6 +222,10 @@ Test(generators, bad_specs_are_rejected)
 	struct ordo_err e = {0};
 	cr_assert_eq(ordo_generate("torus:W=3", 1, &g, NULL, 0, &e), ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "accepted: road, grid, rmat"), "%s", e.msg);
+	struct ordo_graph *k = gen("kron:scale=6,ef=2", 1), *r = gen("rmat:scale=6,ef=2", 1);
+	cr_assert(ordo_graph_equal(k, r), "kron is another name for rmat");
+	ordo_graph_free(k);
+	ordo_graph_free(r);
 	cr_assert_eq(ordo_generate("road:W=0", 1, &g, NULL, 0, &e), ORDO_EINVAL);
 	cr_assert_eq(ordo_generate("grid:lo=9,hi=3", 1, &g, NULL, 0, &e), ORDO_EINVAL);
 }
