@@ -259,7 +259,7 @@ static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 {
 	struct queue *q = &w->q[ctx->tid];
 	if (w->pq == PQ_HEAP) {
-		if (!wl_heap_reserve(&q->heap, q->heap.n + n + w->size)) {
+		if (!wl_heap_reserve(&q->heap, q->heap.n + n)) {
 			ctx->push_oom = true;
 			return;
 		}
