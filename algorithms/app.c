@@ -20,6 +20,7 @@ enum {
 	A_OUT,
 	A_BIND,
 	A_FAKE,
+	A_LOOKAHEAD,
 	A_HELP,
 	A_DELTA,
 };
@@ -39,6 +40,9 @@ static const struct cli_opt app_opts[] = {
     {"out", A_OUT, "FILE", "append the records to FILE (csv unless --format json)"},
     {"bind", A_BIND, "MODE", "none (default: respect the inherited mask), compact, scatter"},
     {"numa-fake", A_FAKE, "N", "split threads into N virtual NUMA nodes (or ORDO_FAKE_NUMA)"},
+    {"lookahead", A_LOOKAHEAD, "K",
+     "tasks a worker holds to prefetch their data in stages, 0..7 (0: none; default: the "
+     "algorithm's)"},
     {"quiet", 'q', NULL, "no human-readable report"},
     {"help", A_HELP, NULL, "this help"},
     {NULL, 0, NULL, NULL},
@@ -99,7 +103,7 @@ struct run_info {
 };
 
 static const char *csv_header =
-    "algorithm,input,n,m,scheduler,threads,seed,trial,source,load_s,time_s,tasks,"
+    "algorithm,input,n,m,scheduler,threads,lookahead,seed,trial,source,load_s,time_s,tasks,"
     "empty_tasks,pushes,failed_pops,baseline_tasks,work_ratio,baseline_time_s,speedup,"
     "tasks_thread_min,tasks_thread_median,tasks_thread_max,reached,max_dist,verify,"
     "work_counters,sched_stat_names,sched_stat1,sched_stat2,sched_stat3,sched_stat4\n";
@@ -124,20 +128,22 @@ static void record(FILE *f, int fmt, const struct run_info *ri, const char *tria
 		json_str(f, ri->sched);
 		fprintf(
 		    f,
-		    ",\"threads\":%d,\"seed\":%llu,\"trial\":\"%s\",\"source\":%u,\"load_s\":%.6f,"
+		    ",\"threads\":%d,\"lookahead\":%u,\"seed\":%llu,\"trial\":\"%s\",\"source\":%u,"
+		    "\"load_s\":%.6f,"
 		    "\"time_s\":%.6f,\"tasks\":%llu,\"empty_tasks\":%llu,\"pushes\":%llu,"
 		    "\"failed_pops\":%llu,\"baseline_tasks\":%llu,\"work_ratio\":%.6f,"
 		    "\"baseline_time_s\":%.6f,\"speedup\":%.4f,\"tasks_thread_min\":%llu,"
 		    "\"tasks_thread_median\":%llu,\"tasks_thread_max\":%llu,\"reached\":%llu,"
 		    "\"max_dist\":%llu,\"verify\":\"%s\",\"work_counters\":\"%s\",\"sched_stats\":"
 		    "{",
-		    ri->threads, (unsigned long long)ri->seed, trial, t->source, ri->load_s,
-		    t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
-		    (unsigned long long)t->rs.pushes, (unsigned long long)t->rs.failed_pops,
-		    (unsigned long long)t->base_tasks, work, t->base_time, speedup,
-		    (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
-		    (unsigned long long)t->rs.tasks_max, (unsigned long long)t->chk.reached,
-		    (unsigned long long)t->chk.max_dist, t->verdict, counters);
+		    ri->threads, t->rs.lookahead, (unsigned long long)ri->seed, trial, t->source,
+		    ri->load_s, t->rs.seconds, (unsigned long long)t->rs.tasks,
+		    (unsigned long long)t->rs.empty, (unsigned long long)t->rs.pushes,
+		    (unsigned long long)t->rs.failed_pops, (unsigned long long)t->base_tasks, work,
+		    t->base_time, speedup, (unsigned long long)t->rs.tasks_min,
+		    (unsigned long long)t->rs.tasks_median, (unsigned long long)t->rs.tasks_max,
+		    (unsigned long long)t->chk.reached, (unsigned long long)t->chk.max_dist,
+		    t->verdict, counters);
 		bool first = true;
 		for (int k = 0; k < ORDO_WL_STATS; k++)
 			if (ri->ops->stat_names[k]) {
@@ -155,11 +161,11 @@ static void record(FILE *f, int fmt, const struct run_info *ri, const char *tria
 			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
 			         names[0] ? ";" : "", ri->ops->stat_names[k]);
 	fprintf(f,
-	        "%s,\"%s\",%u,%llu,\"%s\",%d,%llu,%s,%u,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%.6f,"
+	        "%s,\"%s\",%u,%llu,\"%s\",%d,%u,%llu,%s,%u,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%.6f,"
 	        "%.6f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu\n",
 	        ri->alg, ri->input, ri->g->n, (unsigned long long)ri->g->m, ri->sched, ri->threads,
-	        (unsigned long long)ri->seed, trial, t->source, ri->load_s, t->rs.seconds,
-	        (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
+	        t->rs.lookahead, (unsigned long long)ri->seed, trial, t->source, ri->load_s,
+	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
 	        (unsigned long long)t->rs.pushes, (unsigned long long)t->rs.failed_pops,
 	        (unsigned long long)t->base_tasks, work, t->base_time, speedup,
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
@@ -202,7 +208,8 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	struct ordo_load_opts lo;
 	ordo_load_opts_init(&lo);
 	const char *file = NULL, *gen = NULL, *wl_spec = k->default_wl, *out_path = NULL;
-	int64_t threads = 0, source = -1, trials = 3, seed = 1, fake = 0, delta = -1;
+	int64_t threads = 0, source = -1, trials = 3, seed = 1, fake = 0, delta = -1,
+	        lookahead = -1;
 	int fmt = F_TEXT, bind = ORDO_BIND_NONE;
 	bool verify = true, quiet = false, fmt_given = false;
 	struct cli_opt all[64];
@@ -291,6 +298,11 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 			break;
 		case A_FAKE:
 			if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &fake))
+				return 2;
+			break;
+		case A_LOOKAHEAD:
+			if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD,
+			             &lookahead))
 				return 2;
 			break;
 		case 'q':
@@ -443,6 +455,8 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 			        topo.nthreads, topo.nnodes, topo.nnodes == 1 ? "" : "s",
 			        topo.fake ? ", fake" : "", (long long)seed);
 		struct ordo_exec_opts eo = {.topo = &topo, .seed = (uint64_t)seed + (uint64_t)i};
+		if (lookahead >= 0)
+			eo.lookahead = lookahead ? (unsigned)lookahead : ORDO_LOOKAHEAD_OFF;
 		rc = k->run(st, t->source, &wl, &eo, &t->rs, &err);
 		ordo_worklist_destroy(&wl);
 		if (rc) {

@@ -1,8 +1,12 @@
 /*
  * executor.c - ordo_for_each: workers in one OpenMP parallel region pop tasks, run the
  * operator, and hand each operator's children to the worklist as one batch. With a
- * prefetch hook a worker pops its next task before running the current one (one task
- * of lookahead; the held task is pending - pushed, not done - like any other).
+ * prefetch hook a worker is a small software pipeline: it holds up to `lookahead`
+ * popped tasks behind the one it runs, and before each step tells every held task how
+ * many tasks run before it, so an operator can fetch a task's data in dependent stages
+ * (SSSP: the node's distance and offsets, then its arcs, then its neighbours'
+ * distances), each stage one task's run time ahead of its use. Held tasks are pending
+ * - pushed, not done - like any other, so termination detection is unchanged.
  *
  * Termination detection (exact for every scheduler, including relaxed ones whose pop
  * fails spuriously and ones that keep tasks in private buffers):
@@ -118,6 +122,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Tasks a worker holds behind the one it runs. */
+static unsigned pipeline_depth(const struct ordo_exec_opts *o)
+{
+	if (!o->prefetch || o->lookahead == ORDO_LOOKAHEAD_OFF)
+		return 0;
+	return o->lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : o->lookahead;
+}
+
 /* Termination scan (see the comment at the top). */
 static bool all_done(struct ordo_tctx **ctx, int T)
 {
@@ -192,25 +204,26 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			 * work: idle workers start by yielding */
 			const unsigned idle_start = oversubscribed ? 8 : 0;
 			unsigned idle = idle_start;
-			struct ordo_task task, next;
-			bool have_next = false;
+			/* the pipeline: ring[h] runs next, up to `ahead` popped tasks wait
+			 * behind it (all counted as pending: pushed, not done) */
+			struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1], task;
+			_Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
+			               "the ring is indexed with a mask");
+			const unsigned ahead = pipeline_depth(o);
+			unsigned h = 0, cnt = 0;
 			for (;;) {
-				bool got = have_next;
-				if (have_next) {
-					task = next;
-					have_next = false;
-				} else {
-					got = ops->pop(wl, c, &task);
-				}
-				if (got) {
-					if (o->prefetch) {
-						/* look one task ahead so its data is on the way
-						 * while this one runs (it stays counted as pending:
-						 * pushed, not done) */
-						have_next = ops->pop(wl, c, &next);
-						if (have_next)
-							o->prefetch(&next, user);
-					}
+				while (cnt <= ahead &&
+				       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
+					cnt++;
+				if (cnt) {
+					/* stage prefetches: each held task is told how many
+					 * tasks run before it, once per step */
+					for (unsigned i = 1; i < cnt; i++)
+						o->prefetch(&ring[(h + i) & (ORDO_MAX_LOOKAHEAD)],
+						            i, user);
+					task = ring[h];
+					h = (h + 1) & (ORDO_MAX_LOOKAHEAD);
+					cnt--;
 					bool useful = op(c, &task, user);
 					c->tasks++; /* also the termination count: always kept */
 #ifdef ORDO_COUNT_WORK
@@ -269,6 +282,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 	if (!rc && stats) {
 		memset(stats, 0, sizeof *stats);
 		stats->threads = T;
+		stats->lookahead = pipeline_depth(o);
 		stats->seconds = t_end - t_start;
 		uint64_t *per = malloc((size_t)T * sizeof *per);
 		for (int t = 0; t < T; t++) {

@@ -102,12 +102,22 @@ struct ordo_wl;
 /* Returns true when the task did useful work, false when it was stale ("empty"). */
 typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
 
+#define ORDO_MAX_LOOKAHEAD 7
+#define ORDO_LOOKAHEAD_OFF (~0u) /* lookahead: no pipeline even with a prefetch hook */
+
 struct ordo_exec_opts {
 	const struct ordo_topology *topo; /* threads = topo->nthreads */
 	uint64_t seed;                    /* per-thread RNGs: (seed, thread id) */
-	/* Optional: with it, each worker pops its next task before running the current one
-	 * and calls prefetch(next) so that the next task's data is loading meanwhile. */
-	void (*prefetch)(const struct ordo_task *t, void *user);
+	/* Optional software pipeline: with prefetch set, each worker holds up to
+	 * `lookahead` (1..ORDO_MAX_LOOKAHEAD) popped tasks behind the one it runs, and
+	 * before each step calls prefetch(t, ahead, user) for every held task, where
+	 * `ahead` (1..lookahead) is the number of tasks that run before t. A task that
+	 * stays held through a full pipeline is seen once with each value, from
+	 * `lookahead` down to 1, so the hook can issue dependent prefetches in stages
+	 * (the larger `ahead`, the earlier the data it may already rely on). A held task
+	 * is pending like a queued one; holding delays it by at most `lookahead` tasks. */
+	void (*prefetch)(const struct ordo_task *t, unsigned ahead, void *user);
+	unsigned lookahead; /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */
 };
 
 struct ordo_run_stats {
@@ -116,6 +126,7 @@ struct ordo_run_stats {
 	uint64_t wl_stat[ORDO_WL_STATS];
 	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
 	int threads;
+	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
 };
 
 /* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)

@@ -1,6 +1,7 @@
 /*
  * SSSP: Dijkstra against hand-computed distances, then the parallel operator with every
- * registered scheduler, at 1, 2, 4 and 16 threads, verified against Dijkstra on the
+ * registered scheduler, at 1, 2, 4 and 16 threads (with the executor's prefetch pipeline
+ * off, at its default depth, at 1 and at 7 tasks), verified against Dijkstra on the
  * fixtures, a generated road graph, and the real graphs of ../shared/inputs (rome99,
  * luxembourg with weights from its coordinates, soc-Slashdot0902 with random weights
  * 1..255; skipped with a message when the directory is absent).
@@ -46,9 +47,19 @@ static void run_all(const struct ordo_graph *g, const char *what, int maxT)
 			cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0);
 			struct ordo_worklist wl;
 			cr_assert_eq(ordo_worklist_create(ops->name, NULL, &topo, 1, &wl, &e), 0);
-			struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+			/* each thread count also exercises one depth of the executor's
+			 * prefetch pipeline: none, the default, the shortest, the deepest */
+			const unsigned la = T == 1   ? ORDO_LOOKAHEAD_OFF
+			                    : T == 2 ? 0
+			                    : T == 4 ? 1
+			                             : 7;
+			const unsigned want_la = la == ORDO_LOOKAHEAD_OFF ? 0
+			                         : la                     ? la
+			                                                  : ORDO_SSSP_LOOKAHEAD;
+			struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .lookahead = la};
 			struct ordo_run_stats st;
 			cr_assert_eq(ordo_sssp(g, src, &wl, &o, dist, &st, &e), 0, "%s", e.msg);
+			cr_assert_eq(st.lookahead, want_la);
 			struct ordo_check c;
 			cr_assert(
 			    ordo_sssp_check(g, dist, ref, &c),

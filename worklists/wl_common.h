@@ -84,10 +84,14 @@ static inline bool wl_heap_reserve(struct wl_heap *h, size_t need)
 	size_t cap = h->cap ? h->cap * 2 : 256;
 	while (cap < need)
 		cap *= 2;
-	void *raw = ordo_calloc_aligned(cap + WL_HEAP_PAD + 4, sizeof(struct ordo_task));
+	/* large heaps get transparent huge pages: a pop walks a random root-to-leaf path,
+	 * and with 4 KiB pages every level below the L2 costs a TLB miss too */
+	void *raw = ordo_alloc_huge((cap + WL_HEAP_PAD + 5) * sizeof(struct ordo_task));
 	if (!raw)
 		return false;
-	struct ordo_task *a = (struct ordo_task *)((char *)raw + 48);
+	/* a[1] on a 64-byte boundary */
+	uintptr_t first = ((uintptr_t)raw + sizeof(struct ordo_task) + 63) & ~(uintptr_t)63;
+	struct ordo_task *a = (struct ordo_task *)(first - sizeof(struct ordo_task));
 	if (h->n)
 		memcpy(a, h->a, h->n * sizeof *a);
 	for (size_t i = h->n; i < cap + WL_HEAP_PAD; i++)
