@@ -6,7 +6,8 @@
  * steal_size of its best tasks, guarded by one 64-bit version word:
  *   even = the buffer was taken (or never filled), odd = it holds tasks.
  * - The owner refills the buffer only while the version is even: it moves the heap's
- *   minima into the slots, then increments the version (release) to odd.
+ *   minima into the slots, then stores version + 1 (release): odd. Nobody else writes
+ *   an even version, so a plain store is an exact increment.
  * - Anyone (a thief, or the owner taking its own buffer back) takes the whole buffer by
  *   reading the version v (acquire, must be odd), copying the slots, and compare-and-
  *   swapping v -> v+1 (acq_rel). Success means nobody took or refilled the buffer in
@@ -156,8 +157,13 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	if (k == 0)
 		return; /* nothing to offer: stays even (empty) */
 	atomic_store_explicit(&q->count, k, memory_order_relaxed);
-	/* release: the slots and count are visible to whoever sees the odd version */
-	atomic_fetch_add_explicit(&q->version, 1, memory_order_release);
+	/* A plain release store, not a read-modify-write: while the version is even only
+	 * the owner may change it (thieves and take-backs CAS odd values only), so no
+	 * increment can be lost, and the store needs no locked instruction that would
+	 * wait for the slot stores to gain their lines from a thief's cache. Release: the
+	 * slots and count are visible to whoever sees the odd version. */
+	const uint64_t v = atomic_load_explicit(&q->version, memory_order_relaxed);
+	atomic_store_explicit(&q->version, v + 1, memory_order_release);
 }
 
 static inline void fill_if_taken(struct ordo_wl *w, struct queue *q)
