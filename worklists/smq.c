@@ -16,7 +16,7 @@
  *   twice (no ABA). Slots are read and written with relaxed atomics: the copy may race
  *   with a refill only in runs whose CAS then fails and whose copy is thrown away.
  * - A thief first compares its own buffer's best with the victim's buffer's best
- *   (a seqlock-style read: version, slot, fence, version) and steals only a better one.
+ *   (a seqlock-style read: version, top, fence, version) and steals only a better one.
  *
  * pop: the rest of a batch first (executed in order, without looking at the heap: the
  * paper's task batching); then with probability 1/steal_prob one steal attempt on a
@@ -57,8 +57,11 @@ static const struct ordo_param params[P_N] = {
 enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS };
 
 struct queue {
-	/* shared: read by thieves */
+	/* shared: read by thieves. version, top and count share one line, so that a
+	 * thief's look at a victim (buffer_min) costs one cache miss and the owner's
+	 * refill one line transfer, however many slot lines the buffer has. */
 	alignas(128) _Atomic uint64_t version;
+	_Atomic uint64_t top; /* the first slot's priority, valid while version is odd */
 	_Atomic uint32_t count;
 	_Atomic uint64_t *slots; /* 2 * steal_size words: prio, data */
 	/* owner only: the local exact priority queue, one of */
@@ -156,6 +159,8 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	}
 	if (k == 0)
 		return; /* nothing to offer: stays even (empty) */
+	atomic_store_explicit(&q->top, atomic_load_explicit(&q->slots[0], memory_order_relaxed),
+	                      memory_order_relaxed);
 	atomic_store_explicit(&q->count, k, memory_order_relaxed);
 	/* A plain release store, not a read-modify-write: while the version is even only
 	 * the owner may change it (thieves and take-backs CAS odd values only), so no
@@ -178,8 +183,8 @@ static inline uint64_t buffer_min(struct queue *q, bool *race)
 	uint64_t v1 = atomic_load_explicit(&q->version, memory_order_acquire);
 	if (!(v1 & 1))
 		return UINT64_MAX;
-	uint64_t m = atomic_load_explicit(&q->slots[0], memory_order_relaxed);
-	/* the slot load must complete before the second version load (seqlock read) */
+	uint64_t m = atomic_load_explicit(&q->top, memory_order_relaxed);
+	/* the top load must complete before the second version load (seqlock read) */
 	atomic_thread_fence(memory_order_acquire);
 	if (atomic_load_explicit(&q->version, memory_order_relaxed) != v1) {
 		*race = true;
