@@ -56,7 +56,27 @@ struct seen_ctx {
 	_Atomic uint32_t *count;
 	uint64_t n;
 	uint64_t fanout_limit; /* tree mode: task i spawns 2i+1, 2i+2 below this */
+	/* the executor's prefetch pipeline: the last `ahead` each task was shown
+	 * (0: none yet, STAGE_RAN: executed), and contract violations seen */
+	_Atomic uint8_t *stage;
+	unsigned lookahead;
+	_Atomic uint64_t bad_stages;
 };
+
+enum { STAGE_RAN = 255 };
+
+/* A held task is shown ahead = k, k-1, ..., 1 on consecutive steps (k <= lookahead),
+ * then runs; never again after it ran. */
+static void staged(const struct ordo_task *t, unsigned ahead, void *user)
+{
+	struct seen_ctx *s = user;
+	unsigned prev = atomic_load_explicit(&s->stage[t->data], memory_order_relaxed);
+	bool ok = ahead >= 1 && ahead <= s->lookahead &&
+	          (prev == 0 ? true : prev != STAGE_RAN && ahead == prev - 1);
+	if (!ok)
+		atomic_fetch_add_explicit(&s->bad_stages, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->stage[t->data], (uint8_t)ahead, memory_order_relaxed);
+}
 
 /* 20-bit priorities: a bucketed scheduler with its default delta sees ~1000 buckets
  * (sparse 64-bit priorities would make OBIM scan millions of empty ones). */
@@ -65,6 +85,12 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	struct seen_ctx *s = user;
 	uint64_t id = t->data;
 	atomic_fetch_add_explicit(&s->count[id], 1, memory_order_relaxed);
+	if (s->stage) {
+		unsigned prev =
+		    atomic_exchange_explicit(&s->stage[id], STAGE_RAN, memory_order_relaxed);
+		if (prev > 1) /* ran before its last stage, or twice */
+			atomic_fetch_add_explicit(&s->bad_stages, 1, memory_order_relaxed);
+	}
 	if (s->fanout_limit)
 		for (uint64_t c = 2 * id + 1; c <= 2 * id + 2 && c < s->fanout_limit; c++)
 			ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, c);
@@ -84,6 +110,16 @@ static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *s
 		         atomic_load(&s->count[first]));
 		return -1;
 	}
+	if (atomic_load(&s->bad_stages)) {
+		snprintf(msg, cap, "%s: %llu violations of the prefetch pipeline's stage order",
+		         what, (unsigned long long)atomic_load(&s->bad_stages));
+		return -1;
+	}
+	if (st->lookahead != s->lookahead) {
+		snprintf(msg, cap, "%s: executor reports lookahead %u, asked for %u", what,
+		         st->lookahead, s->lookahead);
+		return -1;
+	}
 	if (st->tasks != s->n || st->pushes != s->n) {
 		snprintf(msg, cap, "%s: executor counted %llu tasks and %llu pushes, expected %llu",
 		         what, (unsigned long long)st->tasks, (unsigned long long)st->pushes,
@@ -99,8 +135,10 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
-	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s", spec, T, tree ? ", tree" : "",
-	         (unsigned long long)n, fake_numa ? ", fake NUMA" : "");
+	/* every depth of the executor's prefetch pipeline comes up across thread counts */
+	const unsigned la = (unsigned)(T + tree) % (ORDO_MAX_LOOKAHEAD + 1);
+	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s, lookahead %u", spec, T,
+	         tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la);
 	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_worklist wl;
@@ -112,16 +150,23 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	struct ordo_task *init = malloc(ninit * sizeof *init);
 	for (uint64_t i = 0; i < ninit; i++)
 		init[i] = (struct ordo_task){.prio = ordo_hash2(3, i) >> 44, .data = i};
-	struct seen_ctx s = {
-	    .count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = tree ? n : 0};
+	struct seen_ctx s = {.count = calloc(n, sizeof *s.count),
+	                     .n = n,
+	                     .fanout_limit = tree ? n : 0,
+	                     .stage = la ? calloc(n, 1) : NULL,
+	                     .lookahead = la};
 	struct ordo_run_stats st;
-	struct ordo_exec_opts o = {.topo = &topo, .seed = 11};
+	struct ordo_exec_opts o = {.topo = &topo,
+	                           .seed = 11,
+	                           .prefetch = la ? staged : NULL,
+	                           .lookahead = la ? la : ORDO_LOOKAHEAD_OFF};
 	int rc = ordo_for_each(&o, wl.ops, wl.wl, init, ninit, mark, &s, &st, &e);
 	if (rc)
 		snprintf(msg, cap, "%s: %s", what, e.msg);
 	else
 		rc = check_counts(&s, &st, what, msg, cap);
 	free(s.count);
+	free((void *)s.stage);
 	free(init);
 	ordo_worklist_destroy(&wl);
 	ordo_topology_free(&topo);
