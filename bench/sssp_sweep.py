@@ -3,14 +3,16 @@
 counts, side by side in one session; prints markdown tables of medians.
 
   bench/sssp_sweep.py [--graphs road2k,rmat20] [--threads 1,2] [--runs 5]
-                      [--wl SPEC]... [--raw FILE]
+                      [--rounds 1] [--wl SPEC]... [--raw FILE]
 
-Each (graph, threads, scheduler) is one `sssp` process running RUNS trials from the
+Each (graph, threads, scheduler) is one `sssp` process per round running RUNS trials from the
 yardstick source (DIMACS node 1 = ordo node 0); its Dijkstra baseline runs in the same
 process. Reported: median kernel time, median work ratio (tasks / Dijkstra's settled
 nodes), the scheduler's counters, the median Dijkstra time of that process, and the
-speedup over it. Graphs are made by bench/yardsticks.sh (set ORDO_BENCH_DATA to reuse a
-directory). Machines are noisy: compare within one table.
+speedup over it; medians are over all trials of all rounds. Rounds are interleaved (every
+row runs once before any runs twice), so a noisy stretch of the machine spreads over all
+rows. Graphs are made by bench/yardsticks.sh (set ORDO_BENCH_DATA to reuse a directory).
+Machines are noisy: compare within one table.
 """
 import argparse, json, os, statistics, subprocess, sys
 
@@ -32,6 +34,7 @@ def main():
     ap.add_argument("--graphs", default="road2k,rmat20")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--wl", action="append")
     ap.add_argument("--raw", help="append every JSON record here")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
@@ -41,31 +44,47 @@ def main():
     raw = open(a.raw, "a") if a.raw else None
     for g in a.graphs.split(","):
         path = os.path.join(data, g + ".ordo")
-        print(f"\n### {g} ({path}), {a.runs} trials per row\n")
-        print("| threads | scheduler | time ms | work ratio | Dijkstra ms | speedup vs Dijkstra | counters |")
-        print("|---|---|---|---|---|---|---|")
-        for t in a.threads.split(","):
-            for wl in (a.wl or DEFAULT_WL.get(g, ["smq"])):
+        rows = [(t, wl) for t in a.threads.split(",") for wl in (a.wl or DEFAULT_WL.get(g, ["smq"]))]
+        recs = {row: [] for row in rows}
+        failed = {}
+        # rounds are interleaved (every row once, then again), so that a noisy stretch
+        # of the machine spreads over all rows instead of spoiling one
+        for rnd in range(a.rounds):
+            for t, wl in rows:
+                if (t, wl) in failed:
+                    continue
                 cmd = [os.path.join(a.bin, "sssp"), path, "-r", "0", "-t", t, "--wl", wl,
                        "-n", str(a.runs), "--format", "json", "-q"]
                 p = subprocess.run(cmd, capture_output=True, text=True)
                 if p.returncode != 0:
-                    print(f"| {t} | {wl} | failed: {p.stderr.strip()[:80]} | | | | |")
+                    failed[(t, wl)] = p.stderr.strip()[:80]
                     continue
-                recs = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+                got = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+                recs[(t, wl)] += got
                 if raw:
-                    for r in recs:
+                    for r in got:
                         raw.write(json.dumps(r) + "\n")
-                tm = statistics.median(r["time_s"] for r in recs)
-                wr = statistics.median(r["work_ratio"] for r in recs)
-                base = statistics.median(r["baseline_time_s"] for r in recs)
-                stats = recs[0]["sched_stats"]
-                ctr = ", ".join(f"{k} {int(statistics.median(r['sched_stats'][k] for r in recs))}"
-                                for k in stats)
-                ok = all(r["verify"] == "PASS" for r in recs)
-                print(f"| {t} | `{recs[0]['scheduler']}` | {tm*1e3:.0f} | {wr:.3f} | {base*1e3:.0f} | "
-                      f"{base/tm:.2f}x | {ctr}{'' if ok else ' VERIFY FAILED'} |")
-                sys.stdout.flush()
+                        raw.flush()
+            if a.rounds > 1:
+                print(f"{g}: round {rnd + 1}/{a.rounds} done", file=sys.stderr)
+        print(f"\n### {g} ({path}), {a.runs} trials per row x {a.rounds} round(s)\n")
+        print("| threads | scheduler | time ms | work ratio | Dijkstra ms | speedup vs Dijkstra | counters |")
+        print("|---|---|---|---|---|---|---|")
+        for t, wl in rows:
+            if (t, wl) in failed:
+                print(f"| {t} | {wl} | failed: {failed[(t, wl)]} | | | | |")
+                continue
+            rs = recs[(t, wl)]
+            tm = statistics.median(r["time_s"] for r in rs)
+            wr = statistics.median(r["work_ratio"] for r in rs)
+            base = statistics.median(r["baseline_time_s"] for r in rs)
+            stats = rs[0]["sched_stats"]
+            ctr = ", ".join(f"{k} {int(statistics.median(r['sched_stats'][k] for r in rs))}"
+                            for k in stats)
+            ok = all(r["verify"] == "PASS" for r in rs)
+            print(f"| {t} | `{rs[0]['scheduler']}` | {tm*1e3:.0f} | {wr:.3f} | {base*1e3:.0f} | "
+                  f"{base/tm:.2f}x | {ctr}{'' if ok else ' VERIFY FAILED'} |")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -191,9 +191,9 @@ static inline void wl_heap_pop(struct wl_heap *h, struct ordo_task *out, const u
 			 * 16 lines one is used, but each arrives two levels early: 1.6x more
 			 * pops per second on a 2^20-task heap, measured with two threads. */
 			const size_t g = D * (D * c + 1) + 1;
-			if (D == 4 && g >= WL_HEAP_DEEP && g < n)
-				for (unsigned k = 0; k < 16; k++)
-					__builtin_prefetch(&a[g + 4 * k]);
+			if (D == 4 && g >= WL_HEAP_DEEP)
+				for (size_t k = g; k < g + 64 && k < n; k += 4)
+					__builtin_prefetch(&a[k]);
 		}
 		size_t b = wl_heap_min_child(a, c, D);
 		a[i] = a[b];
