@@ -123,9 +123,9 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Tasks a worker holds behind the one it runs. */
-static unsigned pipeline_depth(const struct ordo_exec_opts *o)
+static unsigned pipeline_depth(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops)
 {
-	if (!o->prefetch || o->lookahead == ORDO_LOOKAHEAD_OFF)
+	if (!o->prefetch || o->lookahead == ORDO_LOOKAHEAD_OFF || ops->exact)
 		return 0;
 	return o->lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : o->lookahead;
 }
@@ -209,7 +209,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1], task;
 			_Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
 			               "the ring is indexed with a mask");
-			const unsigned ahead = pipeline_depth(o);
+			const unsigned ahead = pipeline_depth(o, ops);
 			unsigned h = 0, cnt = 0;
 			for (;;) {
 				while (cnt <= ahead &&
@@ -282,7 +282,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 	if (!rc && stats) {
 		memset(stats, 0, sizeof *stats);
 		stats->threads = T;
-		stats->lookahead = pipeline_depth(o);
+		stats->lookahead = pipeline_depth(o, ops);
 		stats->seconds = t_end - t_start;
 		uint64_t *per = malloc((size_t)T * sizeof *per);
 		for (int t = 0; t < T; t++) {

@@ -39,6 +39,10 @@ struct ordo_wl_ops {
 	const struct ordo_param *params;
 	int nparams;
 	const char *stat_names[ORDO_WL_STATS]; /* names of ctx->wl_stat[i], NULL if unused */
+	/* true for a scheduler whose point is exact priority order (strict): the executor
+	 * then holds no popped tasks ahead of the running one, whatever the prefetch
+	 * pipeline asks, since held tasks would run after better children pushed later */
+	bool exact;
 	int (*create)(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err);
 	void (*destroy)(struct ordo_wl *wl);
 	void (*thread_init)(struct ordo_wl *wl, struct ordo_tctx *ctx);

@@ -53,9 +53,10 @@ static void run_all(const struct ordo_graph *g, const char *what, int maxT)
 			                    : T == 2 ? 0
 			                    : T == 4 ? 1
 			                             : 7;
-			const unsigned want_la = la == ORDO_LOOKAHEAD_OFF ? 0
-			                         : la                     ? la
-			                                                  : ORDO_SSSP_LOOKAHEAD;
+			/* strict keeps exact order: it never gets a pipeline */
+			const unsigned want_la = la == ORDO_LOOKAHEAD_OFF || ops->exact ? 0
+			                         : la                                   ? la
+			                              : ORDO_SSSP_LOOKAHEAD;
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .lookahead = la};
 			struct ordo_run_stats st;
 			cr_assert_eq(ordo_sssp(g, src, &wl, &o, dist, &st, &e), 0, "%s", e.msg);

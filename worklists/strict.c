@@ -66,4 +66,4 @@ static bool strict_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_tas
 ORDO_WL_DEFINE(strict, .name = "strict",
                .summary = "exact global 4-ary heap under one lock (rank-error-free reference)",
                .create = strict_create, .destroy = strict_destroy, .push = strict_push,
-               .pop = strict_pop);
+               .pop = strict_pop, .exact = true);
