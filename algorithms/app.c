@@ -211,7 +211,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	int64_t threads = 0, source = -1, trials = 3, seed = 1, fake = 0, delta = -1,
 	        lookahead = -1;
 	int fmt = F_TEXT, bind = ORDO_BIND_NONE;
-	bool verify = true, quiet = false, fmt_given = false;
+	bool verify = true, quiet = false;
 	struct cli_opt all[64];
 	int na = 0;
 	for (const struct cli_opt *o = app_opts; o->name; o++)
@@ -266,7 +266,6 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 			verify = false;
 			break;
 		case A_FORMAT:
-			fmt_given = true;
 			if (!strcmp(arg, "text"))
 				fmt = F_TEXT;
 			else if (!strcmp(arg, "json"))
@@ -344,8 +343,8 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		fprintf(stderr, "%s: give an input file or --gen, not both\n", cli_prog);
 		return 2;
 	}
-	if (out_path && !fmt_given)
-		fmt = F_CSV;
+	/* --out FILE gets csv records unless --format json; stdout keeps its own format
+	 * (the human report by default) */
 	FILE *mout = fmt == F_TEXT ? NULL : stdout; /* machine records */
 	FILE *hout = fmt == F_TEXT ? stdout : stderr;
 	if (quiet)
@@ -419,7 +418,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	char sched[256] = "";
 	uint64_t base_tasks = 0;
 	double base_time = 0;
-	if (fout && ftell(fout) == 0 && fmt == F_CSV)
+	if (fout && ftell(fout) == 0 && fmt != F_JSON)
 		fputs(csv_header, fout);
 	if (mout && fmt == F_CSV)
 		fputs(csv_header, mout);

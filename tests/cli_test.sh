@@ -75,6 +75,11 @@ if [ -x "$bin/sssp" ]; then
 	"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv" --wl fifo
 	[ "$(grep -c '^algorithm,' "$tmp/r.csv")" = 1 ] || fail "csv header written once"
 	[ "$(wc -l <"$tmp/r.csv")" = 3 ] || fail "csv rows appended"
+	# --out alone: csv in the file, the human report stays on stdout
+	"$bin/sssp" "$tmp/a.gr" -n 1 --out "$tmp/r2.csv" >"$tmp/r2.txt"
+	grep -q "verification PASS" "$tmp/r2.txt" && ! grep -q '^algorithm,' "$tmp/r2.txt" ||
+		fail "--out changed stdout: $(cat "$tmp/r2.txt")"
+	[ "$(grep -c '^sssp,' "$tmp/r2.csv")" = 1 ] || fail "--out file lacks its csv row"
 	set +e
 	"$bin/sssp" --gen road:W=8,H=8 --wl nope 2>"$tmp/e1"; st=$?
 	set -e
