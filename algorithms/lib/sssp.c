@@ -98,11 +98,9 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 	struct ordo_task init = {0, src};
 	struct sssp_ctx s = {g, dist};
 	struct ordo_exec_opts eo = *o;
-	if (!eo.prefetch) {
-		eo.prefetch = sssp_prefetch;
-		if (!eo.lookahead)
-			eo.lookahead = ORDO_SSSP_LOOKAHEAD;
-	}
+	eo.prefetch = sssp_prefetch; /* its user argument is this kernel's context */
+	if (!eo.lookahead)
+		eo.lookahead = ORDO_SSSP_LOOKAHEAD;
 	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, sssp_op, &s, st, err);
 }
 
