@@ -370,6 +370,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		}
 	}
 	FILE *fout = NULL;
+	const int file_fmt = fmt == F_JSON ? F_JSON : F_CSV; /* --out: csv unless json */
 	if (out_path) {
 		fout = fopen(out_path, "a");
 		if (!fout) {
@@ -418,7 +419,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	char sched[256] = "";
 	uint64_t base_tasks = 0;
 	double base_time = 0;
-	if (fout && ftell(fout) == 0 && fmt != F_JSON)
+	if (fout && ftell(fout) == 0 && file_fmt == F_CSV)
 		fputs(csv_header, fout);
 	if (mout && fmt == F_CSV)
 		fputs(csv_header, mout);
@@ -473,7 +474,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		if (mout)
 			record(mout, fmt, &ri, tn, t);
 		if (fout)
-			record(fout, fmt == F_JSON ? F_JSON : F_CSV, &ri, tn, t);
+			record(fout, file_fmt, &ri, tn, t);
 	}
 	{
 		/* summary: medians over trials */
