@@ -1,12 +1,13 @@
-/* app.c - the common driver of the ordo binaries (see app.h). */
-#include "app.h"
+/* app.c - the harness of the ordo binaries (see ordo_app.h): parse, set up, trials,
+ * summary. Records are produced from one table of fields (record_fields), which drives
+ * the CSV header, the CSV rows and the JSON lines alike. */
+#include "ordo_app.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <omp.h>
 
 #include "ordo_util.h"
 
@@ -14,7 +15,6 @@ enum {
 	A_GEN = 500,
 	A_WL,
 	A_SEED,
-	A_VERIFY,
 	A_NOVERIFY,
 	A_FORMAT,
 	A_OUT,
@@ -22,7 +22,8 @@ enum {
 	A_FAKE,
 	A_LOOKAHEAD,
 	A_HELP,
-	A_DELTA,
+	A_TARGET,
+	A_PAIRS,
 };
 
 static const struct cli_opt app_opts[] = {
@@ -31,13 +32,14 @@ static const struct cli_opt app_opts[] = {
     {"threads", 't', "N", "worker threads (default: every CPU of the affinity mask)"},
     {"wl", A_WL, "SPEC", "scheduler NAME:key=value,... ('--wl help' lists them)"},
     {"delta", 'd', "D", "bucket shift for bucketed schedulers when SPEC omits it"},
-    {"source", 'r', "NODE", "source node, 0-based (default: a fixed-seed random node with arcs)"},
-    {"trials", 'n', "K", "trials (default 3); without -r each trial draws the next source"},
-    {"seed", A_SEED, "S", "seed of sources and scheduler RNGs (default 1)"},
+    {"trials", 'n', "K", "trials (default 3); without a fixed query each trial draws a new one"},
+    {"seed", A_SEED, "S", "seed of queries and scheduler RNGs (default 1)"},
     {"verify", 'v', NULL, "check every trial against the sequential baseline (default)"},
     {"no-verify", A_NOVERIFY, NULL, "skip the check (the baseline still runs for work ratio)"},
-    {"format", A_FORMAT, "FMT", "text (default), json (JSON lines) or csv records on stdout"},
-    {"out", A_OUT, "FILE", "append the records to FILE (csv unless --format json)"},
+    {"format", A_FORMAT, "FMT",
+     "text (default), json (JSON lines) or csv records on stdout; with --out, the file's"},
+    {"out", A_OUT, "FILE",
+     "append records to FILE: json for .json/.jsonl, else csv (unless --format)"},
     {"bind", A_BIND, "MODE", "none (default: respect the inherited mask), compact, scatter"},
     {"numa-fake", A_FAKE, "N", "split threads into N virtual NUMA nodes (or ORDO_FAKE_NUMA)"},
     {"lookahead", A_LOOKAHEAD, "K",
@@ -48,7 +50,23 @@ static const struct cli_opt app_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+static const struct cli_opt source_opts[] = {
+    {"source", 'r', "NODE", "source node, 0-based (default: a fixed-seed random node with arcs)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const struct cli_opt pair_opts[] = {
+    {"source", 'r', "NODE", "source node, 0-based (with --target)"},
+    {"target", A_TARGET, "NODE", "target node, 0-based (with --source)"},
+    {"pairs", A_PAIRS, "N",
+     "without --source/--target: trial i uses fixed-seed random reachable pair i mod N "
+     "(default: a new pair per trial)"},
+    {NULL, 0, NULL, NULL},
+};
+
 static const char *const galois_aliases[] = {"startNode=source",
+                                             "destNode=target",
+                                             "reportNode=target",
                                              "delta=delta",
                                              "noverify=no-verify",
                                              "t=threads",
@@ -58,182 +76,99 @@ static const char *const galois_aliases[] = {"startNode=source",
 
 enum { F_TEXT, F_JSON, F_CSV };
 
-struct trial {
-	uint32_t source;
-	struct ordo_run_stats rs;
-	uint64_t base_tasks;
-	double base_time;
-	struct ordo_check chk;
-	const char *verdict;
-};
+/* ---- configuration (parse) ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 32)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-struct run_info {
-	const char *alg, *input, *sched;
-	const struct ordo_graph *g;
-	int threads;
-	uint64_t seed;
-	double load_s;
-	const struct ordo_wl_ops *ops;
-};
-
-static const char *csv_header =
-    "algorithm,input,n,m,scheduler,threads,lookahead,seed,trial,source,load_s,time_s,tasks,"
-    "empty_tasks,pushes,failed_pops,baseline_tasks,work_ratio,baseline_time_s,speedup,"
-    "tasks_thread_min,tasks_thread_median,tasks_thread_max,reached,max_dist,verify,"
-    "work_counters,sched_stat_names,sched_stat1,sched_stat2,sched_stat3,sched_stat4\n";
-
-static void record(FILE *f, int fmt, const struct run_info *ri, const char *trial,
-                   const struct trial *t)
-{
-	double work = t->base_tasks ? (double)t->rs.tasks / (double)t->base_tasks : 0;
-	double speedup = t->rs.seconds > 0 ? t->base_time / t->rs.seconds : 0;
-#ifdef ORDO_COUNT_WORK
-	const char *counters = "on";
-#else
-	const char *counters = "off";
-#endif
-	if (fmt == F_JSON) {
-		fprintf(f, "{\"algorithm\":");
-		json_str(f, ri->alg);
-		fprintf(f, ",\"input\":");
-		json_str(f, ri->input);
-		fprintf(f, ",\"n\":%u,\"m\":%llu,\"scheduler\":", ri->g->n,
-		        (unsigned long long)ri->g->m);
-		json_str(f, ri->sched);
-		fprintf(
-		    f,
-		    ",\"threads\":%d,\"lookahead\":%u,\"seed\":%llu,\"trial\":\"%s\",\"source\":%u,"
-		    "\"load_s\":%.6f,"
-		    "\"time_s\":%.6f,\"tasks\":%llu,\"empty_tasks\":%llu,\"pushes\":%llu,"
-		    "\"failed_pops\":%llu,\"baseline_tasks\":%llu,\"work_ratio\":%.6f,"
-		    "\"baseline_time_s\":%.6f,\"speedup\":%.4f,\"tasks_thread_min\":%llu,"
-		    "\"tasks_thread_median\":%llu,\"tasks_thread_max\":%llu,\"reached\":%llu,"
-		    "\"max_dist\":%llu,\"verify\":\"%s\",\"work_counters\":\"%s\",\"sched_stats\":"
-		    "{",
-		    ri->threads, t->rs.lookahead, (unsigned long long)ri->seed, trial, t->source,
-		    ri->load_s, t->rs.seconds, (unsigned long long)t->rs.tasks,
-		    (unsigned long long)t->rs.empty, (unsigned long long)t->rs.pushes,
-		    (unsigned long long)t->rs.failed_pops, (unsigned long long)t->base_tasks, work,
-		    t->base_time, speedup, (unsigned long long)t->rs.tasks_min,
-		    (unsigned long long)t->rs.tasks_median, (unsigned long long)t->rs.tasks_max,
-		    (unsigned long long)t->chk.reached, (unsigned long long)t->chk.max_dist,
-		    t->verdict, counters);
-		bool first = true;
-		for (int k = 0; k < ORDO_WL_STATS; k++)
-			if (ri->ops->stat_names[k]) {
-				fprintf(f, "%s\"%s\":%llu", first ? "" : ",",
-				        ri->ops->stat_names[k],
-				        (unsigned long long)t->rs.wl_stat[k]);
-				first = false;
-			}
-		fprintf(f, "}}\n");
-		return;
-	}
-	char names[128] = "";
-	for (int k = 0; k < ORDO_WL_STATS; k++)
-		if (ri->ops->stat_names[k])
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-			         names[0] ? ";" : "", ri->ops->stat_names[k]);
-	fprintf(f,
-	        "%s,\"%s\",%u,%llu,\"%s\",%d,%u,%llu,%s,%u,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%.6f,"
-	        "%.6f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu\n",
-	        ri->alg, ri->input, ri->g->n, (unsigned long long)ri->g->m, ri->sched, ri->threads,
-	        t->rs.lookahead, (unsigned long long)ri->seed, trial, t->source, ri->load_s,
-	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
-	        (unsigned long long)t->rs.pushes, (unsigned long long)t->rs.failed_pops,
-	        (unsigned long long)t->base_tasks, work, t->base_time, speedup,
-	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
-	        (unsigned long long)t->rs.tasks_max, (unsigned long long)t->chk.reached,
-	        (unsigned long long)t->chk.max_dist, t->verdict, counters, names,
-	        (unsigned long long)t->rs.wl_stat[0], (unsigned long long)t->rs.wl_stat[1],
-	        (unsigned long long)t->rs.wl_stat[2], (unsigned long long)t->rs.wl_stat[3]);
-}
-
-static void human(FILE *f, const struct run_info *ri, int i, const struct trial *t)
-{
-	double work = t->base_tasks ? (double)t->rs.tasks / (double)t->base_tasks : 0;
-	fprintf(f,
-	        "trial %d: source %u  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work "
-	        "%.3f  speedup %.2fx  per-thread tasks %llu/%llu/%llu",
-	        i + 1, t->source, t->rs.seconds, (unsigned long long)t->rs.tasks,
-	        (unsigned long long)t->rs.empty, (unsigned long long)t->base_tasks, work,
-	        t->rs.seconds > 0 ? t->base_time / t->rs.seconds : 0,
-	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
-	        (unsigned long long)t->rs.tasks_max);
-	for (int k = 0; k < ORDO_WL_STATS; k++)
-		if (ri->ops->stat_names[k])
-			fprintf(f, "  %s %llu", ri->ops->stat_names[k],
-			        (unsigned long long)t->rs.wl_stat[k]);
-	fprintf(f, "\n         reached %llu  max distance %llu  verification %s",
-	        (unsigned long long)t->chk.reached, (unsigned long long)t->chk.max_dist,
-	        t->verdict);
-	if (t->chk.mismatches)
-		fprintf(f, " (%llu nodes differ; node %u: %llu, expected %llu)",
-		        (unsigned long long)t->chk.mismatches, t->chk.first_bad,
-		        (unsigned long long)t->chk.got, (unsigned long long)t->chk.want);
-	fprintf(f, "\n");
-}
-
-int app_main(const struct app_kernel *k, int argc, char **argv)
-{
-	const char *slash = strrchr(argv[0], '/');
-	cli_prog = slash ? slash + 1 : argv[0];
-	cli_galois_aliases(argc, argv, galois_aliases);
+struct app_cfg {
+	const char *file, *gen, *wl_spec, *out_path;
+	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
+	int fmt;     /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
+	int out_fmt; /* --out file: F_JSON or F_CSV */
+	bool fmt_given;
+	int bind;
+	bool verify, quiet;
 	struct ordo_load_opts lo;
-	ordo_load_opts_init(&lo);
-	const char *file = NULL, *gen = NULL, *wl_spec = k->default_wl, *out_path = NULL;
-	int64_t threads = 0, source = -1, trials = 3, seed = 1, fake = 0, delta = -1,
-	        lookahead = -1;
-	int fmt = F_TEXT, bind = ORDO_BIND_NONE;
-	bool verify = true, quiet = false;
-	struct cli_opt all[64];
+};
+
+static void print_help(const struct app_kernel *k)
+{
+	char usage[1024];
+	snprintf(usage, sizeof usage,
+	         "usage: %s [options] [FILE]\n%s: %s\nwith a pluggable scheduler, verified against "
+	         "%s (exact, sequential).\nWithout FILE or --gen it runs on the generated graph "
+	         "%s.\nGalois spellings -startNode, -destNode, -delta, -noverify, -t=N are "
+	         "accepted.",
+	         cli_prog, k->name, k->summary, k->baseline_name, k->default_gen);
+	const struct cli_opt *tabs[4];
+	int nt = 0;
+	tabs[nt++] = app_opts;
+	if (k->query == APP_QUERY_SOURCE)
+		tabs[nt++] = source_opts;
+	else if (k->query == APP_QUERY_PAIR)
+		tabs[nt++] = pair_opts;
+	if (k->opts)
+		tabs[nt++] = k->opts;
+	tabs[nt++] = cli_load_opts;
+	cli_print_help(usage, tabs, nt);
+	printf("\n");
+	ordo_wl_print_help(stdout);
+}
+
+static int parse_format(const char *arg, int *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = F_TEXT;
+	else if (!strcmp(arg, "json"))
+		*fmt = F_JSON;
+	else if (!strcmp(arg, "csv"))
+		*fmt = F_CSV;
+	else {
+		fprintf(stderr, "%s: --format %s: expected text, json or csv\n", cli_prog, arg);
+		return 2;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int app_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c)
+{
+	*c = (struct app_cfg){.wl_spec = k->default_wl,
+	                      .source = -1,
+	                      .target = -1,
+	                      .trials = 3,
+	                      .seed = 1,
+	                      .delta = -1,
+	                      .lookahead = -1,
+	                      .fmt = F_TEXT,
+	                      .bind = ORDO_BIND_NONE,
+	                      .verify = true};
+	ordo_load_opts_init(&c->lo);
+	struct cli_opt all[160];
 	int na = 0;
-	for (const struct cli_opt *o = app_opts; o->name; o++)
-		all[na++] = *o;
-	for (const struct cli_opt *o = cli_load_opts; o->name; o++)
-		all[na++] = *o;
+	const struct cli_opt *tabs[] = {app_opts,
+	                                k->query == APP_QUERY_SOURCE ? source_opts
+	                                : k->query == APP_QUERY_PAIR ? pair_opts
+	                                                             : NULL,
+	                                k->opts, cli_load_opts};
+	for (size_t t = 0; t < sizeof tabs / sizeof *tabs; t++)
+		for (const struct cli_opt *o = tabs[t]; o && o->name; o++)
+			if (na < 159)
+				all[na++] = *o;
 	all[na] = (struct cli_opt){0};
-	struct option lopts[64];
-	char sopts[64];
+	struct option lopts[160];
+	char sopts[96];
 	cli_getopt_tables(all, lopts, sopts, sizeof sopts);
-	int c;
-	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+	int ch;
+	while ((ch = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
 		const char *arg = optarg && optarg[0] == '=' ? optarg + 1 : optarg; /* -t=2 */
-		switch (c) {
+		switch (ch) {
 		case 'f':
-			file = arg;
+			c->file = arg;
 			break;
 		case A_GEN:
-			gen = arg;
+			c->gen = arg;
 			break;
 		case 't':
-			if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &threads))
+			if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &c->threads))
 				return 2;
 			break;
 		case A_WL:
@@ -241,53 +176,53 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 				ordo_wl_print_help(stdout);
 				return 0;
 			}
-			wl_spec = arg;
+			c->wl_spec = arg;
 			break;
 		case 'd':
-			if (!cli_int(cli_prog, "--delta", arg, 0, 63, &delta))
+			if (!cli_int(cli_prog, "--delta", arg, 0, 63, &c->delta))
 				return 2;
 			break;
 		case 'r':
-			if (!cli_int(cli_prog, "--source", arg, 0, UINT32_MAX - 1, &source))
+			if (!cli_int(cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
+				return 2;
+			break;
+		case A_TARGET:
+			if (!cli_int(cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
+				return 2;
+			break;
+		case A_PAIRS:
+			if (!cli_int(cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
 				return 2;
 			break;
 		case 'n':
-			if (!cli_int(cli_prog, "--trials", arg, 1, 100000, &trials))
+			if (!cli_int(cli_prog, "--trials", arg, 1, 100000, &c->trials))
 				return 2;
 			break;
 		case A_SEED:
-			if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &seed))
+			if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
 				return 2;
 			break;
 		case 'v':
-			verify = true;
+			c->verify = true;
 			break;
 		case A_NOVERIFY:
-			verify = false;
+			c->verify = false;
 			break;
 		case A_FORMAT:
-			if (!strcmp(arg, "text"))
-				fmt = F_TEXT;
-			else if (!strcmp(arg, "json"))
-				fmt = F_JSON;
-			else if (!strcmp(arg, "csv"))
-				fmt = F_CSV;
-			else {
-				fprintf(stderr, "%s: --format %s: expected text, json or csv\n",
-				        cli_prog, arg);
+			if (parse_format(arg, &c->fmt))
 				return 2;
-			}
+			c->fmt_given = true;
 			break;
 		case A_OUT:
-			out_path = arg;
+			c->out_path = arg;
 			break;
 		case A_BIND:
 			if (!strcmp(arg, "none"))
-				bind = ORDO_BIND_NONE;
+				c->bind = ORDO_BIND_NONE;
 			else if (!strcmp(arg, "compact"))
-				bind = ORDO_BIND_COMPACT;
+				c->bind = ORDO_BIND_COMPACT;
 			else if (!strcmp(arg, "scatter"))
-				bind = ORDO_BIND_SCATTER;
+				c->bind = ORDO_BIND_SCATTER;
 			else {
 				fprintf(stderr,
 				        "%s: --bind %s: expected none, compact or scatter\n",
@@ -296,34 +231,28 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 			}
 			break;
 		case A_FAKE:
-			if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &fake))
+			if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
 				return 2;
 			break;
 		case A_LOOKAHEAD:
 			if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD,
-			             &lookahead))
+			             &c->lookahead))
 				return 2;
 			break;
 		case 'q':
-			quiet = true;
+			c->quiet = true;
 			break;
-		case A_HELP: {
-			char usage[512];
-			snprintf(
-			    usage, sizeof usage,
-			    "usage: %s [options] [FILE]\n%s with a pluggable scheduler, verified "
-			    "against the exact sequential baseline.\nWithout FILE or --gen it runs "
-			    "on the generated graph %s.\nGalois spellings -startNode, -delta, "
-			    "-noverify, -t=N are accepted.",
-			    cli_prog, k->name, k->default_gen);
-			const struct cli_opt *tabs[2] = {app_opts, cli_load_opts};
-			cli_print_help(usage, tabs, 2);
-			printf("\n");
-			ordo_wl_print_help(stdout);
+		case A_HELP:
+			print_help(k);
 			return 0;
-		}
 		default: {
-			int r = cli_load_option(c, arg, &lo);
+			if (ch >= APP_OPT_KEY && ch < APP_OPT_KEY + 100 && k->option) {
+				int r = k->option(ch, arg);
+				if (r)
+					return r;
+				break;
+			}
+			int r = cli_load_option(ch, arg, &c->lo);
 			if (r == 1)
 				break;
 			if (r == 0)
@@ -332,182 +261,652 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		}
 		}
 	}
-	if (optind < argc && !file)
-		file = argv[optind++];
+	if (optind < argc && !c->file)
+		c->file = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'; try '%s --help'\n", cli_prog,
 		        argv[optind], cli_prog);
 		return 2;
 	}
-	if (file && gen) {
+	if (c->file && c->gen) {
 		fprintf(stderr, "%s: give an input file or --gen, not both\n", cli_prog);
 		return 2;
 	}
-	/* --out FILE gets csv records unless --format json; stdout keeps its own format
-	 * (the human report by default) */
-	FILE *mout = fmt == F_TEXT ? NULL : stdout; /* machine records */
-	FILE *hout = fmt == F_TEXT ? stdout : stderr;
-	if (quiet)
-		hout = NULL;
-
-	struct ordo_err err = {0};
-	struct ordo_topology topo;
-	int rc = ordo_topology_init(&topo, (int)threads, (int)fake, bind, &err);
-	if (rc)
-		return cli_fail(cli_prog, &err);
-	lo.threads = topo.nthreads;
-	/* validate the scheduler before the (possibly long) load */
-	char ov[64] = "";
-	if (delta >= 0)
-		snprintf(ov, sizeof ov, "delta=%lld", (long long)delta);
-	{
-		const struct ordo_wl_ops *ops;
-		int64_t params[ORDO_MAX_PARAMS];
-		rc = ordo_worklist_resolve(wl_spec, &ops, params, NULL, 0, &err);
-		if (rc) {
-			ordo_topology_free(&topo);
-			return cli_fail(cli_prog, &err);
+	if (k->query == APP_QUERY_PAIR) {
+		if ((c->source >= 0) != (c->target >= 0)) {
+			fprintf(stderr, "%s: give --source and --target together (or neither)\n",
+			        cli_prog);
+			return 2;
+		}
+		if (c->pairs && c->source >= 0) {
+			fprintf(stderr, "%s: --pairs draws pairs; it cannot go with --source\n",
+			        cli_prog);
+			return 2;
 		}
 	}
-	FILE *fout = NULL;
-	const int file_fmt = fmt == F_JSON ? F_JSON : F_CSV; /* --out: csv unless json */
-	if (out_path) {
-		fout = fopen(out_path, "a");
-		if (!fout) {
-			fprintf(stderr, "%s: %s: cannot open for appending\n", cli_prog, out_path);
-			ordo_topology_free(&topo);
+	/* --out: the file's format follows its extension unless --format names one */
+	if (c->out_path) {
+		const char *dot = strrchr(c->out_path, '.');
+		bool json_ext = dot && (!strcmp(dot, ".json") || !strcmp(dot, ".jsonl"));
+		c->out_fmt = c->fmt_given && c->fmt != F_TEXT ? c->fmt : json_ext ? F_JSON : F_CSV;
+		if (!c->fmt_given)
+			c->fmt = F_TEXT; /* stdout keeps the human report */
+	}
+	return -1;
+}
+
+/* ---- records: one table of fields ---- */
+
+enum { FK_STR, FK_U64, FK_F64, FK_NULL };
+
+struct field {
+	const char *name;
+	int kind;
+	int prec; /* FK_F64: decimals */
+	const char *s;
+	uint64_t u;
+	double d;
+};
+
+#define MAX_FIELDS 64
+
+struct trial {
+	struct app_query q;
+	struct ordo_run_stats rs;
+	struct app_baseline base;
+	struct ordo_check chk;
+	const char *verdict;
+};
+
+struct app_run {
+	const struct app_kernel *k;
+	struct app_cfg *cfg;
+	struct ordo_topology topo;
+	struct ordo_graph *g;
+	char input[512];
+	double load_s;
+	void *st;
+	char sched[256];    /* the resolved scheduler spec */
+	char overrides[64]; /* --delta as a parameter override */
+	const struct ordo_wl_ops *ops;
+	FILE *hout;           /* human report, or NULL */
+	FILE *mout;           /* stdout records, or NULL */
+	FILE *fout;           /* --out file, opened at the first record */
+	bool fout_has_header; /* the file already holds our header */
+	/* scheduler counters: the union of every registered scheduler's names, so that one
+	 * csv file can hold runs of different schedulers under one header */
+	const char *stat_col[ORDO_WL_STATS * 16];
+	char stat_key[ORDO_WL_STATS * 16][48];
+	int nstat;
+};
+
+static void collect_stat_columns(struct app_run *r)
+{
+	for (int i = 0; i < ordo_wl_count(); i++)
+		for (int s = 0; s < ORDO_WL_STATS; s++) {
+			const char *nm = ordo_wl_at(i)->stat_names[s];
+			bool seen = !nm;
+			for (int j = 0; j < r->nstat && !seen; j++)
+				seen = !strcmp(r->stat_col[j], nm);
+			if (!seen && r->nstat < ORDO_WL_STATS * 16) {
+				r->stat_col[r->nstat] = nm;
+				snprintf(r->stat_key[r->nstat], sizeof r->stat_key[0], "wl_%s", nm);
+				r->nstat++;
+			}
+		}
+}
+
+#define F_S(n, v)                                     \
+	f[nf++] = (struct field)                      \
+	{                                             \
+		.name = (n), .kind = FK_STR, .s = (v) \
+	}
+#define F_U(n, v)                                               \
+	f[nf++] = (struct field)                                \
+	{                                                       \
+		.name = (n), .kind = FK_U64, .u = (uint64_t)(v) \
+	}
+#define F_D(n, v, p)                                               \
+	f[nf++] = (struct field)                                   \
+	{                                                          \
+		.name = (n), .kind = FK_F64, .d = (v), .prec = (p) \
+	}
+#define F_N(n)                               \
+	f[nf++] = (struct field)             \
+	{                                    \
+		.name = (n), .kind = FK_NULL \
+	}
+
+/* The one table of record fields; t == NULL gives the names only (header). */
+static int record_fields(const struct app_run *r, int trial_no, const struct trial *t,
+                         struct field *f)
+{
+	static const struct trial none;
+	if (!t)
+		t = &none;
+	const struct app_kernel *k = r->k;
+	int nf = 0;
+	double work = t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
+	double speedup = t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
+	F_S("algorithm", k->name);
+	F_S("input", r->input);
+	F_U("n", r->g ? r->g->n : 0);
+	F_U("m", r->g ? r->g->m : 0);
+	F_S("scheduler", r->sched);
+	F_U("threads", r->topo.nthreads);
+	F_U("lookahead", t->rs.lookahead);
+	F_U("seed", r->cfg->seed);
+	F_U("trial", trial_no);
+	if (k->query != APP_QUERY_NONE)
+		F_U("source", t->q.source);
+	else
+		F_N("source");
+	if (k->query == APP_QUERY_PAIR)
+		F_U("target", t->q.target);
+	else
+		F_N("target");
+	F_D("load_s", r->load_s, 6);
+	F_D("time_s", t->rs.seconds, 6);
+	F_U("tasks", t->rs.tasks);
+	F_U("empty_tasks", t->rs.empty);
+	F_U("pushes", t->rs.pushes);
+	F_U("failed_pops", t->rs.failed_pops);
+	F_U("baseline_tasks", t->base.tasks);
+	F_D("work_ratio", work, 6);
+	F_D("baseline_time_s", t->base.seconds, 6);
+	F_D("speedup", speedup, 4);
+	F_U("tasks_thread_min", t->rs.tasks_min);
+	F_U("tasks_thread_median", t->rs.tasks_median);
+	F_U("tasks_thread_max", t->rs.tasks_max);
+	for (int i = 0; k->figures[i]; i++) {
+		uint64_t v;
+		if (ordo_check_get(&t->chk, k->figures[i], &v))
+			F_U(k->figures[i], v);
+		else
+			F_N(k->figures[i]);
+	}
+	F_S("verify", t->verdict ? t->verdict : "");
+	F_U("mismatches", t->chk.mismatches);
+	F_S("first_mismatch", t->chk.first);
+#ifdef ORDO_COUNT_WORK
+	F_S("work_counters", "on");
+#else
+	F_S("work_counters", "off");
+#endif
+	for (int i = 0; i < r->nstat; i++) {
+		int s = -1;
+		for (int j = 0; r->ops && j < ORDO_WL_STATS; j++)
+			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
+				s = j;
+		if (s >= 0)
+			F_U(r->stat_key[i], t->rs.wl_stat[s]);
+		else
+			F_N(r->stat_key[i]);
+	}
+	return nf;
+}
+
+static void put_str(FILE *fp, const char *s, bool json)
+{
+	if (!json && !s[strcspn(s, ",\"\r\n")]) { /* csv quotes only where needed */
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputs(json ? "\\\"" : "\"\"", fp);
+		else if (json && *s == '\\')
+			fputs("\\\\", fp);
+		else if (json && (unsigned char)*s < 32)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void put_value(FILE *fp, const struct field *f, bool json)
+{
+	switch (f->kind) {
+	case FK_STR:
+		put_str(fp, f->s, json);
+		break;
+	case FK_U64:
+		fprintf(fp, "%llu", (unsigned long long)f->u);
+		break;
+	case FK_F64:
+		fprintf(fp, "%.*f", f->prec, f->d);
+		break;
+	default:
+		if (json)
+			fputs("null", fp);
+	}
+}
+
+static void csv_header_line(const struct app_run *r, char *buf, size_t cap)
+{
+	struct field f[MAX_FIELDS];
+	int nf = record_fields(r, 0, NULL, f);
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < nf && len < cap; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", f[i].name);
+}
+
+static void record(FILE *fp, int fmt, const struct app_run *r, int trial_no, const struct trial *t)
+{
+	struct field f[MAX_FIELDS];
+	int nf = record_fields(r, trial_no, t, f);
+	bool json = fmt == F_JSON;
+	if (json)
+		fputc('{', fp);
+	for (int i = 0; i < nf; i++) {
+		if (i)
+			fputc(',', fp);
+		if (json)
+			fprintf(fp, "\"%s\":", f[i].name);
+		put_value(fp, &f[i], json);
+	}
+	fputs(json ? "}\n" : "\n", fp);
+	fflush(fp); /* a run killed later keeps every finished trial */
+}
+
+/* ---- the --out file: checked before the (possibly long) load, opened at the first
+ * record so that a run failing earlier leaves no empty file ---- */
+
+static int check_out_file(struct app_run *r)
+{
+	const char *path = r->cfg->out_path;
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "%s: --out %s: cannot read it: %s\n", cli_prog, path,
+			        strerror(errno));
+			return 3;
+		}
+		char dir[1024];
+		snprintf(dir, sizeof dir, "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = 0;
+		else
+			snprintf(dir, sizeof dir, ".");
+		if (access(dir, W_OK)) {
+			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", cli_prog,
+			        path, dir, strerror(errno));
+			return 3;
+		}
+		return 0;
+	}
+	char line[4096] = "";
+	bool empty = !fgets(line, sizeof line, fp);
+	fclose(fp);
+	if (access(path, W_OK)) {
+		fprintf(stderr, "%s: --out %s: cannot append to it: %s\n", cli_prog, path,
+		        strerror(errno));
+		return 3;
+	}
+	if (empty)
+		return 0;
+	line[strcspn(line, "\r\n")] = 0;
+	bool is_json = line[0] == '{';
+	if (is_json != (r->cfg->out_fmt == F_JSON)) {
+		fprintf(stderr,
+		        "%s: --out %s holds %s records and this run writes %s; give another "
+		        "file or --format %s\n",
+		        cli_prog, path, is_json ? "json" : "csv",
+		        r->cfg->out_fmt == F_JSON ? "json" : "csv", is_json ? "json" : "csv");
+		return 2;
+	}
+	if (!is_json) {
+		char want[4096];
+		csv_header_line(r, want, sizeof want);
+		if (strcmp(line, want)) {
+			fprintf(stderr,
+			        "%s: --out %s: its csv header is not %s's (another app or "
+			        "version wrote it); give another file\n",
+			        cli_prog, path, r->k->name);
+			return 2;
+		}
+		r->fout_has_header = true;
+	}
+	return 0;
+}
+
+static int emit(struct app_run *r, int trial_no, const struct trial *t)
+{
+	const struct app_cfg *c = r->cfg;
+	if (r->mout) {
+		if (trial_no == 1 && c->fmt == F_CSV) {
+			char h[4096];
+			csv_header_line(r, h, sizeof h);
+			fprintf(r->mout, "%s\n", h);
+		}
+		record(r->mout, c->fmt, r, trial_no, t);
+	}
+	if (c->out_path) {
+		if (!r->fout) {
+			r->fout = fopen(c->out_path, "a");
+			if (!r->fout) {
+				fprintf(stderr, "%s: --out %s: cannot open for appending: %s\n",
+				        cli_prog, c->out_path, strerror(errno));
+				return 3;
+			}
+			if (c->out_fmt == F_CSV && !r->fout_has_header) {
+				char h[4096];
+				csv_header_line(r, h, sizeof h);
+				fprintf(r->fout, "%s\n", h);
+			}
+		}
+		record(r->fout, c->out_fmt, r, trial_no, t);
+		if (ferror(r->fout)) {
+			fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, c->out_path);
 			return 3;
 		}
 	}
-	struct ordo_graph *g = NULL;
-	char input[512];
-	double load_s = 0;
-	rc = cli_load_graph(file, file ? NULL : (gen ? gen : k->default_gen), &lo, quiet, &g, input,
-	                    sizeof input, &load_s);
-	if (rc) {
-		ordo_topology_free(&topo);
-		if (fout)
-			fclose(fout);
-		return rc;
+	return 0;
+}
+
+/* ---- human report ---- */
+
+static void human_trial(const struct app_run *r, int i, const struct trial *t)
+{
+	FILE *f = r->hout;
+	const struct app_kernel *k = r->k;
+	double work = t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
+	fprintf(f, "trial %d:", i);
+	if (k->query != APP_QUERY_NONE)
+		fprintf(f, " source %u", t->q.source);
+	if (k->query == APP_QUERY_PAIR)
+		fprintf(f, " target %u", t->q.target);
+	fprintf(f,
+	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
+	        "%.2fx  per-thread tasks %llu/%llu/%llu",
+	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
+	        (unsigned long long)t->base.tasks, work,
+	        t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0,
+	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
+	        (unsigned long long)t->rs.tasks_max);
+	for (int s = 0; s < ORDO_WL_STATS; s++)
+		if (r->ops->stat_names[s])
+			fprintf(f, "  %s %llu", r->ops->stat_names[s],
+			        (unsigned long long)t->rs.wl_stat[s]);
+	fprintf(f, "\n        ");
+	for (int j = 0; k->figures[j]; j++) {
+		uint64_t v;
+		if (ordo_check_get(&t->chk, k->figures[j], &v))
+			fprintf(f, " %s %llu ", k->figures[j], (unsigned long long)v);
 	}
-	int status = 0;
-	void *st = NULL;
-	struct trial *tr = calloc((size_t)trials, sizeof *tr);
-	struct ordo_worklist wl = {0};
-	if (!tr || (rc = k->init(&st, g, &err))) {
-		status = tr ? cli_fail(cli_prog, &err) : 3;
-		goto out;
-	}
-	if (g->n == 0 || g->m == 0) {
-		fprintf(stderr, "%s: %s has no arcs: nothing to run\n", cli_prog, input);
-		status = 2;
-		goto out;
-	}
-	if (source >= (int64_t)g->n) {
-		fprintf(stderr, "%s: --source %lld: the graph has nodes 0..%u\n", cli_prog,
-		        (long long)source, g->n - 1);
-		status = 2;
-		goto out;
-	}
-	struct run_info ri = {.alg = k->name,
-	                      .input = input,
-	                      .g = g,
-	                      .threads = topo.nthreads,
-	                      .seed = (uint64_t)seed,
-	                      .load_s = load_s};
-	uint32_t last_src = UINT32_MAX;
-	char sched[256] = "";
-	uint64_t base_tasks = 0;
-	double base_time = 0;
-	if (fout && ftell(fout) == 0 && file_fmt == F_CSV)
-		fputs(csv_header, fout);
-	if (mout && fmt == F_CSV)
-		fputs(csv_header, mout);
-	for (int64_t i = 0; i < trials; i++) {
-		struct trial *t = &tr[i];
-		t->source = source >= 0 ? (uint32_t)source
-		                        : ordo_pick_source(g, (uint64_t)seed, (uint64_t)i);
-		if (t->source != last_src) {
-			double t0 = ordo_now();
-			if ((rc = k->baseline(st, t->source, &base_tasks, &err))) {
-				status = cli_fail(cli_prog, &err);
-				goto out;
-			}
-			base_time = ordo_now() - t0;
-			last_src = t->source;
-		}
-		t->base_tasks = base_tasks;
-		t->base_time = base_time;
-		rc = ordo_worklist_create(wl_spec, ov, &topo, (uint64_t)seed + (uint64_t)i, &wl,
-		                          &err);
-		if (rc) {
-			status = cli_fail(cli_prog, &err);
-			goto out;
-		}
-		snprintf(sched, sizeof sched, "%s", wl.spec); /* wl is destroyed before records */
-		ri.sched = sched;
-		ri.ops = wl.ops;
-		if (i == 0 && hout)
-			fprintf(hout,
-			        "%s on %s (%u nodes, %llu arcs) with %s, %d threads (%d NUMA "
-			        "node%s%s), seed %lld\n",
-			        k->name, input, g->n, (unsigned long long)g->m, wl.spec,
-			        topo.nthreads, topo.nnodes, topo.nnodes == 1 ? "" : "s",
-			        topo.fake ? ", fake" : "", (long long)seed);
-		struct ordo_exec_opts eo = {.topo = &topo, .seed = (uint64_t)seed + (uint64_t)i};
-		if (lookahead >= 0)
-			eo.lookahead = lookahead ? (unsigned)lookahead : ORDO_LOOKAHEAD_OFF;
-		rc = k->run(st, t->source, &wl, &eo, &t->rs, &err);
-		ordo_worklist_destroy(&wl);
-		if (rc) {
-			status = cli_fail(cli_prog, &err);
-			goto out;
-		}
-		bool ok = k->verify(st, &t->chk);
-		t->verdict = verify ? (ok ? "PASS" : "FAIL") : "SKIP";
-		if (verify && !ok)
-			status = 1;
-		if (hout)
-			human(hout, &ri, (int)i, t);
-		char tn[24];
-		snprintf(tn, sizeof tn, "%lld", (long long)i + 1);
-		if (mout)
-			record(mout, fmt, &ri, tn, t);
-		if (fout)
-			record(fout, file_fmt, &ri, tn, t);
-	}
+	fprintf(f, " verification %s", t->verdict);
+	if (t->chk.mismatches)
+		fprintf(f, " (%llu mismatch%s; first: %s)", (unsigned long long)t->chk.mismatches,
+		        t->chk.mismatches == 1 ? "" : "es", t->chk.first);
+	fprintf(f, "\n");
+}
+
+/* ---- set-up ---- */
+
+static int app_setup(struct app_run *r)
+{
+	const struct app_kernel *k = r->k;
+	struct app_cfg *c = r->cfg;
+	struct ordo_err err = {0};
+	r->mout = c->fmt == F_TEXT ? NULL : stdout;
+	r->hout = c->quiet ? NULL : c->fmt == F_TEXT ? stdout : stderr;
+	if (r->mout)
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	collect_stat_columns(r);
+	int rc = ordo_topology_init(&r->topo, (int)c->threads, (int)c->fake, c->bind, &err);
+	if (rc)
+		return cli_fail(cli_prog, &err);
+	c->lo.threads = r->topo.nthreads;
+	/* everything that can be checked before the (possibly long) load: the scheduler
+	 * (created once to resolve every parameter, --delta included) and the --out file */
+	if (c->delta >= 0)
+		snprintf(r->overrides, sizeof r->overrides, "delta=%lld", (long long)c->delta);
 	{
-		/* summary: medians over trials */
-		double *v = malloc((size_t)trials * sizeof *v), tm, wm, bm;
-		for (int64_t i = 0; i < trials; i++)
-			v[i] = tr[i].rs.seconds;
-		tm = median(v, (int)trials);
-		for (int64_t i = 0; i < trials; i++)
-			v[i] = tr[i].base_tasks ? (double)tr[i].rs.tasks / tr[i].base_tasks : 0;
-		wm = median(v, (int)trials);
-		for (int64_t i = 0; i < trials; i++)
-			v[i] = tr[i].base_time;
-		bm = median(v, (int)trials);
-		free(v);
-		if (hout)
-			fprintf(
-			    hout,
-			    "summary: median time %.4f s over %lld trial%s  work ratio %.3f  "
-			    "speedup vs sequential baseline %.2fx (baseline %.4f s)  load %.3f s  "
-			    "verification %s\n",
-			    tm, (long long)trials, trials == 1 ? "" : "s", wm, tm > 0 ? bm / tm : 0,
-			    bm, load_s,
-			    !verify  ? "SKIPPED"
-			    : status ? "FAIL"
-			             : "PASS");
+		struct ordo_worklist wl = {0};
+		if ((rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
+		                               (uint64_t)c->seed, &wl, &err)))
+			return cli_fail(cli_prog, &err);
+		snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
+		ordo_worklist_destroy(&wl);
 	}
-out:
-	if (st)
-		k->fini(st);
+	if (c->out_path && (rc = check_out_file(r)))
+		return rc;
+	rc = cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen), &c->lo,
+	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s);
+	if (rc)
+		return rc;
+	struct ordo_graph *g = r->g;
+	if (g->n == 0 || g->m == 0) {
+		fprintf(stderr, "%s: %s has no arcs: nothing to run\n", cli_prog, r->input);
+		return 2;
+	}
+	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE) {
+		fprintf(stderr,
+		        "%s: %s needs node coordinates and %s has none; give them with --coords "
+		        "FILE (DIMACS .co or one 'x y' line per node)\n",
+		        cli_prog, k->name, r->input);
+		return 2;
+	}
+	if ((k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
+		struct ordo_graph *sg;
+		struct ordo_build_stats bs;
+		double t0 = ordo_now();
+		if ((rc = ordo_graph_symmetrized(g, r->topo.nthreads, &sg, &bs, &err)))
+			return cli_fail(cli_prog, &err);
+		ordo_graph_free(g);
+		r->g = g = sg;
+		if (!c->quiet)
+			fprintf(stderr,
+			        "%s needs an undirected graph and %s is not marked symmetric: "
+			        "symmetrised (%llu reverse arcs added, %llu duplicate arcs merged "
+			        "keeping the lightest) to %llu arcs in %.3f s\n",
+			        k->name, r->input, (unsigned long long)bs.reverse_arcs_added,
+			        (unsigned long long)bs.duplicates_removed, (unsigned long long)g->m,
+			        ordo_now() - t0);
+	}
+	if ((k->needs & APP_NEEDS_WEIGHTS) && !g->w) {
+		if (g->coord_kind == ORDO_COORD_NONE) {
+			fprintf(stderr,
+			        "%s: %s needs arc weights and %s has none; give --random-weights "
+			        "LO:HI (or coordinates with --coords to weigh arcs by length)\n",
+			        cli_prog, k->name, r->input);
+			return 2;
+		}
+		if ((rc = ordo_graph_weights_from_coords(g, &err)))
+			return cli_fail(cli_prog, &err);
+		if (!c->quiet)
+			fprintf(stderr,
+			        "%s is unweighted: weights = rounded Euclidean lengths from "
+			        "its coordinates\n",
+			        r->input);
+	}
+	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
+		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", cli_prog,
+		        c->source >= (int64_t)g->n ? "source" : "target",
+		        (long long)(c->source >= (int64_t)g->n ? c->source : c->target), g->n - 1);
+		return 2;
+	}
+	if (r->hout) {
+		fprintf(r->hout,
+		        "%s on %s (%u nodes, %llu arcs) with %s, %d threads (%d NUMA node%s%s), "
+		        "seed %lld\n",
+		        k->name, r->input, g->n, (unsigned long long)g->m, r->sched,
+		        r->topo.nthreads, r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
+		        r->topo.fake ? ", fake" : "", (long long)c->seed);
+		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s\n",
+		        k->baseline_name, k->work_note ? " (" : "",
+		        k->work_note ? k->work_note : "");
+		if (k->work_note)
+			fputc(')', r->hout), fputc('\n', r->hout);
+	}
+	struct app_env env = {.topo = &r->topo, .seed = (uint64_t)c->seed, .report = r->hout};
+	if ((rc = k->init(&r->st, g, &env, &err)))
+		return cli_fail(cli_prog, &err);
+	return 0;
+}
+
+/* ---- trials ---- */
+
+static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
+{
+	const struct app_cfg *c = r->cfg;
+	struct ordo_err err = {0};
+	*q = (struct app_query){APP_NO_NODE, APP_NO_NODE};
+	switch (r->k->query) {
+	case APP_QUERY_NONE:
+		return 0;
+	case APP_QUERY_SOURCE:
+		q->source = c->source >= 0
+		                ? (uint32_t)c->source
+		                : ordo_graph_pick_source(r->g, (uint64_t)c->seed, (uint64_t)i);
+		return 0;
+	case APP_QUERY_PAIR:
+		if (c->source >= 0) {
+			q->source = (uint32_t)c->source;
+			q->target = (uint32_t)c->target;
+			return 0;
+		}
+		if (ordo_graph_pick_pair(r->g, (uint64_t)c->seed,
+		                         (uint64_t)(c->pairs ? i % c->pairs : i), &q->source,
+		                         &q->target, &err))
+			return cli_fail(cli_prog, &err);
+		return 0;
+	}
+	return 0;
+}
+
+static int app_trials(struct app_run *r, struct trial *tr, int *status)
+{
+	const struct app_kernel *k = r->k;
+	const struct app_cfg *c = r->cfg;
+	struct ordo_err err = {0};
+	struct app_query last = {APP_NO_NODE - 1, APP_NO_NODE - 1};
+	struct app_baseline base = {0};
+	int rc;
+	for (int64_t i = 0; i < c->trials; i++) {
+		struct trial *t = &tr[i];
+		if ((rc = pick_query(r, i, &t->q)))
+			return rc;
+		if (t->q.source != last.source || t->q.target != last.target) {
+			double t0 = ordo_now();
+			base = (struct app_baseline){0};
+			if ((rc = k->baseline(r->st, &t->q, &base, &err)))
+				return cli_fail(cli_prog, &err);
+			if (base.seconds <= 0)
+				base.seconds = ordo_now() - t0;
+			last = t->q;
+		}
+		t->base = base;
+		struct ordo_worklist wl = {0};
+		rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
+		                          (uint64_t)c->seed + (uint64_t)i, &wl, &err);
+		if (rc)
+			return cli_fail(cli_prog, &err);
+		snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
+		r->ops = wl.ops;
+		struct ordo_exec_opts eo = {.topo = &r->topo,
+		                            .seed = (uint64_t)c->seed + (uint64_t)i};
+		if (c->lookahead >= 0)
+			eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
+		rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, &err);
+		ordo_worklist_destroy(&wl);
+		if (rc)
+			return cli_fail(cli_prog, &err);
+		k->check(r->st, &t->q, &t->chk);
+		t->verdict = c->verify ? (t->chk.pass ? "PASS" : "FAIL") : "SKIP";
+		if (c->verify && !t->chk.pass)
+			*status = 1;
+		if (r->hout)
+			human_trial(r, (int)i + 1, t);
+		if ((rc = emit(r, (int)i + 1, t)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- summary ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(const struct trial *tr, int n, double (*get)(const struct trial *))
+{
+	double v[n > 0 ? n : 1];
+	for (int i = 0; i < n; i++)
+		v[i] = get(&tr[i]);
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double get_time(const struct trial *t)
+{
+	return t->rs.seconds;
+}
+static double get_work(const struct trial *t)
+{
+	return t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
+}
+static double get_base(const struct trial *t)
+{
+	return t->base.seconds;
+}
+
+static void app_summary(const struct app_run *r, const struct trial *tr, int status)
+{
+	if (!r->hout)
+		return;
+	int n = (int)r->cfg->trials;
+	double tm = median_of(tr, n, get_time), wm = median_of(tr, n, get_work),
+	       bm = median_of(tr, n, get_base);
+	fprintf(r->hout,
+	        "summary: median time %.4f s over %d trial%s  work ratio %.3f  speedup vs "
+	        "sequential baseline %.2fx (baseline %.4f s)  load %.3f s  verification %s\n",
+	        tm, n, n == 1 ? "" : "s", wm, tm > 0 ? bm / tm : 0, bm, r->load_s,
+	        !r->cfg->verify ? "SKIPPED"
+	        : status        ? "FAIL"
+	                        : "PASS");
+}
+
+int app_main(const struct app_kernel *k, int argc, char **argv)
+{
+	const char *slash = strrchr(argv[0], '/');
+	cli_prog = slash ? slash + 1 : argv[0];
+	cli_galois_aliases(argc, argv, galois_aliases);
+	struct app_cfg cfg;
+	int rc = app_parse(k, argc, argv, &cfg);
+	if (rc >= 0)
+		return rc;
+	struct app_run r = {.k = k, .cfg = &cfg};
+	snprintf(r.sched, sizeof r.sched, "%s", cfg.wl_spec);
+	int status = 0;
+	struct trial *tr = calloc((size_t)cfg.trials, sizeof *tr);
+	if (!tr) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog);
+		return 3;
+	}
+	rc = app_setup(&r);
+	if (!rc)
+		rc = app_trials(&r, tr, &status);
+	if (!rc)
+		app_summary(&r, tr, status);
+	else
+		status = rc;
+	if (r.st)
+		k->fini(r.st);
 	free(tr);
-	ordo_graph_free(g);
-	ordo_topology_free(&topo);
-	if (fout)
-		fclose(fout);
+	ordo_graph_free(r.g);
+	if (r.topo.node)
+		ordo_topology_free(&r.topo);
+	if (r.fout && fclose(r.fout) && !status) {
+		fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, cfg.out_path);
+		status = 3;
+	}
 	return status;
 }

@@ -1,5 +1,5 @@
-/* cli.c - shared command-line handling of the ordo binaries (see cli.h). */
-#include "cli.h"
+/* cli.c - shared command-line handling of the ordo binaries (see ordo_cli.h). */
+#include "ordo_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

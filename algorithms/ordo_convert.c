@@ -9,7 +9,7 @@
 
 #include <omp.h>
 
-#include "cli.h"
+#include "ordo_cli.h"
 #include "ordo_util.h"
 
 enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_HELP, O_LIST, O_SEED };

@@ -5,7 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "app.h"
+#include "ordo_app.h"
+#include "ordo_sssp.h"
 
 struct sssp_state {
 	const struct ordo_graph *g;
@@ -13,15 +14,17 @@ struct sssp_state {
 	uint64_t *ref;
 };
 
-static int init(void **st, const struct ordo_graph *g, struct ordo_err *err)
+static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+                struct ordo_err *err)
 {
+	(void)env;
 	struct sssp_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	*st = s;
 	s->g = g;
 	s->dist = ordo_alloc_huge((size_t)g->n * sizeof *s->dist + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
-	*st = s;
 	if (!s->dist || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
 	return 0;
@@ -35,36 +38,42 @@ static void fini(void *st)
 	free(s);
 }
 
-static int baseline(void *st, uint32_t src, uint64_t *tasks, struct ordo_err *err)
+static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+                    struct ordo_err *err)
 {
 	struct sssp_state *s = st;
-	return ordo_dijkstra(s->g, src, s->ref, tasks, err);
+	return ordo_dijkstra(s->g, q->source, s->ref, &b->tasks, err);
 }
 
-static int run(void *st, uint32_t src, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
-               struct ordo_run_stats *rs, struct ordo_err *err)
+static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+               const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct sssp_state *s = st;
-	return ordo_sssp(s->g, src, wl, o, s->dist, rs, err);
+	return ordo_sssp(s->g, q->source, wl, o, s->dist, rs, err);
 }
 
-static bool verify(void *st, struct ordo_check *c)
+static void check(void *st, const struct app_query *q, struct ordo_check *c)
 {
+	(void)q;
 	struct sssp_state *s = st;
-	return ordo_sssp_check(s->g, s->dist, s->ref, c);
+	ordo_sssp_check(s->g, s->dist, s->ref, c);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct app_kernel k = {
 	    .name = "sssp",
+	    .summary = "single-source shortest paths (one task per successful relaxation)",
+	    .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
 	    .default_gen = "road:W=1024,H=1024",
 	    .default_wl = "obim",
+	    .query = APP_QUERY_SOURCE,
+	    .figures = {"reached", "max_dist"},
 	    .init = init,
 	    .fini = fini,
 	    .baseline = baseline,
 	    .run = run,
-	    .verify = verify,
+	    .check = check,
 	};
 	return app_main(&k, argc, argv);
 }

@@ -327,3 +327,37 @@ fail_input:
 	ordo_chain_free(edges);
 	return rc;
 }
+
+int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                           struct ordo_build_stats *stats, struct ordo_err *err)
+{
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, g->w != NULL);
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+			if (!ordo_chain_push(&c, u, ordo_graph_dst(g, e),
+			                     ordo_graph_weight(g, e))) {
+				ordo_chain_free(&c);
+				return ordo_err_set(err, ORDO_ENOMEM,
+				                    "out of memory symmetrising the graph");
+			}
+	struct ordo_build_opts bo = {.n = g->n,
+	                             .symmetrize = true,
+	                             .dedup = true,
+	                             .keep_self_loops = true,
+	                             .threads = threads};
+	int rc = ordo_graph_build(&c, &bo, out, stats, err);
+	if (rc)
+		return rc;
+	if (g->coord_kind != ORDO_COORD_NONE) {
+		if ((rc = ordo_graph_alloc_coords(*out, g->coord_kind, err))) {
+			ordo_graph_free(*out);
+			*out = NULL;
+			return rc;
+		}
+		size_t sz = g->coord_kind == ORDO_COORD_INT32 ? 4 : 8;
+		memcpy((*out)->coord, g->coord, 2 * (size_t)g->n * sz);
+		memcpy((*out)->coord_unit, g->coord_unit, sizeof g->coord_unit);
+	}
+	return 0;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "ordo_rng.h"
 #include "ordo_util.h"
 
 int ordo_graph_alloc(uint32_t n, uint64_t m, bool weighted, struct ordo_graph **out,
@@ -222,4 +223,69 @@ void ordo_chain_free(struct ordo_edge_chain *c)
 	c->head = c->tail = NULL;
 	c->count = 0;
 	c->max_id = 0;
+}
+
+/* ---- source picking ---- */
+
+uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k)
+{
+	if (g->n == 0 || g->m == 0)
+		return UINT32_MAX;
+	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint32_t v = (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n);
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t v = (uint32_t)(((uint64_t)start + i) % g->n);
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	return UINT32_MAX;
+}
+
+int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, uint32_t *source,
+                         uint32_t *target, struct ordo_err *err)
+{
+	uint32_t s = ordo_graph_pick_source(g, seed, k);
+	if (s == UINT32_MAX)
+		return ordo_err_set(err, ORDO_EINVAL, "the graph has no arc: no pair to pick");
+	uint32_t *queue = malloc((size_t)g->n * sizeof *queue);
+	uint8_t *seen = calloc(g->n, 1);
+	if (!queue || !seen) {
+		free(queue), free(seen);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory picking a pair");
+	}
+	/* a node with an arc reaches at least one other node unless all its arcs are
+	 * self-loops; then walk on to the next candidate source */
+	for (uint32_t tries = 0; tries < g->n; tries++) {
+		size_t head = 0, tail = 0;
+		queue[tail++] = s;
+		seen[s] = 1;
+		while (head < tail) {
+			uint32_t u = queue[head++];
+			for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
+				uint32_t v = ordo_graph_dst(g, e);
+				if (!seen[v]) {
+					seen[v] = 1;
+					queue[tail++] = v;
+				}
+			}
+		}
+		if (tail > 1) {
+			/* queue[1..tail-1] are the nodes s reaches, in BFS order */
+			*source = s;
+			*target = queue[1 + ordo_reduce(ordo_hash2(seed ^ 0x7a7a, k), tail - 1)];
+			free(queue), free(seen);
+			return 0;
+		}
+		seen[s] = 0;
+		do
+			s = (uint32_t)(((uint64_t)s + 1) % g->n);
+		while (ordo_graph_degree(g, s) == 0);
+	}
+	free(queue), free(seen);
+	return ordo_err_set(err, ORDO_EINVAL, "no node of the graph reaches another: no pair");
 }

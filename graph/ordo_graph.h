@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ordo_error.h"
+#include "ordo_util.h"
 
 #define ORDO_MAX_NODES 0xFFFFFFFFu /* ids are 0 .. 2^32-2 */
 
@@ -62,6 +63,25 @@ static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
 {
 	return g->off[u + 1] - g->off[u];
 }
+/* Prefetch hints for operators' pipelines, so that they name no array of the
+ * representation: the node's arc range, then (once that is cached) its arcs' first and
+ * last lines (targets and weights). */
+static inline void ordo_graph_prefetch_node(const struct ordo_graph *g, uint32_t u)
+{
+	ordo_prefetch(&g->off[u]);
+}
+static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t u)
+{
+	const uint64_t b = g->off[u], e = g->off[u + 1];
+	if (b == e)
+		return;
+	ordo_prefetch(&g->dst[b]);
+	ordo_prefetch(&g->dst[e - 1]);
+	if (g->w) {
+		ordo_prefetch(&g->w[b]);
+		ordo_prefetch(&g->w[e - 1]);
+	}
+}
 
 /* Allocates an empty graph with arrays for n nodes and m arcs (off zeroed, dst/w
  * uninitialised). ENOMEM on failure or when the size is absurd. */
@@ -80,6 +100,16 @@ bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b);
 int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err);
 /* Coordinates of node u as doubles. */
 void ordo_graph_coord(const struct ordo_graph *g, uint32_t u, double *x, double *y);
+
+/* Source picking for apps and benchmarks (gapbs' SourcePicker): the k-th fixed-seed
+ * draw of a node with out-degree > 0; UINT32_MAX when the graph has no arc. Depends only
+ * on (g, seed, k). */
+uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k);
+/* The k-th fixed-seed (source, target) pair: target != source and reachable from it (a
+ * BFS from the drawn source picks the target among the nodes it reaches). Depends only
+ * on (g, seed, k). Errors: EINVAL when the graph has no arc, ENOMEM. */
+int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, uint32_t *source,
+                         uint32_t *target, struct ordo_err *err);
 
 /* ---- Edge streams -------------------------------------------------------------
  * Readers and generators append arcs to chains of blocks; chains are concatenated in
@@ -160,6 +190,12 @@ struct ordo_build_stats {
  * Errors: ERANGE when an id is >= opts->n or n exceeds 32-bit ids; ENOMEM. */
 int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
                      struct ordo_graph **out, struct ordo_build_stats *stats, struct ordo_err *err);
+
+/* A symmetric copy of g: every arc u->v also as v->u, then one arc per (u, v), the
+ * lightest, so both directions of an edge weigh the same; self-loops and coordinates
+ * are kept. `g` is unchanged. Errors: ENOMEM. */
+int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                           struct ordo_build_stats *stats, struct ordo_err *err);
 
 /* Replaces the weights with max(1, round(Euclidean distance)) of the endpoints'
  * coordinates (needs coordinates). */

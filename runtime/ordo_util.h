@@ -16,6 +16,19 @@
 
 #define ORDO_CACHELINE 64
 
+/* A read prefetch that the compiler cannot drop. GCC 12 deletes __builtin_prefetch
+ * calls (and the loads feeding their addresses) when a function does nothing else on
+ * that path, e.g. a prefetch hook's stage that only prefetches a node's arcs; measured
+ * on SSSP, that lost a pipeline stage and 20% of the time. */
+static inline void ordo_prefetch(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("prefetcht0 %0" ::"m"(*(const char *)p));
+#else
+	__builtin_prefetch(p);
+#endif
+}
+
 /* Monotonic wall-clock seconds. */
 double ordo_now(void);
 

@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 
+#include "ordo_check.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
 #include "ordo_wl.h"
@@ -29,20 +30,12 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err);
 
-struct ordo_check {
-	uint64_t reached;    /* nodes with a finite distance */
-	uint64_t max_dist;   /* largest finite distance */
-	uint64_t mismatches; /* nodes whose distance differs from the reference */
-	uint32_t first_bad;  /* first such node */
-	uint64_t got, want;  /* its distances */
-};
+/* Writes d in decimal, or "infinity" for ORDO_DIST_INF. */
+void ordo_dist_str(char buf[24], uint64_t d);
 
-/* Compares dist with ref (both length n). Returns true when they are identical. */
-bool ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
+/* Compares dist with ref (both length n) into c: every differing node is a mismatch;
+ * figures "reached" (nodes with a finite distance) and "max_dist" (the largest). */
+void ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
                      struct ordo_check *c);
-
-/* Picks a node with out-degree > 0 from the k-th draw of a fixed-seed sampler (gapbs
- * style); UINT32_MAX when the graph has no arc. */
-uint32_t ordo_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k);
 
 #endif

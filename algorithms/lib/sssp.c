@@ -7,6 +7,7 @@
  * the same node never carry the same distance, so "useful" tasks are at most one per
  * distance improvement.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,16 +28,16 @@ static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	const uint64_t d = t->prio;
-	const uint64_t begin = g->off[u], end = g->off[u + 1];
+	const uint64_t begin = ordo_graph_begin(g, u), end = ordo_graph_end(g, u);
 	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return false;
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
 	 * neighbours' distances would be taken one at a time: start them all first. */
 	for (uint64_t e = begin; e < end; e++)
-		__builtin_prefetch(&s->dist[g->dst[e]], 1);
+		__builtin_prefetch(&s->dist[ordo_graph_dst(g, e)], 1);
 	for (uint64_t e = begin; e < end; e++) {
-		const uint32_t v = g->dst[e];
-		const uint64_t nd = d + (g->w ? g->w[e] : 1);
+		const uint32_t v = ordo_graph_dst(g, e);
+		const uint64_t nd = d + ordo_graph_weight(g, e);
 		uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
 		while (nd < old) {
 			/* relaxed: the distance travels in the task; the worklist's push/pop
@@ -62,26 +63,19 @@ static void sssp_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 	const uint32_t u = (uint32_t)t->data;
 	if (ahead >= 3) { /* the node's distance and arc range */
 		__builtin_prefetch(&s->dist[u]);
-		__builtin_prefetch(&g->off[u]);
+		ordo_graph_prefetch_node(g, u);
 		return;
 	}
 	/* a stale task will not read its arcs */
 	if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return;
-	const uint64_t begin = g->off[u], end = g->off[u + 1];
-	if (begin == end)
-		return;
 	if (ahead == 2) { /* the arcs: first and last line of targets and weights */
-		__builtin_prefetch(&g->dst[begin]);
-		__builtin_prefetch(&g->dst[end - 1]);
-		if (g->w) {
-			__builtin_prefetch(&g->w[begin]);
-			__builtin_prefetch(&g->w[end - 1]);
-		}
+		ordo_graph_prefetch_arcs(g, u);
 		return;
 	}
-	for (uint64_t e = begin; e < end; e++) /* the neighbours' distances, for writing */
-		__builtin_prefetch(&s->dist[g->dst[e]], 1);
+	/* the neighbours' distances, for writing */
+	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+		__builtin_prefetch(&s->dist[ordo_graph_dst(g, e)], 1);
 }
 
 int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
@@ -158,9 +152,9 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 			pos[last.node] = (uint32_t)i;
 		}
 		const uint64_t du = top.key;
-		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			const uint32_t v = g->dst[e];
-			const uint64_t nd = du + (g->w ? g->w[e] : 1);
+		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
+			const uint32_t v = ordo_graph_dst(g, e);
+			const uint64_t nd = du + ordo_graph_weight(g, e);
 			if (nd >= dist[v])
 				continue;
 			dist[v] = nd;
@@ -183,40 +177,33 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 	return 0;
 }
 
-bool ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
+void ordo_dist_str(char buf[24], uint64_t d)
+{
+	if (d == ORDO_DIST_INF)
+		snprintf(buf, 24, "infinity");
+	else
+		snprintf(buf, 24, "%llu", (unsigned long long)d);
+}
+
+void ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, const uint64_t *ref,
                      struct ordo_check *c)
 {
-	memset(c, 0, sizeof *c);
+	ordo_check_init(c);
+	uint64_t reached = 0, max_dist = 0;
 	for (uint32_t v = 0; v < g->n; v++) {
 		uint64_t d = atomic_load_explicit(&dist[v], memory_order_relaxed);
 		if (d != ORDO_DIST_INF) {
-			c->reached++;
-			c->max_dist = d > c->max_dist ? d : c->max_dist;
+			reached++;
+			max_dist = d > max_dist ? d : max_dist;
 		}
-		if (d != ref[v] && c->mismatches++ == 0) {
-			c->first_bad = v;
-			c->got = d;
-			c->want = ref[v];
+		if (d != ref[v]) {
+			char got[24], want[24];
+			ordo_dist_str(got, d);
+			ordo_dist_str(want, ref[v]);
+			ordo_check_mismatch(c, "node %u has distance %s, expected %s", v, got,
+			                    want);
 		}
 	}
-	return c->mismatches == 0;
-}
-
-uint32_t ordo_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k)
-{
-	if (g->n == 0 || g->m == 0)
-		return UINT32_MAX;
-	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
-	for (uint64_t i = 0; i < 1000; i++) {
-		uint32_t v = (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n);
-		if (ordo_graph_degree(g, v) > 0)
-			return v;
-	}
-	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
-	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t v = (uint32_t)(((uint64_t)start + i) % g->n);
-		if (ordo_graph_degree(g, v) > 0)
-			return v;
-	}
-	return UINT32_MAX;
+	ordo_check_figure(c, "reached", reached);
+	ordo_check_figure(c, "max_dist", max_dist);
 }

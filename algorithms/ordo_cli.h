@@ -1,5 +1,5 @@
 /*
- * cli.h - what every ordo binary shares: one option table that drives getopt_long and
+ * ordo_cli.h - what every ordo binary shares: one option table that drives getopt_long and
  * prints --help with defaults, the graph-loading options (input format, symmetrize,
  * weights, coordinates, ...), the progress line, and error reporting. Only binaries
  * print and exit; this file belongs to them.

@@ -1,0 +1,97 @@
+/*
+ * ordo_app.h - the harness every ordo binary shares (after gapbs): parse options, load or
+ * generate the graph, pick the query (source, or source and target), run trials (kernel
+ * timed alone), verify each against the exact sequential baseline, and report: a human
+ * report on stdout (or stderr) and records for machines (JSON lines or CSV) whose fields
+ * come from one table.
+ *
+ * An app is a `struct app_kernel` and `return app_main(&kernel, argc, argv);`. The
+ * kernel says what it needs (a query kind, weights, coordinates, a symmetric graph), may
+ * add options of its own, names the figures its check reports, and provides the
+ * baseline, the parallel run and the check. The harness knows no particular algorithm.
+ *
+ * Installed with the libraries (target ordo::ordo_app, header ordo_app.h), so an
+ * out-of-tree operator gets the same CLI, trials, report and verification. The harness
+ * prints and exits; nothing below it does.
+ */
+#ifndef ORDO_APP_H
+#define ORDO_APP_H
+
+#include <stdio.h>
+
+#include "ordo_check.h"
+#include "ordo_cli.h"
+#include "ordo_runtime.h"
+#include "ordo_wl.h"
+
+/* What a trial asks of the kernel. */
+enum app_query_kind {
+	APP_QUERY_NONE,   /* whole-graph (mst): no source */
+	APP_QUERY_SOURCE, /* one source (sssp, bfs): -r/--source or fixed-seed draws */
+	APP_QUERY_PAIR,   /* source and target (astar): --source/--target or --pairs N */
+};
+
+enum app_needs {
+	APP_NEEDS_WEIGHTS = 1u << 0,   /* unweighted input: weights from coordinates when the
+	                                  graph has them, else an error asking for
+	                                  --random-weights */
+	APP_NEEDS_COORDS = 1u << 1,    /* node coordinates (in the file or --coords) */
+	APP_NEEDS_SYMMETRIC = 1u << 2, /* a graph not built symmetric is symmetrised
+	                                  (and deduplicated), said in the report */
+};
+
+#define APP_NO_NODE UINT32_MAX
+
+struct app_query {
+	uint32_t source, target; /* APP_NO_NODE when the kind has none */
+};
+
+/* The exact sequential baseline of one query. */
+struct app_baseline {
+	uint64_t tasks; /* the work ratio's denominator */
+	double seconds; /* its time; 0 = the harness times the call */
+};
+
+/* What a kernel's init gets besides the graph. */
+struct app_env {
+	const struct ordo_topology *topo;
+	uint64_t seed;
+	FILE *report; /* the human report (notes such as a computed parameter), or NULL */
+};
+
+#define APP_OPT_KEY 600 /* kernels' own option keys: APP_OPT_KEY .. APP_OPT_KEY + 99 */
+
+struct app_kernel {
+	const char *name;          /* "sssp": records' algorithm field */
+	const char *summary;       /* one line for --help: what it computes */
+	const char *baseline_name; /* "Dijkstra" */
+	const char *work_note;     /* how baseline tasks are counted, if not obvious; or NULL */
+	const char *default_gen;   /* graph generated when no input is given */
+	const char *default_wl;    /* scheduler when --wl is not given */
+	enum app_query_kind query;
+	unsigned needs; /* enum app_needs */
+	/* figures of its check, recorded in this order as fields of these names */
+	const char *figures[ORDO_CHECK_FIGURES + 1];
+	/* Own options (NULL-terminated, keys from APP_OPT_KEY) and their handler, which
+	 * returns 0 or an exit status after printing why; both may be NULL. */
+	const struct cli_opt *opts;
+	int (*option)(int key, const char *arg);
+	/* Per-graph state; may print notes on env->report. */
+	int (*init)(void **st, const struct ordo_graph *g, const struct app_env *env,
+	            struct ordo_err *err);
+	void (*fini)(void *st);
+	/* Exact sequential baseline for q (called again only when q changes). */
+	int (*baseline)(void *st, const struct app_query *q, struct app_baseline *b,
+	                struct ordo_err *err);
+	/* The parallel kernel. */
+	int (*run)(void *st, const struct app_query *q, struct ordo_worklist *wl,
+	           const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err);
+	/* Compares the last run with the last baseline. */
+	void (*check)(void *st, const struct app_query *q, struct ordo_check *c);
+};
+
+/* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
+ * bad usage or input, 3 on I/O or memory failure). */
+int app_main(const struct app_kernel *k, int argc, char **argv);
+
+#endif
