@@ -1,0 +1,143 @@
+/*
+ * bfs.c - breadth-first search levels (see ordo_bfs.h).
+ *
+ * Operator (the SMQ paper's artifact, apps/bfs "async"): a task (l, u) is stale when
+ * level[u] < l; otherwise every arc u->v with l + 1 < level[v] lowers level[v] with a
+ * compare-and-swap loop and each success pushes (l + 1, v). Under an exact scheduler
+ * every node runs once, so the work ratio's floor is 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <omp.h>
+
+#include "ordo_bfs.h"
+
+struct bfs_ctx {
+	const struct ordo_graph *g;
+	_Atomic uint32_t *level;
+};
+
+static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	const struct bfs_ctx *s = user;
+	const struct ordo_graph *g = s->g;
+	const uint32_t u = (uint32_t)t->data;
+	const uint32_t l = (uint32_t)t->prio;
+	const uint64_t begin = ordo_graph_begin(g, u), end = ordo_graph_end(g, u);
+	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
+		return false;
+	for (uint64_t e = begin; e < end; e++)
+		__builtin_prefetch(&s->level[ordo_graph_dst(g, e)], 1);
+	const uint32_t nl = l + 1;
+	for (uint64_t e = begin; e < end; e++) {
+		const uint32_t v = ordo_graph_dst(g, e);
+		uint32_t old = atomic_load_explicit(&s->level[v], memory_order_relaxed);
+		while (nl < old) {
+			/* relaxed: the level travels in the task; the worklist orders the rest */
+			if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
+			                                          memory_order_relaxed,
+			                                          memory_order_relaxed)) {
+				ordo_push(ctx, nl, v);
+				break;
+			}
+		}
+	}
+	return true;
+}
+
+/* Pipeline stages as SSSP's: the node's level and arc range, its arcs, its
+ * neighbours' levels. */
+static void bfs_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
+{
+	const struct bfs_ctx *s = user;
+	const struct ordo_graph *g = s->g;
+	const uint32_t u = (uint32_t)t->data;
+	if (ahead >= 3) {
+		ordo_prefetch(&s->level[u]);
+		ordo_graph_prefetch_node(g, u);
+		return;
+	}
+	if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
+		return;
+	if (ahead == 2) {
+		ordo_graph_prefetch_arcs(g, u);
+		return;
+	}
+	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+		__builtin_prefetch(&s->level[ordo_graph_dst(g, e)], 1);
+}
+
+int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+             const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
+             struct ordo_err *err)
+{
+	if (src >= g->n)
+		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
+		                    g->n);
+#pragma omp parallel for num_threads(o->topo->nthreads) schedule(static)
+	for (uint64_t v = 0; v < g->n; v++)
+		atomic_store_explicit(&level[v], ORDO_LEVEL_INF, memory_order_relaxed);
+	atomic_store_explicit(&level[src], 0, memory_order_relaxed);
+	struct ordo_task init = {0, src};
+	struct bfs_ctx s = {g, level};
+	struct ordo_exec_opts eo = *o;
+	eo.prefetch = bfs_prefetch;
+	if (!eo.lookahead)
+		eo.lookahead = ORDO_BFS_LOOKAHEAD;
+	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, bfs_op, &s, st, err);
+}
+
+int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
+                 struct ordo_err *err)
+{
+	if (src >= g->n)
+		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
+		                    g->n);
+	uint32_t *queue = malloc((size_t)g->n * sizeof *queue);
+	if (!queue)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the BFS queue");
+	for (uint32_t v = 0; v < g->n; v++)
+		level[v] = ORDO_LEVEL_INF;
+	size_t head = 0, tail = 0;
+	level[src] = 0;
+	queue[tail++] = src;
+	while (head < tail) {
+		const uint32_t u = queue[head++];
+		const uint32_t nl = level[u] + 1;
+		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
+			const uint32_t v = ordo_graph_dst(g, e);
+			if (level[v] == ORDO_LEVEL_INF) {
+				level[v] = nl;
+				queue[tail++] = v;
+			}
+		}
+	}
+	free(queue);
+	*visited = tail;
+	return 0;
+}
+
+void ordo_bfs_check(const struct ordo_graph *g, const _Atomic uint32_t *level, const uint32_t *ref,
+                    struct ordo_check *c)
+{
+	ordo_check_init(c);
+	uint64_t reached = 0, max_level = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t l = atomic_load_explicit(&level[v], memory_order_relaxed);
+		if (l != ORDO_LEVEL_INF) {
+			reached++;
+			max_level = l > max_level ? l : max_level;
+		}
+		if (l != ref[v]) {
+			char got[16] = "unreached", want[16] = "unreached";
+			if (l != ORDO_LEVEL_INF)
+				snprintf(got, sizeof got, "%u", l);
+			if (ref[v] != ORDO_LEVEL_INF)
+				snprintf(want, sizeof want, "%u", ref[v]);
+			ordo_check_mismatch(c, "node %u has level %s, expected %s", v, got, want);
+		}
+	}
+	ordo_check_figure(c, "reached", reached);
+	ordo_check_figure(c, "max_level", max_level);
+}

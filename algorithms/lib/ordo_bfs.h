@@ -1,0 +1,38 @@
+/*
+ * ordo_bfs.h - breadth-first search levels: the parallel operator run by any scheduler,
+ * the exact sequential baseline (queue BFS), and verification.
+ *
+ * Levels are 32-bit (ORDO_LEVEL_INF = unreached); arc weights are ignored.
+ */
+#ifndef ORDO_BFS_H
+#define ORDO_BFS_H
+
+#include <stdatomic.h>
+
+#include "ordo_check.h"
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+#include "ordo_wl.h"
+
+#define ORDO_LEVEL_INF UINT32_MAX
+/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead) */
+#define ORDO_BFS_LOOKAHEAD 4
+
+/* Queue BFS from src: level[n] receives the levels, *visited the number of nodes
+ * reached (the denominator of the work ratio). Errors: EINVAL (bad source), ENOMEM. */
+int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
+                 struct ordo_err *err);
+
+/* Parallel BFS: priority = level; one task per successful level decrease (atomic min);
+ * a popped task whose level is no longer current is empty work. level[n] is
+ * initialised here. */
+int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+             const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
+             struct ordo_err *err);
+
+/* Compares level with ref into c: every differing node is a mismatch; figures "reached"
+ * and "max_level". */
+void ordo_bfs_check(const struct ordo_graph *g, const _Atomic uint32_t *level, const uint32_t *ref,
+                    struct ordo_check *c);
+
+#endif
