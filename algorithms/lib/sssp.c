@@ -13,6 +13,7 @@
 
 #include <omp.h>
 
+#include "iheap.h"
 #include "ordo_rng.h"
 #include "ordo_sssp.h"
 #include "ordo_util.h"
@@ -98,59 +99,31 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, sssp_op, &s, st, err);
 }
 
-/* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ----
- * Heap entries carry their key next to the node (no indirection through dist[] while
- * sifting); pos[v] is v's heap slot, NONE before it is reached, SETTLED after. */
-struct dj_entry {
-	uint64_t key;
-	uint32_t node;
-};
+/* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */
 
 int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint64_t *settled,
                   struct ordo_err *err)
 {
-	const uint32_t n = g->n, NONE = UINT32_MAX, SETTLED = UINT32_MAX - 1;
+	const uint32_t n = g->n;
 	if (src >= n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src, n);
-	struct dj_entry *heap = malloc(((size_t)n + 1) * sizeof *heap);
-	uint32_t *pos = malloc((size_t)n * sizeof *pos);
-	if (!heap || !pos) {
-		free(heap), free(pos);
+	struct iheap h = {malloc(((size_t)n + 1) * sizeof *h.a), malloc((size_t)n * sizeof *h.pos),
+	                  0};
+	if (!h.a || !h.pos) {
+		free(h.a), free(h.pos);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for Dijkstra");
 	}
 	for (uint32_t v = 0; v < n; v++) {
 		dist[v] = ORDO_DIST_INF;
-		pos[v] = NONE;
+		h.pos[v] = IHEAP_NONE;
 	}
-	size_t hn = 1;
 	uint64_t count = 0;
 	dist[src] = 0;
-	heap[0] = (struct dj_entry){0, src};
-	pos[src] = 0;
-	while (hn) {
-		const struct dj_entry top = heap[0];
+	iheap_push_or_decrease(&h, src, 0);
+	while (h.n) {
+		const struct iheap_entry top = iheap_pop(&h);
 		const uint32_t u = top.node;
-		pos[u] = SETTLED;
 		count++;
-		const struct dj_entry last = heap[--hn];
-		if (hn) { /* sift last down from the root */
-			size_t i = 0;
-			for (;;) {
-				size_t c = 4 * i + 1, best = c;
-				if (c >= hn)
-					break;
-				size_t e = c + 4 < hn ? c + 4 : hn;
-				for (size_t k = c + 1; k < e; k++)
-					best = heap[k].key < heap[best].key ? k : best;
-				if (heap[best].key >= last.key)
-					break;
-				heap[i] = heap[best];
-				pos[heap[i].node] = (uint32_t)i;
-				i = best;
-			}
-			heap[i] = last;
-			pos[last.node] = (uint32_t)i;
-		}
 		const uint64_t du = top.key;
 		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
 			const uint32_t v = ordo_graph_dst(g, e);
@@ -158,21 +131,11 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 			if (nd >= dist[v])
 				continue;
 			dist[v] = nd;
-			size_t i = pos[v] == NONE ? hn++ : pos[v];
-			while (i > 0) { /* sift up from i (new or decreased) */
-				size_t p = (i - 1) / 4;
-				if (heap[p].key <= nd)
-					break;
-				heap[i] = heap[p];
-				pos[heap[i].node] = (uint32_t)i;
-				i = p;
-			}
-			heap[i] = (struct dj_entry){nd, v};
-			pos[v] = (uint32_t)i;
+			iheap_push_or_decrease(&h, v, nd);
 		}
 	}
-	free(heap);
-	free(pos);
+	free(h.a);
+	free(h.pos);
 	*settled = count;
 	return 0;
 }

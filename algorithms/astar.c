@@ -1,0 +1,183 @@
+/*
+ * astar - point-to-point shortest paths guided by node coordinates, with any registered
+ * scheduler; the baseline is a sequential A* with the same heuristic (its expansions are
+ * the baseline tasks) and the distance is verified against Dijkstra. `astar --help`
+ * lists the options; with no input it runs on a generated road-like graph.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_app.h"
+#include "ordo_astar.h"
+#include "ordo_sssp.h"
+
+enum { O_HSCALE = APP_OPT_KEY };
+
+static const struct cli_opt astar_opts[] = {
+    {"heuristic-scale", O_HSCALE, "X",
+     "multiply straight-line lengths by X (default: the largest factor that keeps the "
+     "heuristic consistent on this graph, computed at load)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static double user_scale = -1;
+
+static int option(int key, const char *arg)
+{
+	if (key == O_HSCALE) {
+		char *end;
+		double x = strtod(arg, &end);
+		if (end == arg || *end || !(x >= 0) || x > 1e9) {
+			fprintf(stderr, "%s: --heuristic-scale %s: expected a number >= 0\n",
+			        cli_prog, arg);
+			return 2;
+		}
+		user_scale = x;
+	}
+	return 0;
+}
+
+struct astar_state {
+	const struct ordo_graph *g;
+	struct ordo_geo geo;
+	double scale;
+	FILE *report;
+	_Atomic uint64_t *dist; /* parallel work space */
+	uint64_t *ref;          /* Dijkstra from the source, for verification */
+	uint64_t seq_dist, got;
+};
+
+static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+                struct ordo_err *err)
+{
+	struct astar_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	*st = s;
+	s->g = g;
+	s->report = env->report;
+	int rc = ordo_geo_init(g, &s->geo, err);
+	if (rc)
+		return rc;
+	s->dist = ordo_alloc_huge((size_t)g->n * sizeof *s->dist + 8);
+	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
+	if (!s->dist || !s->ref)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
+	s->scale = user_scale >= 0 ? user_scale : s->geo.scale;
+	if (env->report) {
+		fprintf(env->report,
+		        "heuristic: straight-line length between %s x %.9g; consistent up to "
+		        "%.9g (min over arcs of weight / length",
+		        s->geo.sphere ? "points on a 6371 km sphere (coordinates in microdegrees), "
+		                        "in metres,"
+		                      : "planar points, in the coordinates' unit,",
+		        s->scale, s->geo.scale);
+		if (s->geo.tight_u != UINT32_MAX)
+			fprintf(env->report, ", at arc %u->%u", s->geo.tight_u, s->geo.tight_v);
+		fprintf(env->report, ")");
+		if (s->geo.zero_arcs)
+			fprintf(env->report, "; %llu arcs join nodes at the same point",
+			        (unsigned long long)s->geo.zero_arcs);
+		if (user_scale >= 0)
+			fprintf(env->report, "; --heuristic-scale %.9g is %s", user_scale,
+			        user_scale <= s->geo.scale
+			            ? "consistent, hence admissible"
+			            : "NOT consistent on this graph: admissibility is checked "
+			              "per target");
+		fprintf(env->report, "\n");
+	}
+	return 0;
+}
+
+static void fini(void *st)
+{
+	struct astar_state *s = st;
+	ordo_geo_free(&s->geo);
+	free(s->dist);
+	free(s->ref);
+	free(s);
+}
+
+static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+                    struct ordo_err *err)
+{
+	struct astar_state *s = st;
+	double t0 = ordo_now();
+	int rc = ordo_astar_seq(s->g, &s->geo, s->scale, q->source, q->target, &s->seq_dist,
+	                        &b->tasks, err);
+	if (rc)
+		return rc;
+	b->seconds = ordo_now() - t0;
+	uint64_t settled;
+	if ((rc = ordo_dijkstra(s->g, q->source, s->ref, &settled, err)))
+		return rc;
+	if (s->scale > s->geo.scale) {
+		uint64_t bad_count;
+		uint32_t bad;
+		if ((rc = ordo_astar_admissible(s->g, &s->geo, s->scale, q->target, &bad_count,
+		                                &bad, err)))
+			return rc;
+		if (s->report && !bad_count)
+			fprintf(s->report, "heuristic scale %.9g is admissible for target %u\n",
+			        s->scale, q->target);
+		else if (s->report)
+			fprintf(s->report,
+			        "heuristic scale %.9g is NOT admissible for target %u: %llu nodes "
+			        "overestimate their distance (first: node %u); A* may miss the "
+			        "shortest path\n",
+			        s->scale, q->target, (unsigned long long)bad_count, bad);
+	}
+	return 0;
+}
+
+static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+               const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
+{
+	struct astar_state *s = st;
+	return ordo_astar(s->g, &s->geo, s->scale, q->source, q->target, wl, o, s->dist, &s->got,
+	                  rs, err);
+}
+
+static void check(void *st, const struct app_query *q, struct ordo_check *c)
+{
+	struct astar_state *s = st;
+	ordo_check_init(c);
+	const uint64_t want = s->ref[q->target];
+	char got[24], exp[24], seq[24];
+	ordo_dist_str(got, s->got);
+	ordo_dist_str(exp, want);
+	ordo_dist_str(seq, s->seq_dist);
+	if (s->got != want)
+		ordo_check_mismatch(c, "distance %u->%u is %s, Dijkstra says %s", q->source,
+		                    q->target, got, exp);
+	if (s->seq_dist != want)
+		ordo_check_mismatch(c, "sequential A* found %s for %u->%u, Dijkstra says %s", seq,
+		                    q->source, q->target, exp);
+	ordo_check_figure(c, "distance", s->got);
+	ordo_check_figure(
+	    c, "heuristic",
+	    ordo_geo_h(&s->geo, s->scale, q->source, s->geo.p + 3 * (size_t)q->target));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct app_kernel k = {
+	    .name = "astar",
+	    .summary = "point-to-point shortest path guided by coordinates (priority = g + h)",
+	    .baseline_name = "sequential A* with the same heuristic (its expansions are the "
+	                     "baseline tasks); distances checked against Dijkstra",
+	    .default_gen = "road:W=1024,H=1024",
+	    .default_wl = "obim",
+	    .query = APP_QUERY_PAIR,
+	    .needs = APP_NEEDS_COORDS,
+	    .figures = {"distance", "heuristic"},
+	    .opts = astar_opts,
+	    .option = option,
+	    .init = init,
+	    .fini = fini,
+	    .baseline = baseline,
+	    .run = run,
+	    .check = check,
+	};
+	return app_main(&k, argc, argv);
+}
