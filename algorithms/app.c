@@ -737,11 +737,9 @@ static int app_setup(struct app_run *r)
 		        k->name, r->input, g->n, (unsigned long long)g->m, r->sched,
 		        r->topo.nthreads, r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
 		        r->topo.fake ? ", fake" : "", (long long)c->seed);
-		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s\n",
+		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s%s\n",
 		        k->baseline_name, k->work_note ? " (" : "",
-		        k->work_note ? k->work_note : "");
-		if (k->work_note)
-			fputc(')', r->hout), fputc('\n', r->hout);
+		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
 	}
 	struct app_env env = {.topo = &r->topo, .seed = (uint64_t)c->seed, .report = r->hout};
 	if ((rc = k->init(&r->st, g, &env, &err)))

@@ -1,0 +1,436 @@
+/*
+ * mst.c - minimum spanning forest (see ordo_mst.h).
+ *
+ * Parallel Boruvka (after the SMQ paper's artifact, apps/boruvka, which runs Galois'
+ * morph graph with speculative locks): a component is a union-find tree; its root owns
+ * the arcs leaving its nodes, (weight, own end, other end), as a chain of per-node
+ * segments. A task for root r
+ *   1. is empty work if r is no longer a root;
+ *   2. locks r, scans its arcs, drops those that became internal (their other end finds
+ *      r) and keeps the lightest arc by (weight, smaller end, larger end);
+ *   3. with no arc left the component is final; otherwise it locks the other side's
+ *      root s - waiting when s > r, trying once when s < r, so locks are only waited for
+ *      in increasing order and no cycle of waits can form; when the try fails the task
+ *      releases r, waits for s, retakes both in increasing order and rescans (its own
+ *      component may have been merged away meanwhile: then it is empty work);
+ *   4. links the root of the smaller component under the other (union by size),
+ *      splices the two segment chains (O(1), no allocation), records the arc for the
+ *      merged-away root, and pushes a task for the surviving root with priority = its
+ *      arc count, so small components go first and a big one is rescanned rarely.
+ * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
+ * and the lightest arc found really is the lightest leaving r: by the cut property it
+ * belongs to the minimum spanning forest under the strict order above.
+ * Kruskal is the baseline; the work ratio's denominator is this operator's task count
+ * under `strict` on one thread (said by the app).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ordo_mst.h"
+#include "ordo_util.h"
+
+struct mst_edge {
+	uint32_t w, self, other;
+};
+
+/* Per node, on one cache line or two: the node's segment - its arcs in base, sorted by
+ * (weight, other end), which is the arcs' order for a fixed own end, with the first
+ * one cached here - and, while the node is a root, its component: a chain of segments
+ * (merging two components splices their chains in O(1), with no allocation), its
+ * size, its arc count and its lock. Since a segment is sorted, its lightest external
+ * arc is its first one once the internal arcs at its front are dropped: a scan looks
+ * at one arc per segment, and every arc is dropped at most once. */
+struct mst_node {
+	uint64_t start;      /* segment: first arc left in base */
+	uint32_t n;          /* segment: arcs left */
+	uint32_t fw, fo;     /* segment: its first arc's weight and other end */
+	uint32_t next;       /* segment: next in the chain, or NIL */
+	uint32_t head, tail; /* component: segment chain, NIL when empty */
+	uint32_t size;       /* component: nodes */
+	_Atomic uint8_t lock;
+	uint64_t arcs; /* component: arcs left (the task priority) */
+};
+
+#define NIL UINT32_MAX
+
+struct ordo_mst {
+	const struct ordo_graph *g;
+	_Atomic uint32_t *parent; /* union-find; a root is its own parent */
+	struct mst_node *node;
+	uint64_t *base;        /* every node's arcs as weight << 32 | other end */
+	struct mst_edge *pick; /* per merged-away root: the arc that merged it */
+	struct ordo_task *init;
+};
+
+static inline bool edge_less(const struct mst_edge *a, const struct mst_edge *b)
+{
+	if (a->w != b->w)
+		return a->w < b->w;
+	const uint32_t alo = a->self < a->other ? a->self : a->other;
+	const uint32_t ahi = a->self ^ a->other ^ alo;
+	const uint32_t blo = b->self < b->other ? b->self : b->other;
+	const uint32_t bhi = b->self ^ b->other ^ blo;
+	return alo != blo ? alo < blo : ahi < bhi;
+}
+
+/* Root of x with path halving: a non-root's parent may be replaced by any ancestor,
+ * and only roots are ever linked (under their locks), so the stores are safe. */
+static inline uint32_t uf_find(_Atomic uint32_t *p, uint32_t x)
+{
+	for (;;) {
+		uint32_t px = atomic_load_explicit(&p[x], memory_order_relaxed);
+		if (px == x)
+			return x;
+		uint32_t gx = atomic_load_explicit(&p[px], memory_order_relaxed);
+		if (gx != px)
+			atomic_store_explicit(&p[x], gx, memory_order_relaxed);
+		x = gx;
+	}
+}
+
+static inline bool try_lock(_Atomic uint8_t *l)
+{
+	/* acquire: the arcs and links written under the lock by its last holder */
+	return !atomic_load_explicit(l, memory_order_relaxed) &&
+	       !atomic_exchange_explicit(l, 1, memory_order_acquire);
+}
+
+static inline void lock(_Atomic uint8_t *l)
+{
+	for (unsigned round = 0; !try_lock(l); round++)
+		ordo_backoff(round);
+}
+
+static inline void unlock(_Atomic uint8_t *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release); /* publishes the arcs */
+}
+
+static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	struct ordo_mst *m = user;
+	_Atomic uint32_t *parent = m->parent;
+	struct mst_node *nd = m->node;
+	const uint32_t r = (uint32_t)t->data;
+	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r)
+		return false; /* merged away */
+	lock(&nd[r].lock);
+	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
+		unlock(&nd[r].lock);
+		return false;
+	}
+	struct mst_node *C = &nd[r];
+	struct mst_edge best;
+	uint32_t s;
+	for (;;) {
+		best = (struct mst_edge){0};
+		s = NIL;
+		uint64_t arcs_dropped = 0;
+		uint32_t prev = NIL;
+		for (uint32_t x = C->head; x != NIL;) {
+			struct mst_node *sg = &nd[x];
+			uint32_t ro;
+			/* drop internal arcs from the front; the first external one is
+			 * the segment's lightest */
+			while ((ro = uf_find(parent, sg->fo)) == r) {
+				arcs_dropped++;
+				if (!--sg->n)
+					break;
+				const uint64_t a = m->base[++sg->start];
+				sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
+			}
+			const uint32_t next = sg->next;
+			if (!sg->n) { /* unlink the emptied segment */
+				if (prev == NIL)
+					C->head = next;
+				else
+					nd[prev].next = next;
+			} else {
+				const struct mst_edge c = {sg->fw, x, sg->fo};
+				if (s == NIL || edge_less(&c, &best))
+					best = c, s = ro;
+				prev = x;
+			}
+			x = next;
+		}
+		C->tail = prev;
+		C->arcs -= arcs_dropped;
+		if (s == NIL) { /* no arc leaves: the component is final */
+			unlock(&C->lock);
+			return true;
+		}
+		for (;;) { /* lock s: wait when it is above r, else try once */
+			if (s > r)
+				lock(&nd[s].lock);
+			else if (!try_lock(&nd[s].lock))
+				break;
+			if (atomic_load_explicit(&parent[s], memory_order_relaxed) == s)
+				goto merge;
+			unlock(&nd[s].lock); /* s was merged meanwhile: find its new root */
+			s = uf_find(parent, best.other);
+		}
+		/* s (below r) is busy: let go of r, wait for s's holder, take both in
+		 * increasing order, and look again (r's arcs or s may have changed) */
+		unlock(&C->lock);
+		lock(&nd[s].lock);
+		lock(&C->lock);
+		unlock(&nd[s].lock);
+		if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
+			unlock(&C->lock);
+			return false; /* merged away while we waited */
+		}
+	}
+merge:;
+	/* union by size keeps the union-find trees shallow */
+	const bool keep_r = C->size >= nd[s].size;
+	const uint32_t big = keep_r ? r : s, small = keep_r ? s : r;
+	struct mst_node *B = &nd[big], *S = &nd[small];
+	if (B->head == NIL) {
+		B->head = S->head, B->tail = S->tail;
+	} else if (S->head != NIL) {
+		nd[B->tail].next = S->head;
+		B->tail = S->tail;
+	}
+	B->arcs += S->arcs;
+	B->size += S->size;
+	S->head = S->tail = NIL;
+	S->arcs = 0;
+	m->pick[small] = best;
+	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
+	const uint64_t prio = B->arcs;
+	unlock(&nd[s].lock);
+	unlock(&C->lock);
+	ordo_push(ctx, prio, big);
+	return true;
+}
+
+/* Pipeline stages: the root's union-find entry and node; its first segment; that
+ * segment's first arc's other end (for a component that is still one node, which
+ * is most tasks, that is all the data it reads). */
+static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
+{
+	const struct ordo_mst *m = user;
+	const uint32_t r = (uint32_t)t->data;
+	if (ahead >= 3) {
+		ordo_prefetch(&m->parent[r]);
+		ordo_prefetch(&m->node[r]);
+		return;
+	}
+	if (atomic_load_explicit(&m->parent[r], memory_order_relaxed) != r)
+		return;
+	const uint32_t h = m->node[r].head;
+	if (h == NIL)
+		return;
+	if (ahead == 2)
+		ordo_prefetch(&m->node[h]);
+	else
+		ordo_prefetch(&m->parent[m->node[h].fo]);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err)
+{
+	*out = NULL;
+	if (!(g->flags & ORDO_GRAPH_SYMMETRIC))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "mst needs a symmetric graph (see ordo_graph_symmetrized)");
+	struct ordo_mst *m = calloc(1, sizeof *m);
+	if (!m)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	m->g = g;
+	const size_t n = g->n;
+	m->parent = ordo_alloc_huge(n * sizeof *m->parent + 8);
+	m->node = ordo_alloc_huge(n * sizeof *m->node + 8);
+	m->base = ordo_alloc_huge((g->m ? g->m : 1) * sizeof *m->base);
+	m->pick = ordo_alloc_huge(n * sizeof *m->pick + 8);
+	m->init = ordo_alloc_huge(n * sizeof *m->init + 8);
+	if (!m->parent || !m->node || !m->base || !m->pick || !m->init) {
+		ordo_mst_free(m);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
+	}
+	*out = m;
+	return 0;
+}
+
+void ordo_mst_free(struct ordo_mst *m)
+{
+	if (!m)
+		return;
+	free(m->parent);
+	free(m->node);
+	free(m->base);
+	free(m->pick);
+	free(m->init);
+	free(m);
+}
+
+int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+                 struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err)
+{
+	const struct ordo_graph *g = m->g;
+	/* fresh state: every node its own component with its arcs (not timed) */
+#pragma omp parallel for num_threads(o->topo->nthreads) schedule(dynamic, 4096)
+	for (uint64_t u = 0; u < g->n; u++) {
+		const uint64_t b = ordo_graph_begin(g, (uint32_t)u),
+		               e = ordo_graph_end(g, (uint32_t)u);
+		uint64_t *arc = m->base + b;
+		for (uint64_t k = b; k < e; k++)
+			m->base[k] = (uint64_t)ordo_graph_weight(g, k) << 32 | ordo_graph_dst(g, k);
+		if (e - b > 32) {
+			qsort(arc, e - b, sizeof *arc, cmp_u64);
+		} else {
+			for (uint64_t i = 1; i < e - b; i++) /* insertion sort */
+				for (uint64_t j = i; j && arc[j] < arc[j - 1]; j--) {
+					uint64_t tmp = arc[j];
+					arc[j] = arc[j - 1], arc[j - 1] = tmp;
+				}
+		}
+		const uint32_t self = e > b ? (uint32_t)u : NIL;
+		m->node[u] = (struct mst_node){.start = b,
+		                               .n = (uint32_t)(e - b),
+		                               .fw = e > b ? (uint32_t)(arc[0] >> 32) : 0,
+		                               .fo = e > b ? (uint32_t)arc[0] : 0,
+		                               .next = NIL,
+		                               .head = self,
+		                               .tail = self,
+		                               .size = 1,
+		                               .arcs = e - b};
+		atomic_store_explicit(&m->parent[u], (uint32_t)u, memory_order_relaxed);
+	}
+	uint64_t ninit = 0;
+	for (uint64_t u = 0; u < g->n; u++)
+		if (ordo_graph_degree(g, (uint32_t)u))
+			m->init[ninit++] = (struct ordo_task){ordo_graph_degree(g, (uint32_t)u), u};
+	struct ordo_exec_opts eo = *o;
+	eo.prefetch = mst_prefetch;
+	if (!eo.lookahead)
+		eo.lookahead = ORDO_MST_LOOKAHEAD;
+	int rc = ordo_for_each(&eo, wl->ops, wl->wl, m->init, ninit, mst_op, m, st, err);
+	*f = (struct ordo_forest){0};
+	for (uint64_t v = 0; v < g->n; v++)
+		if (atomic_load_explicit(&m->parent[v], memory_order_relaxed) != v) {
+			f->weight += m->pick[v].w;
+			f->edges++;
+		}
+	f->components = g->n - f->edges;
+	return rc;
+}
+
+/* ---- sequential: Kruskal, and the check ---- */
+
+static uint32_t seq_find(uint32_t *p, uint32_t x)
+{
+	while (p[x] != x) {
+		p[x] = p[p[x]];
+		x = p[x];
+	}
+	return x;
+}
+
+/* Unites the sets of a and b by size; false when they were one set already. */
+static bool seq_union(uint32_t *p, uint32_t *size, uint32_t a, uint32_t b)
+{
+	a = seq_find(p, a), b = seq_find(p, b);
+	if (a == b)
+		return false;
+	if (size[a] < size[b]) {
+		uint32_t t = a;
+		a = b, b = t;
+	}
+	p[b] = a;
+	size[a] += size[b];
+	return true;
+}
+
+int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err)
+{
+	uint64_t k = 0;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+			k += u < ordo_graph_dst(g, e);
+	struct mst_edge *a = malloc((k ? k : 1) * sizeof *a), *b = malloc((k ? k : 1) * sizeof *b);
+	uint32_t *p = malloc((size_t)g->n * sizeof *p), *size = malloc((size_t)g->n * sizeof *size);
+	uint64_t *cnt = calloc(65536, sizeof *cnt);
+	if (!a || !b || !p || !size || !cnt) {
+		free(a), free(b), free(p), free(size), free(cnt);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for Kruskal");
+	}
+	k = 0;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+			if (u < ordo_graph_dst(g, e))
+				a[k++] = (struct mst_edge){ordo_graph_weight(g, e), u,
+				                           ordo_graph_dst(g, e)};
+	/* stable LSD radix sort by weight, two 16-bit digits (ties need no order: every
+	 * minimum spanning forest has the same weight and edge count) */
+	for (int pass = 0; pass < 2; pass++) {
+		const int sh = 16 * pass;
+		memset(cnt, 0, 65536 * sizeof *cnt);
+		for (uint64_t i = 0; i < k; i++)
+			cnt[(a[i].w >> sh) & 0xFFFF]++;
+		uint64_t sum = 0;
+		for (int d = 0; d < 65536; d++) {
+			uint64_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (uint64_t i = 0; i < k; i++)
+			b[cnt[(a[i].w >> sh) & 0xFFFF]++] = a[i];
+		struct mst_edge *t = a;
+		a = b, b = t;
+	}
+	for (uint32_t v = 0; v < g->n; v++)
+		p[v] = v, size[v] = 1;
+	*f = (struct ordo_forest){0};
+	for (uint64_t i = 0; i < k && f->edges + 1 < g->n; i++)
+		if (seq_union(p, size, a[i].self, a[i].other)) {
+			f->weight += a[i].w;
+			f->edges++;
+		}
+	f->components = g->n - f->edges;
+	free(a), free(b), free(p), free(size), free(cnt);
+	return 0;
+}
+
+void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, struct ordo_check *c)
+{
+	const struct ordo_graph *g = m->g;
+	ordo_check_init(c);
+	uint32_t *p = malloc((size_t)g->n * sizeof *p), *size = malloc((size_t)g->n * sizeof *size);
+	if (!p || !size) {
+		free(p), free(size);
+		ordo_check_mismatch(c, "out of memory for the check");
+		return;
+	}
+	for (uint32_t v = 0; v < g->n; v++)
+		p[v] = v, size[v] = 1;
+	struct ordo_forest f = {0};
+	for (uint32_t v = 0; v < g->n; v++) {
+		if (atomic_load_explicit(&m->parent[v], memory_order_relaxed) == v)
+			continue;
+		const struct mst_edge *e = &m->pick[v];
+		if (!seq_union(p, size, e->self, e->other))
+			ordo_check_mismatch(c, "forest arc %u-%u (weight %u) closes a cycle",
+			                    e->self, e->other, e->w);
+		f.weight += e->w;
+		f.edges++;
+	}
+	f.components = g->n - f.edges;
+	if (f.weight != ref->weight)
+		ordo_check_mismatch(c, "forest weight %llu, Kruskal's %llu",
+		                    (unsigned long long)f.weight, (unsigned long long)ref->weight);
+	if (f.edges != ref->edges)
+		ordo_check_mismatch(c, "%llu forest edges, Kruskal's %llu",
+		                    (unsigned long long)f.edges, (unsigned long long)ref->edges);
+	ordo_check_figure(c, "forest_weight", f.weight);
+	ordo_check_figure(c, "forest_edges", f.edges);
+	ordo_check_figure(c, "components", f.components);
+	free(p), free(size);
+}

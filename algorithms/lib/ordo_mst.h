@@ -1,0 +1,48 @@
+/*
+ * ordo_mst.h - minimum spanning forest of an undirected graph: Boruvka as a
+ * priority-scheduled operator run by any scheduler, the exact sequential baseline
+ * (Kruskal), and verification.
+ *
+ * The graph must be symmetric with equal weights both ways (ordo_graph_symmetrized
+ * makes it so). Edges are ordered by (weight, smaller end, larger end), so the forest
+ * is unique up to parallel arcs of equal weight; its weight and edge count are unique.
+ */
+#ifndef ORDO_MST_H
+#define ORDO_MST_H
+
+#include "ordo_check.h"
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+#include "ordo_wl.h"
+
+/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead) */
+#define ORDO_MST_LOOKAHEAD 4
+
+struct ordo_forest {
+	uint64_t weight; /* total weight of the forest's edges */
+	uint64_t edges;  /* forest edges (n - components) */
+	uint64_t components;
+};
+
+/* Kruskal (edges sorted by weight, union-find). Errors: ENOMEM. */
+int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err);
+
+/* Per-graph work space of the parallel operator (about 70 bytes per node plus 12 per
+ * arc); one run at a time. Errors: EINVAL for a graph not marked symmetric, ENOMEM. */
+struct ordo_mst;
+int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err);
+void ordo_mst_free(struct ordo_mst *m);
+
+/* Parallel Boruvka: tasks are components (their representative node), priority = the
+ * number of arcs leaving the component (smaller first). A task finds the lightest edge
+ * leaving its component and merges the two (per-component locks, only ever waited for
+ * in increasing order); the merged component gets a new task. A task whose component
+ * was merged away is empty work. *f receives the forest. */
+int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+                 struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err);
+
+/* Checks the last run's forest edges: acyclic, and as many components and as much
+ * weight as `ref` (Kruskal's). Figures "forest_weight", "forest_edges", "components". */
+void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, struct ordo_check *c);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * mst - minimum spanning forest (Boruvka as a priority-scheduled operator) with any
+ * registered scheduler, verified against Kruskal. An input not marked undirected is
+ * symmetrised; unweighted inputs take --random-weights, or weights from coordinates.
+ * `mst --help` lists the options; with no input it runs on a generated road-like graph.
+ */
+#include <stdlib.h>
+
+#include "ordo_app.h"
+#include "ordo_mst.h"
+
+struct mst_state {
+	const struct ordo_graph *g;
+	struct ordo_mst *m;
+	const struct ordo_topology *topo;
+	struct ordo_forest ref, got;
+};
+
+static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+                struct ordo_err *err)
+{
+	struct mst_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	*st = s;
+	s->g = g;
+	s->topo = env->topo;
+	return ordo_mst_create(g, &s->m, err);
+}
+
+static void fini(void *st)
+{
+	struct mst_state *s = st;
+	ordo_mst_free(s->m);
+	free(s);
+}
+
+/* Kruskal, timed as the baseline; the work denominator is this operator's task count
+ * under strict on one thread. */
+static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+                    struct ordo_err *err)
+{
+	(void)q;
+	struct mst_state *s = st;
+	double t0 = ordo_now();
+	int rc = ordo_kruskal(s->g, &s->ref, err);
+	if (rc)
+		return rc;
+	b->seconds = ordo_now() - t0;
+	struct ordo_topology one;
+	if ((rc = ordo_topology_init(&one, 1, 1, ORDO_BIND_NONE, err)))
+		return rc;
+	struct ordo_worklist wl;
+	if (!(rc = ordo_worklist_create("strict", NULL, &one, 1, &wl, err))) {
+		struct ordo_exec_opts o = {.topo = &one, .seed = 1};
+		struct ordo_run_stats rs;
+		struct ordo_forest f;
+		rc = ordo_mst_run(s->m, &wl, &o, &f, &rs, err);
+		b->tasks = rs.tasks;
+		ordo_worklist_destroy(&wl);
+	}
+	ordo_topology_free(&one);
+	return rc;
+}
+
+static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+               const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
+{
+	(void)q;
+	struct mst_state *s = st;
+	return ordo_mst_run(s->m, wl, o, &s->got, rs, err);
+}
+
+static void check(void *st, const struct app_query *q, struct ordo_check *c)
+{
+	(void)q;
+	struct mst_state *s = st;
+	ordo_mst_check(s->m, &s->ref, c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct app_kernel k = {
+	    .name = "mst",
+	    .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
+	               "edge-list length)",
+	    .baseline_name = "Kruskal (forest weight, edge count, components)",
+	    .work_note = "baseline tasks = tasks of the same operator under strict on one thread",
+	    .default_gen = "road:W=1024,H=1024",
+	    .default_wl = "obim:delta=0",
+	    .query = APP_QUERY_NONE,
+	    .needs = APP_NEEDS_WEIGHTS | APP_NEEDS_SYMMETRIC,
+	    .figures = {"forest_weight", "forest_edges", "components"},
+	    .init = init,
+	    .fini = fini,
+	    .baseline = baseline,
+	    .run = run,
+	    .check = check,
+	};
+	return app_main(&k, argc, argv);
+}
