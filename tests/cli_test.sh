@@ -114,4 +114,63 @@ if [ -x "$bin/sssp" ]; then
 		fail "fake NUMA run"
 	grep -q "2 NUMA nodes, fake" "$tmp/n.txt" || fail "fake NUMA not reported: $(head -1 "$tmp/n.txt")"
 fi
+
+# bfs, astar, mst: verified runs, their figures in the records, and clear errors
+expect2() { # expect2 NAME PATTERN CMD...: exit status 2 and PATTERN on stderr
+	name=$1 pat=$2
+	shift 2
+	set +e
+	"$@" >/dev/null 2>"$tmp/x.err"
+	st=$?
+	set -e
+	[ $st -eq 2 ] && grep -q -- "$pat" "$tmp/x.err" || fail "$name: status $st, $(cat "$tmp/x.err")"
+}
+for app in bfs astar mst; do
+	[ -x "$bin/$app" ] || fail "$app was not built"
+	"$bin/$app" --help | grep -q -- "--wl" || fail "$app --help"
+	"$bin/$app" --gen road:W=40,H=30 -n 2 -t 2 --wl smq --format json 2>"$tmp/$app.err" >"$tmp/$app.json" ||
+		fail "$app run: $(cat "$tmp/$app.err")"
+	[ "$(grep -c '"verify":"PASS"' "$tmp/$app.json")" = 2 ] || fail "$app json: $(cat "$tmp/$app.json")"
+	grep -q '"trial":2,' "$tmp/$app.json" || fail "$app: trial is not a number"
+	grep -q '"wl_steals":[0-9]' "$tmp/$app.json" || fail "$app: scheduler counters not named"
+done
+grep -q '"max_level":[0-9]' "$tmp/bfs.json" || fail "bfs figure max_level"
+grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar target and distance"
+grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
+grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"
+# A*: a fixed pair, the Galois spellings, the heuristic's report
+"$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -startNode 0 -destNode 10799 -n 1 >"$tmp/as.txt" || fail "astar fixed pair"
+grep -q "source 0 target 10799" "$tmp/as.txt" || fail "astar pair not used: $(cat "$tmp/as.txt")"
+grep -q "consistent up to" "$tmp/as.txt" || fail "astar heuristic scale not reported"
+"$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -r 0 --target 10799 -n 1 --heuristic-scale 1000 >"$tmp/as2.txt" 2>&1 || true
+grep -q "NOT consistent" "$tmp/as2.txt" && grep -q "NOT admissible for target 10799" "$tmp/as2.txt" ||
+	fail "astar override not judged: $(cat "$tmp/as2.txt")"
+"$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" --pairs 2 -n 4 -q --format json >"$tmp/pairs.json" || fail "astar --pairs"
+grep -o '"source":[0-9]*,"target":[0-9]*' "$tmp/pairs.json" >"$tmp/pairs.txt"
+[ "$(sed -n 1p "$tmp/pairs.txt")" = "$(sed -n 3p "$tmp/pairs.txt")" ] && [ "$(sed -n 1p "$tmp/pairs.txt")" != "$(sed -n 2p "$tmp/pairs.txt")" ] ||
+	fail "--pairs 2 does not cycle through two pairs: $(cat "$tmp/pairs.txt")"
+expect2 "astar without coordinates" "needs node coordinates" "$bin/astar" "$tests/fixtures/tiny.gr"
+expect2 "astar, wrong coordinate count" "expected 5 coordinate lines" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/malformed/co_count.co"
+expect2 "astar, target out of range" "target 5: the graph has nodes 0..4" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/fixtures/tiny.co" -r 0 --target 5
+expect2 "astar, source alone" "give --source and --target together" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/fixtures/tiny.co" -r 0
+expect2 "astar, bad scale" "heuristic-scale -1" "$bin/astar" --heuristic-scale -1
+expect2 "bfs, source out of range" "source 9: the graph has nodes 0..4" "$bin/bfs" "$tests/fixtures/tiny.gr" -r 9
+# MST: a directed input is symmetrised (and said), an unweighted one needs weights
+"$bin/mst" "$tests/fixtures/tiny.gr" -n 1 >"$tmp/m.txt" 2>"$tmp/m.err" || fail "mst on tiny.gr: $(cat "$tmp/m.err")"
+grep -q "symmetrised" "$tmp/m.err" || fail "mst does not say it symmetrised: $(cat "$tmp/m.err")"
+grep -q "forest_weight 10 .*forest_edges 4 .*components 1 .*verification PASS" "$tmp/m.txt" || fail "mst on tiny: $(cat "$tmp/m.txt")"
+grep -q "strict on one thread" "$tmp/m.txt" || fail "mst's work denominator not explained"
+expect2 "mst, unweighted" "needs arc weights" "$bin/mst" "$tests/fixtures/sparse.txt"
+"$bin/mst" "$tests/fixtures/sparse.txt" --random-weights 1:9 -n 1 -q || fail "mst with --random-weights"
+# --out: the format follows the extension, other formats or apps are refused
+"$bin/bfs" --gen road:W=20,H=20 -n 1 -q --out "$tmp/b.jsonl" && grep -q '^{"algorithm":"bfs"' "$tmp/b.jsonl" || fail "--out .jsonl"
+expect2 "--out json file as csv" "holds json records" "$bin/bfs" --gen road:W=20,H=20 -n 1 --out "$tmp/b.jsonl" --format csv
+"$bin/bfs" --gen road:W=20,H=20 -n 1 -q --out "$tmp/b.csv"
+expect2 "--out another app's csv" "header is not mst's" "$bin/mst" --gen road:W=20,H=20 -n 1 --out "$tmp/b.csv"
+set +e
+"$bin/bfs" --gen road:W=20,H=20 -n 1 --out "$tmp/nodir/x.csv" 2>"$tmp/x.err"; st=$?
+set -e
+[ $st -eq 3 ] && grep -q "cannot create it in .*: No such file or directory" "$tmp/x.err" || fail "--out in a missing directory: $st $(cat "$tmp/x.err")"
+"$bin/bfs" "$tests/malformed/gr_dup_p.gr" --out "$tmp/never.csv" 2>/dev/null && fail "malformed input accepted"
+[ ! -e "$tmp/never.csv" ] || fail "a run that failed before its first trial left $tmp/never.csv"
 echo "cli test passed"

@@ -206,9 +206,10 @@ merge:;
 	return true;
 }
 
-/* Pipeline stages: the root's union-find entry and node; its first segment; that
- * segment's first arc's other end (for a component that is still one node, which
- * is most tasks, that is all the data it reads). */
+/* Pipeline stages: the root's union-find entry and node; its own lightest arc; that
+ * arc's other end. Only data that no task writes is read here (base is written before
+ * the run, the union-find entry is atomic), so the hook needs no lock; for a component
+ * that is still one node, which is most tasks, that is all the data it reads. */
 static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 {
 	const struct ordo_mst *m = user;
@@ -220,13 +221,13 @@ static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 	}
 	if (atomic_load_explicit(&m->parent[r], memory_order_relaxed) != r)
 		return;
-	const uint32_t h = m->node[r].head;
-	if (h == NIL)
+	const uint64_t *first = m->base + ordo_graph_begin(m->g, r);
+	if (ordo_graph_degree(m->g, r) == 0)
 		return;
 	if (ahead == 2)
-		ordo_prefetch(&m->node[h]);
+		ordo_prefetch(first);
 	else
-		ordo_prefetch(&m->parent[m->node[h].fo]);
+		ordo_prefetch(&m->parent[(uint32_t)*first]);
 }
 
 static int cmp_u64(const void *a, const void *b)

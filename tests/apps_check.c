@@ -1,0 +1,242 @@
+/* apps_check.c - see apps_check.h. */
+#include "apps_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ordo_astar.h"
+#include "ordo_bfs.h"
+#include "ordo_mst.h"
+#include "ordo_sssp.h"
+
+__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+#define FAIL(...) fail(msg, cap, __VA_ARGS__)
+
+/* Calls run(ops, topo, lookahead, user) for every scheduler and thread count; each
+ * thread count also takes one depth of the prefetch pipeline (none, default, 1, 7). */
+typedef int (*one_run)(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+                       const struct ordo_exec_opts *o, void *user, char *msg, size_t cap);
+
+static int every_scheduler(const char *what, int maxT, one_run fn, void *user, char *msg,
+                           size_t cap)
+{
+	for (int i = 0; i < ordo_wl_count(); i++) {
+		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+		for (int T = 1; T <= maxT; T = T == 4 ? 16 : T * 2) {
+			struct ordo_err e = {0};
+			struct ordo_topology topo;
+			if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+				return FAIL("topology: %s", e.msg);
+			struct ordo_worklist wl;
+			if (ordo_worklist_create(ops->name, NULL, &topo, 7, &wl, &e)) {
+				ordo_topology_free(&topo);
+				return FAIL("%s: %s", ops->name, e.msg);
+			}
+			const unsigned la = T == 1   ? ORDO_LOOKAHEAD_OFF
+			                    : T == 2 ? 0
+			                    : T == 4 ? 1
+			                             : 7;
+			struct ordo_exec_opts o = {.topo = &topo, .seed = 3, .lookahead = la};
+			char inner[400] = "";
+			int rc = fn(ops, &wl, &o, user, inner, sizeof inner);
+			ordo_worklist_destroy(&wl);
+			ordo_topology_free(&topo);
+			if (rc)
+				return FAIL("%s with %s at %d threads: %s", what, ops->name, T,
+				            inner);
+		}
+	}
+	return 0;
+}
+
+/* ---- BFS ---- */
+
+struct bfs_job {
+	const struct ordo_graph *g;
+	uint32_t src;
+	uint32_t *ref;
+	uint64_t visited;
+	_Atomic uint32_t *level;
+};
+
+static int bfs_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+                   const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct bfs_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	if (ordo_bfs(j->g, j->src, wl, o, j->level, &st, &e))
+		return FAIL("%s", e.msg);
+	struct ordo_check c;
+	ordo_bfs_check(j->g, j->level, j->ref, &c);
+	if (!c.pass)
+		return FAIL("%llu wrong levels (first: %s)", (unsigned long long)c.mismatches,
+		            c.first);
+	if (st.tasks - st.empty < j->visited)
+		return FAIL("%llu useful tasks for %llu visited nodes",
+		            (unsigned long long)(st.tasks - st.empty),
+		            (unsigned long long)j->visited);
+	return 0;
+}
+
+int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
+{
+	struct bfs_job j = {g, ordo_graph_pick_source(g, 1, 0), malloc((g->n + 1) * 4ul), 0,
+	                    malloc((g->n + 1) * 4ul)};
+	struct ordo_err e = {0};
+	int rc = -1;
+	if (!j.ref || !j.level)
+		FAIL("out of memory");
+	else if (j.src == UINT32_MAX)
+		FAIL("%s has no arc", what);
+	else if (ordo_bfs_seq(g, j.src, j.ref, &j.visited, &e))
+		FAIL("%s", e.msg);
+	else
+		rc = every_scheduler(what, maxT, bfs_one, &j, msg, cap);
+	free(j.ref);
+	free((void *)j.level);
+	return rc;
+}
+
+/* ---- A* ---- */
+
+struct astar_job {
+	const struct ordo_graph *g;
+	struct ordo_geo geo;
+	uint32_t src, dst;
+	uint64_t want;
+	_Atomic uint64_t *dist;
+};
+
+static int astar_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+                     const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct astar_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	uint64_t got;
+	if (ordo_astar(j->g, &j->geo, j->geo.scale, j->src, j->dst, wl, o, j->dist, &got, &st, &e))
+		return FAIL("%s", e.msg);
+	if (got != j->want)
+		return FAIL("%u->%u: distance %llu, Dijkstra %llu", j->src, j->dst,
+		            (unsigned long long)got, (unsigned long long)j->want);
+	return 0;
+}
+
+int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int pairs, char *msg,
+                   size_t cap)
+{
+	struct astar_job j = {.g = g};
+	struct ordo_err e = {0};
+	uint64_t *ref = malloc((g->n + 1) * 8ul), settled, seq, expanded;
+	j.dist = malloc((g->n + 1) * 8ul);
+	int rc = -1;
+	if (!ref || !j.dist) {
+		FAIL("out of memory");
+		goto out;
+	}
+	if (ordo_geo_init(g, &j.geo, &e)) {
+		FAIL("%s: %s", what, e.msg);
+		goto out;
+	}
+	/* the default scale is consistent on every arc, for every target: h(u) <= w + h(v)
+	 * (checked towards a few targets) */
+	for (int k = 0; k < 3; k++) {
+		uint32_t t = (uint32_t)((uint64_t)g->n * (2 * k + 1) / 6);
+		const double *tp = j.geo.p + 3 * (size_t)t;
+		for (uint32_t u = 0; u < g->n; u++)
+			for (uint64_t a = ordo_graph_begin(g, u); a < ordo_graph_end(g, u); a++) {
+				uint32_t v = ordo_graph_dst(g, a);
+				uint64_t hu = ordo_geo_h(&j.geo, j.geo.scale, u, tp);
+				uint64_t hv = ordo_geo_h(&j.geo, j.geo.scale, v, tp);
+				if (hu > ordo_graph_weight(g, a) + hv) {
+					FAIL("%s: heuristic inconsistent at arc %u->%u towards %u",
+					     what, u, v, t);
+					goto out_geo;
+				}
+			}
+	}
+	for (int p = 0; p < pairs; p++) {
+		if (ordo_graph_pick_pair(g, 1, (uint64_t)p, &j.src, &j.dst, &e) ||
+		    ordo_dijkstra(g, j.src, ref, &settled, &e) ||
+		    ordo_astar_seq(g, &j.geo, j.geo.scale, j.src, j.dst, &seq, &expanded, &e)) {
+			FAIL("%s: %s", what, e.msg);
+			goto out_geo;
+		}
+		j.want = ref[j.dst];
+		if (seq != j.want) {
+			FAIL("%s: sequential A* %u->%u gives %llu, Dijkstra %llu", what, j.src,
+			     j.dst, (unsigned long long)seq, (unsigned long long)j.want);
+			goto out_geo;
+		}
+		if (expanded > settled) {
+			FAIL("%s: A* expanded %llu nodes, more than Dijkstra's %llu", what,
+			     (unsigned long long)expanded, (unsigned long long)settled);
+			goto out_geo;
+		}
+		if ((rc = every_scheduler(what, maxT, astar_one, &j, msg, cap)))
+			goto out_geo;
+	}
+	rc = 0;
+out_geo:
+	ordo_geo_free(&j.geo);
+out:
+	free(ref);
+	free((void *)j.dist);
+	return rc;
+}
+
+/* ---- MST ---- */
+
+struct mst_job {
+	struct ordo_mst *m;
+	struct ordo_forest ref;
+};
+
+static int mst_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+                   const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct mst_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	struct ordo_forest f;
+	if (ordo_mst_run(j->m, wl, o, &f, &st, &e))
+		return FAIL("%s", e.msg);
+	struct ordo_check c;
+	ordo_mst_check(j->m, &j->ref, &c);
+	if (!c.pass)
+		return FAIL("%llu mismatches (first: %s)", (unsigned long long)c.mismatches,
+		            c.first);
+	if (f.weight != j->ref.weight || f.components != j->ref.components)
+		return FAIL("run reports weight %llu, %llu components; Kruskal %llu, %llu",
+		            (unsigned long long)f.weight, (unsigned long long)f.components,
+		            (unsigned long long)j->ref.weight,
+		            (unsigned long long)j->ref.components);
+	/* every merge is one useful task, so useful tasks >= forest edges */
+	if (st.tasks - st.empty < f.edges)
+		return FAIL("%llu useful tasks for %llu merges",
+		            (unsigned long long)(st.tasks - st.empty), (unsigned long long)f.edges);
+	return 0;
+}
+
+int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
+{
+	struct mst_job j = {0};
+	struct ordo_err e = {0};
+	if (ordo_kruskal(g, &j.ref, &e) || ordo_mst_create(g, &j.m, &e))
+		return FAIL("%s: %s", what, e.msg);
+	int rc = every_scheduler(what, maxT, mst_one, &j, msg, cap);
+	ordo_mst_free(j.m);
+	return rc;
+}

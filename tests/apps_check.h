@@ -1,0 +1,23 @@
+/*
+ * apps_check.h - the app checks shared by the Criterion suite (test_apps) and the plain
+ * driver over the real graphs of ../shared/inputs (apps_inputs): every registered
+ * scheduler at 1, 2 and 4 threads (and 16 where asked), each run verified against the
+ * exact sequential baseline. Each returns 0, or -1 with a message.
+ */
+#ifndef ORDO_TEST_APPS_CHECK_H
+#define ORDO_TEST_APPS_CHECK_H
+
+#include <stddef.h>
+
+#include "ordo_graph.h"
+
+/* BFS levels from a fixed-seed source. */
+int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
+/* A* on `pairs` fixed-seed reachable pairs (g needs coordinates), distances against
+ * Dijkstra; the default heuristic scale is checked to be consistent on every arc. */
+int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int pairs, char *msg,
+                   size_t cap);
+/* Minimum spanning forest (g symmetric) against Kruskal. */
+int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
+
+#endif

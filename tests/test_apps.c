@@ -1,0 +1,202 @@
+/*
+ * The apps beside sssp: BFS, A* and MST. Hand-computed answers on the tiny fixture,
+ * the properties the heuristic must have, then the parallel operators with every
+ * registered scheduler on generated graphs, each run verified against its exact
+ * sequential baseline (apps_check.c; the real graphs are in apps_inputs.c).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "apps_check.h"
+#include "ordo_astar.h"
+#include "ordo_bfs.h"
+#include "ordo_io.h"
+#include "ordo_mst.h"
+#include "ordo_sssp.h"
+
+/* tiny.gr: 0->1 3, 0->2 5, 1->2 1, 1->4 9, 2->3 7, 3->4 2, 4->0 4 */
+static struct ordo_graph *tiny(void)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = ORDO_TEST_DIR "/fixtures/tiny.co";
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/tiny.gr", &o, &g, NULL, &e), 0, "%s",
+	             e.msg);
+	return g;
+}
+
+Test(bfs, tiny_fixture)
+{
+	struct ordo_graph *g = tiny();
+	uint32_t l[5];
+	uint64_t visited;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_bfs_seq(g, 0, l, &visited, &e), 0);
+	const uint32_t want[5] = {0, 1, 1, 2, 2};
+	cr_assert_arr_eq(l, want, sizeof want);
+	cr_assert_eq(visited, 5);
+	cr_assert_eq(ordo_bfs_seq(g, 3, l, &visited, &e), 0);
+	const uint32_t want3[5] = {2, 3, 3, 0, 1};
+	cr_assert_arr_eq(l, want3, sizeof want3);
+	cr_assert_neq(ordo_bfs_seq(g, 5, l, &visited, &e), 0, "a source out of range is an error");
+	ordo_graph_free(g);
+}
+
+Test(bfs, unreached_nodes_and_every_scheduler)
+{
+	/* isolated.graph has nodes without arcs: they stay unreached */
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/isolated.graph", NULL, &g, NULL, &e), 0);
+	char msg[512];
+	cr_assert_eq(apps_bfs_all(g, "isolated.graph", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(g);
+}
+
+Test(bfs, every_scheduler_on_generated_graphs, .timeout = 600)
+{
+	const char *specs[] = {"road:W=150,H=120,seed=4", "rmat:scale=12,ef=8", "grid:W=80,H=60"};
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+		struct ordo_graph *g;
+		struct ordo_err e = {0};
+		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+		char msg[512];
+		cr_assert_eq(apps_bfs_all(g, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
+		ordo_graph_free(g);
+	}
+}
+
+Test(kruskal, tiny_fixture)
+{
+	struct ordo_graph *g = tiny(), *s;
+	struct ordo_err e = {0};
+	struct ordo_build_stats bs;
+	cr_assert_eq(ordo_graph_symmetrized(g, 1, &s, &bs, &e), 0);
+	cr_assert(s->flags & ORDO_GRAPH_SYMMETRIC);
+	cr_assert_eq(s->coord_kind, g->coord_kind, "coordinates survive symmetrising");
+	/* undirected: 1-2 1, 3-4 2, 0-1 3, 0-4 4, 0-2 5, 2-3 7, 1-4 9 -> the first four */
+	struct ordo_forest f;
+	cr_assert_eq(ordo_kruskal(s, &f, &e), 0);
+	cr_assert_eq(f.weight, 10);
+	cr_assert_eq(f.edges, 4);
+	cr_assert_eq(f.components, 1);
+	struct ordo_mst *m;
+	cr_assert_neq(ordo_mst_create(g, &m, &e), 0, "an asymmetric graph is refused");
+	char msg[512];
+	cr_assert_eq(apps_mst_all(s, "tiny symmetrised", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(s);
+	ordo_graph_free(g);
+}
+
+Test(mst, forests_ties_and_every_scheduler, .timeout = 600)
+{
+	/* a grid of equal weights (every tie), an R-MAT graph with duplicate arcs and
+	 * isolated nodes (a forest of many trees), a road graph */
+	const char *specs[] = {"grid:W=60,H=50,lo=1,hi=1", "rmat:scale=12,ef=4",
+	                       "road:W=120,H=100,seed=2"};
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+		struct ordo_graph *g, *s;
+		struct ordo_err e = {0};
+		struct ordo_build_stats bs;
+		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+		cr_assert_eq(ordo_graph_symmetrized(g, 2, &s, &bs, &e), 0);
+		struct ordo_forest f;
+		cr_assert_eq(ordo_kruskal(s, &f, &e), 0);
+		if (i == 0)
+			cr_assert_eq(f.weight, (uint64_t)60 * 50 - 1);
+		if (i == 1)
+			cr_assert_gt(f.components, 1, "rmat scale 12 ef 4 has isolated nodes");
+		char msg[512];
+		cr_assert_eq(apps_mst_all(s, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
+		ordo_graph_free(s);
+		ordo_graph_free(g);
+	}
+}
+
+Test(astar, tiny_fixture_on_the_sphere)
+{
+	struct ordo_graph *g = tiny();
+	struct ordo_geo geo;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_geo_init(g, &geo, &e), 0, "%s", e.msg);
+	cr_assert(geo.sphere, "DIMACS .co coordinates are microdegrees");
+	cr_assert_gt(geo.scale, 0);
+	uint64_t d, x;
+	cr_assert_eq(ordo_astar_seq(g, &geo, geo.scale, 0, 3, &d, &x, &e), 0);
+	cr_assert_eq(d, 11);
+	cr_assert_eq(ordo_astar_seq(g, &geo, geo.scale, 3, 1, &d, &x, &e), 0);
+	cr_assert_eq(d, 9); /* 3->4->0->1 */
+	char msg[512];
+	cr_assert_eq(apps_astar_all(g, "tiny", 16, 3, msg, sizeof msg), 0, "%s", msg);
+	ordo_geo_free(&geo);
+	ordo_graph_free(g);
+}
+
+Test(astar, admissibility_check)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=40,H=30,seed=5", 0, &g, NULL, 0, &e), 0);
+	struct ordo_geo geo;
+	cr_assert_eq(ordo_geo_init(g, &geo, &e), 0);
+	cr_assert(!geo.sphere, "generated road coordinates are planar metres");
+	uint64_t bad_count;
+	uint32_t bad;
+	cr_assert_eq(ordo_astar_admissible(g, &geo, geo.scale, 77, &bad_count, &bad, &e), 0);
+	cr_assert_eq(bad_count, 0, "the default scale is admissible");
+	cr_assert_eq(ordo_astar_admissible(g, &geo, 10 * geo.scale, 77, &bad_count, &bad, &e), 0);
+	cr_assert_gt(bad_count, 0, "ten times the scale overestimates");
+	cr_assert_neq(bad, UINT32_MAX);
+	/* A* with an overestimating heuristic may be wrong, but never crashes, and with
+	 * zero it is Dijkstra */
+	uint64_t ref[40 * 30], settled, d, x;
+	cr_assert_eq(ordo_dijkstra(g, 0, ref, &settled, &e), 0);
+	cr_assert_eq(ordo_astar_seq(g, &geo, 0, 0, 1199, &d, &x, &e), 0);
+	cr_assert_eq(d, ref[1199]);
+	ordo_geo_free(&geo);
+	ordo_graph_free(g);
+}
+
+Test(astar, every_scheduler_on_a_generated_road_graph, .timeout = 600)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=150,H=120,seed=4", 0, &g, NULL, 0, &e), 0);
+	char msg[512];
+	cr_assert_eq(apps_astar_all(g, "road 150x120", 16, 2, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(g);
+}
+
+Test(astar, no_coordinates_is_an_error)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/tiny.gr", NULL, &g, NULL, &e), 0);
+	struct ordo_geo geo;
+	cr_assert_eq(ordo_geo_init(g, &geo, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "coordinates"), "%s", e.msg);
+	ordo_graph_free(g);
+}
+
+Test(graph, pick_pair_is_reachable_and_deterministic)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/isolated.graph", NULL, &g, NULL, &e), 0);
+	uint32_t lvl[64];
+	for (uint64_t k = 0; k < 20; k++) {
+		uint32_t s, t, s2, t2;
+		uint64_t visited;
+		cr_assert_eq(ordo_graph_pick_pair(g, 9, k, &s, &t, &e), 0, "%s", e.msg);
+		cr_assert_eq(ordo_graph_pick_pair(g, 9, k, &s2, &t2, &e), 0);
+		cr_assert(s == s2 && t == t2);
+		cr_assert_neq(s, t);
+		cr_assert_lt(g->n, 64);
+		cr_assert_eq(ordo_bfs_seq(g, s, lvl, &visited, &e), 0);
+		cr_assert_neq(lvl[t], ORDO_LEVEL_INF, "target %u unreachable from %u", t, s);
+	}
+	ordo_graph_free(g);
+}
