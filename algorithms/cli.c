@@ -79,6 +79,7 @@ enum {
 	L_IDMAP,
 	L_MTXREAL,
 	L_WSEED,
+	L_BUDGET,
 };
 
 const struct cli_opt cli_load_opts[] = {
@@ -97,6 +98,9 @@ const struct cli_opt cli_load_opts[] = {
     {"id-map", L_IDMAP, "FILE", "with --compact-ids: write 'new old' id pairs to FILE"},
     {"mtx-real", L_MTXREAL, "round|scale:F",
      "Matrix Market real values: round them, or multiply by F then round"},
+    {"mem-budget", L_BUDGET, "BYTES",
+     "refuse a file whose header declares a graph needing more, e.g. 4G (default: this "
+     "machine's memory)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -144,6 +148,18 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		        "%s: --random-weights %s: expected LO:HI with 1 <= LO <= HI < 2^32\n",
 		        cli_prog, arg);
 		return -1;
+	}
+	case L_BUDGET: {
+		int64_t v;
+		if (!ordo_parse_i64(arg, &v, true) || v < 1) {
+			fprintf(stderr,
+			        "%s: --mem-budget %s: expected a positive byte count (k, M, G "
+			        "suffixes)\n",
+			        cli_prog, arg);
+			return -1;
+		}
+		lo->mem_budget = (uint64_t)v;
+		return 1;
 	}
 	case L_WSEED: {
 		int64_t s;

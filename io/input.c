@@ -187,13 +187,26 @@ int io_check_memory(const char *path, const char *what, uint64_t bytes, struct o
 	return rc ? ordo_err_set(err, rc, "%s: %s", path, msg) : 0;
 }
 
+/* The budget of the load running on this thread (ordo_load_opts.mem_budget); headers
+ * are parsed on the thread that called ordo_load. */
+static _Thread_local uint64_t io_budget;
+
+uint64_t io_set_budget(uint64_t bytes)
+{
+	uint64_t old = io_budget;
+	io_budget = bytes;
+	return old;
+}
+
 int io_header_memory(const char *what, uint64_t bytes, char *msg)
 {
-	uint64_t ram = ordo_phys_mem();
+	uint64_t ram = io_budget ? io_budget : ordo_phys_mem();
 	if (!ram || bytes <= ram)
 		return 0;
-	snprintf(msg, IO_MSG, "%s, which needs %.1f GiB; this machine has %.1f GiB", what,
-	         (double)bytes / (1 << 30), (double)ram / (1 << 30));
+	snprintf(msg, IO_MSG, "%s, which needs %.1f GiB; %s %.1f GiB", what,
+	         (double)bytes / (1 << 30),
+	         io_budget ? "the memory budget (--mem-budget) is" : "this machine has",
+	         (double)ram / (1 << 30));
 	return ORDO_ERANGE;
 }
 

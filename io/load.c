@@ -344,6 +344,9 @@ static void note(struct ordo_load_info *info, const char *fmt, const char *s)
 	snprintf(info->notes + used, sizeof info->notes - used, fmt, s);
 }
 
+static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                struct ordo_load_info *info_out, struct ordo_err *err);
+
 int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
               struct ordo_load_info *info_out, struct ordo_err *err)
 {
@@ -352,6 +355,15 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 		ordo_load_opts_init(&dflt);
 		opts = &dflt;
 	}
+	uint64_t old = io_set_budget(opts->mem_budget);
+	int rc = load(path, opts, out, info_out, err);
+	io_set_budget(old);
+	return rc;
+}
+
+static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                struct ordo_load_info *info_out, struct ordo_err *err)
+{
 	struct ordo_load_info info;
 	memset(&info, 0, sizeof info);
 	*out = NULL;

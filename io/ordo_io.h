@@ -62,6 +62,10 @@ struct ordo_load_opts {
 	int mtx_real;                 /* enum ordo_mtx_real */
 	double mtx_scale;             /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
 	int threads;                  /* 0 = OpenMP default */
+	/* Bytes the graph a header declares may need; a header asking for more is refused
+	 * (ERANGE, with the figure) before anything is allocated. 0 = this machine's
+	 * physical memory. Fuzzing sets it low, so a legal but huge header fails fast. */
+	uint64_t mem_budget;
 	/* Called now and then while reading (done/total in file bytes), from the calling
 	 * thread only; may be NULL. */
 	void (*progress)(void *user, const char *path, uint64_t done, uint64_t total);

@@ -34,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ordo_load_opts_init(&o);
 	o.format = fmt;
 	o.threads = 1;
+	/* a legal header may declare a graph of gigabytes: refuse it at the header rather
+	 * than time out allocating (the CLI's --mem-budget) */
+	o.mem_budget = (uint64_t)256 << 20;
 	o.mtx_real = (data[0] & 8) ? ORDO_MTX_REAL_ROUND : ORDO_MTX_REAL_REJECT;
 	o.build.dedup = (data[0] & 16) != 0;
 	o.build.symmetrize = (data[0] & 32) != 0;

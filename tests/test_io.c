@@ -468,3 +468,25 @@ Test(writers, failure_leaves_nothing_behind, .init = mk_tmp, .fini = rm_tmp)
 	snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", tmpdir);
 	cr_assert_eq(system(cmd), 0, "temporary files left in %s", tmpdir);
 }
+
+Test(load, memory_budget_refuses_a_huge_header)
+{
+	/* legal, but 2e9 nodes need 16 GB of offsets (tests/fuzz_regress/dimacs-2e9-nodes) */
+	char path[] = "/tmp/ordo_budget_XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	const char text[] = "p sp 2000000000 1\na 1 2 3\n";
+	cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.mem_budget = (uint64_t)256 << 20;
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(path, &o, &g, NULL, &e), ORDO_ERANGE, "%s", e.msg);
+	cr_assert_null(g);
+	cr_assert(strstr(e.msg, ":1: ") && strstr(e.msg, "needs 14.9 GiB") &&
+	              strstr(e.msg, "memory budget (--mem-budget) is 0.2 GiB"),
+	          "%s", e.msg);
+	unlink(path);
+}
