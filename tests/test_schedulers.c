@@ -270,3 +270,105 @@ Test(reld, only_the_owner_dequeues)
 	cr_assert_eq(got0 + got1, 1000);
 	rig_free(&r);
 }
+
+/* ---- PMOD: its adaptation decisions on scripted sequences (one thread, so thread 0
+ * makes them on its own slow pops), and the order across a change ---- */
+
+static uint64_t pmod_delta(struct rig *r)
+{
+	return r->ctx[0]->wl_stat[0];
+}
+
+Test(pmod, merges_when_buckets_run_thin)
+{
+	struct rig r;
+	rig_init(&r, "pmod:chunk=8", 1, 0);
+	/* 100 tasks 10 apart: at delta 0 each bucket holds one, so every pop is slow */
+	for (uint64_t i = 0; i < 100; i++)
+		push1(&r, 0, 10 * i);
+	for (int i = 0; i < 9; i++)
+		pop1(&r, 0);
+	/* the 9th pop passed check = chunk = 8 pops: 100 pushes over 990 buckets is 0 per
+	 * bucket < chunk/2, so delta += floor(log2(8 / max(1, 0))) = 3 */
+	cr_assert_eq(pmod_delta(&r), 3);
+	cr_assert_eq(r.ctx[0]->wl_stat[1], 1, "one merge");
+	/* no pushes since: later checks change nothing */
+	for (int i = 0; i < 40; i++)
+		pop1(&r, 0);
+	cr_assert_eq(pmod_delta(&r), 3);
+	/* again 50 tasks 10 apart over 500: 125 buckets of 8 at delta 3, under one each:
+	 * +3; the check interval has doubled to 16 pops */
+	for (uint64_t i = 0; i < 50; i++)
+		push1(&r, 0, 2000 + 10 * i);
+	for (int i = 0; i < 40; i++)
+		pop1(&r, 0);
+	cr_assert_eq(pmod_delta(&r), 6);
+	cr_assert_eq(r.ctx[0]->wl_stat[1], 2);
+	cr_assert_eq(r.ctx[0]->wl_stat[2], 0, "unmerge is off by default");
+	rig_free(&r);
+}
+
+Test(pmod, keeps_delta_while_buckets_are_full)
+{
+	struct rig r;
+	rig_init(&r, "pmod:chunk=8", 1, 0);
+	/* 100 tasks per priority 0..9: buckets are full, pops are fast */
+	for (uint64_t i = 0; i < 1000; i++)
+		push1(&r, 0, i % 10);
+	for (int i = 0; i < 1000; i++)
+		pop1(&r, 0);
+	cr_assert_eq(pmod_delta(&r), 0);
+	cr_assert_eq(r.ctx[0]->wl_stat[1], 0);
+	rig_free(&r);
+}
+
+Test(pmod, unmerge_splits_a_crowded_bucket)
+{
+	struct rig r;
+	rig_init(&r, "pmod:chunk=8,unmerge=1", 1, 0);
+	for (uint64_t i = 0; i < 100; i++)
+		push1(&r, 0, 100 + 10 * i);
+	for (int i = 0; i < 9; i++)
+		pop1(&r, 0);
+	cr_assert_eq(pmod_delta(&r), 3);
+	/* 2000 tasks in priorities 0..23, ahead of the rest: at delta 3 that is 3 buckets
+	 * and (23 >> 3) - (0 >> 3) = 2 in range (< 16), 1000 pushes each (> 4 x chunk); the
+	 * pops stay in one bucket (> 4 x chunk of them) until it runs dry, and that slow pop
+	 * splits: delta -= floor(log2(16 / 2)) = 3 */
+	for (uint64_t i = 0; i < 2000; i++)
+		push1(&r, 0, i % 24);
+	for (int i = 0; i < 700; i++)
+		pop1(&r, 0);
+	cr_assert_eq(pmod_delta(&r), 0, "delta %llu", (unsigned long long)pmod_delta(&r));
+	cr_assert_eq(r.ctx[0]->wl_stat[2], 1, "one unmerge");
+	rig_free(&r);
+}
+
+Test(pmod, order_stays_monotone_across_delta_changes)
+{
+	struct rig r;
+	rig_init(&r, "pmod:chunk=16", 1, 0);
+	struct ordo_rng rng;
+	ordo_rng_seed(&rng, 3, 0);
+	/* the monotone workload (SSSP-like): pop x, push x + U[0, 200) twice */
+	for (uint64_t i = 0; i < 64; i++)
+		push1(&r, 0, ordo_rng_below(&rng, 200));
+	uint64_t popped[20000];
+	int n = 0;
+	struct ordo_task x;
+	while (n < 20000 && r.wl.ops->pop(r.wl.wl, r.ctx[0], &x)) {
+		popped[n++] = x.prio;
+		if (n < 10000) {
+			push1(&r, 0, x.prio + ordo_rng_below(&rng, 200));
+			push1(&r, 0, x.prio + ordo_rng_below(&rng, 200));
+		}
+	}
+	const uint64_t d = pmod_delta(&r);
+	cr_assert_geq(r.ctx[0]->wl_stat[1], 1, "the shift changed during the run");
+	for (int i = 1; i < n; i++)
+		cr_assert_geq(popped[i] >> d, popped[i - 1] >> d,
+		              "pop %d: %llu after %llu (delta %llu)", i,
+		              (unsigned long long)popped[i], (unsigned long long)popped[i - 1],
+		              (unsigned long long)d);
+	rig_free(&r);
+}

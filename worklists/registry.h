@@ -10,6 +10,7 @@
 	X(strict)       \
 	X(fifo)         \
 	X(obim)         \
+	X(pmod)         \
 	X(smq)          \
 	X(smq_sl)       \
 	X(mq)           \

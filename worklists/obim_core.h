@@ -1,0 +1,407 @@
+/*
+ * obim_core.h - the machinery OBIM (obim.c) and PMOD (pmod.c) share: buckets of
+ * chunked FIFOs named by a 64-bit key, a global append-only log of buckets replayed
+ * lazily into per-thread sorted maps, a current bucket per thread and BSP scan starts.
+ * See obim.c for how it works. The including file defines OBIM_ADAPTIVE (0 or 1) and,
+ * when 1, the hooks pmod_key, pmod_count_push, pmod_count_pop and pmod_slow_pop.
+ * Everything here is static: each scheduler gets its own copy.
+ */
+#ifndef ORDO_OBIM_CORE_H
+#define ORDO_OBIM_CORE_H
+
+#include "chunk.h"
+#include "ordo_rng.h"
+#include "ordo_worklist.h"
+
+#define SEG_BITS 12
+#define SEG_SIZE (1u << SEG_BITS)
+#define MAX_SEGS (1u << 16) /* 2^28 buckets */
+
+struct bag {
+	uint64_t index;
+	struct wl_chunk_fifo fifo[]; /* one per node */
+};
+
+struct entry {
+	uint64_t index;
+	struct bag *bag;
+	struct wl_chunk *push, *pop; /* this thread's chunks of the bag */
+};
+
+struct tl {
+	alignas(128) struct entry *current;
+	uint64_t cur_index;
+	uint64_t num_pops;
+	uint64_t replayed;  /* log entries already in the map */
+	struct entry **map; /* sorted by index: the first nmap, then npend unsorted */
+	size_t nmap, npend, capmap;
+	struct entry **hash;                     /* open addressing by index over all entries */
+	size_t hcap;                             /* a power of two, at least twice the entries */
+	alignas(64) _Atomic uint64_t scan_start; /* read by other threads */
+	/* PMOD's statistics: written by the owner only (plain load + store, no atomic
+	 * read-modify-write), read by the adapting thread; min/max are reset by it */
+	_Atomic uint64_t pushes, min_prio, max_prio;
+	uint64_t pops, slow_pops, same_bucket_pops; /* the adapting thread's own */
+};
+
+struct ordo_wl {
+	int delta; /* OBIM's fixed shift */
+	uint32_t chunk;
+	/* PMOD: the current shift (written by thread 0 only), its adaptation state */
+	alignas(64) _Atomic int cur_delta;
+	uint64_t check_every, merges, unmerges;
+	bool unmerge;
+	uint64_t *seen_pushes; /* per thread, the pushes counted at the last check */
+	uint64_t period_mask;  /* 0: never */
+	int nnodes, T;
+	const struct ordo_topology *topo;
+	struct tl *tl;
+	alignas(64) struct wl_lock master;
+	_Atomic uint64_t version;
+	struct bag **_Atomic *segs; /* MAX_SEGS segment pointers */
+};
+
+static int core_create(const struct ordo_wl_config *cfg, int delta, uint32_t chunk, int period,
+                       struct ordo_wl **out, struct ordo_err *err)
+{
+	struct ordo_wl *w = ordo_calloc_aligned(1, sizeof *w);
+	if (!w)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	w->delta = delta;
+	w->chunk = chunk;
+	w->period_mask = period ? (1ull << period) - 1 : 0;
+	w->nnodes = cfg->topo->nnodes;
+	w->T = cfg->topo->nthreads;
+	w->topo = cfg->topo;
+	w->tl = ordo_calloc_aligned((size_t)w->T, sizeof *w->tl);
+	w->segs = calloc(MAX_SEGS, sizeof *w->segs);
+	w->seen_pushes = calloc((size_t)w->T, sizeof *w->seen_pushes);
+	if (!w->tl || !w->segs || !w->seen_pushes) {
+		free(w->tl), free(w->segs), free(w->seen_pushes), free(w);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
+	for (int t = 0; t < w->T; t++) {
+		w->tl[t].cur_index = UINT64_MAX;
+		atomic_store(&w->tl[t].scan_start, UINT64_MAX);
+		atomic_store(&w->tl[t].min_prio, UINT64_MAX);
+	}
+	*out = w;
+	return 0;
+}
+
+static void core_destroy(struct ordo_wl *w)
+{
+	for (int t = 0; t < w->T; t++) {
+		struct tl *l = &w->tl[t];
+		for (size_t i = 0; i < l->nmap + l->npend; i++) {
+			free(l->map[i]->push);
+			free(l->map[i]->pop);
+			free(l->map[i]);
+		}
+		free(l->map);
+		free(l->hash);
+	}
+	uint64_t nb = atomic_load(&w->version);
+	for (uint64_t i = 0; i < nb; i++) {
+		struct bag *b = w->segs[i >> SEG_BITS][i & (SEG_SIZE - 1)];
+		for (int k = 0; k < w->nnodes; k++)
+			wl_fifo_free(&b->fifo[k]);
+		free(b);
+	}
+	for (uint64_t s = 0; s < MAX_SEGS && w->segs[s]; s++)
+		free(w->segs[s]);
+	free(w->segs);
+	free(w->tl);
+	free(w->seen_pushes);
+	free(w);
+}
+
+/* The per-thread map: a hash table finds a bucket's entry in O(1); an array sorted by
+ * index serves the ordered scans of slow pops. New entries are appended unsorted and
+ * merged in once, before the next ordered scan, so creating B buckets costs
+ * O(B log B) instead of a memmove per bucket (quadratic: a million fresh buckets, as
+ * PMOD makes at shift 0 from a batch of distinct priorities, used to take hours). */
+
+static inline size_t hash_slot(uint64_t index, size_t cap)
+{
+	return (size_t)(ordo_mix64(index) & (cap - 1));
+}
+
+static bool hash_put(struct tl *l, struct entry *e)
+{
+	if (2 * (l->nmap + l->npend + 1) > l->hcap) {
+		size_t cap = l->hcap ? 2 * l->hcap : 128;
+		struct entry **h = calloc(cap, sizeof *h);
+		if (!h)
+			return false;
+		for (size_t i = 0; i < l->hcap; i++)
+			if (l->hash[i]) {
+				size_t k = hash_slot(l->hash[i]->index, cap);
+				while (h[k])
+					k = (k + 1) & (cap - 1);
+				h[k] = l->hash[i];
+			}
+		free(l->hash);
+		l->hash = h;
+		l->hcap = cap;
+	}
+	size_t k = hash_slot(e->index, l->hcap);
+	while (l->hash[k])
+		k = (k + 1) & (l->hcap - 1);
+	l->hash[k] = e;
+	return true;
+}
+
+static struct entry *find(struct tl *l, uint64_t index)
+{
+	if (!l->hcap)
+		return NULL;
+	for (size_t k = hash_slot(index, l->hcap);; k = (k + 1) & (l->hcap - 1)) {
+		struct entry *e = l->hash[k];
+		if (!e || e->index == index)
+			return e;
+	}
+}
+
+static bool map_insert(struct tl *l, struct bag *b)
+{
+	if (l->nmap + l->npend == l->capmap) {
+		size_t cap = l->capmap ? l->capmap * 2 : 64;
+		struct entry **m = realloc(l->map, cap * sizeof *m);
+		if (!m)
+			return false;
+		l->map = m;
+		l->capmap = cap;
+	}
+	struct entry *e = calloc(1, sizeof *e);
+	if (!e)
+		return false;
+	e->index = b->index;
+	e->bag = b;
+	if (!hash_put(l, e)) {
+		free(e);
+		return false;
+	}
+	l->map[l->nmap + l->npend++] = e;
+	return true;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	uint64_t x = (*(struct entry *const *)a)->index, y = (*(struct entry *const *)b)->index;
+	return x < y ? -1 : x > y;
+}
+
+/* Merges the unsorted tail into the sorted map (before an ordered scan). */
+static bool map_settle(struct tl *l)
+{
+	if (!l->npend)
+		return true;
+	struct entry **tail = l->map + l->nmap;
+	qsort(tail, l->npend, sizeof *tail, cmp_entry);
+	if (l->nmap && tail[0]->index < l->map[l->nmap - 1]->index) {
+		struct entry **m = malloc(l->capmap * sizeof *m);
+		if (!m)
+			return false;
+		size_t i = 0, j = 0, k = 0;
+		while (i < l->nmap && j < l->npend)
+			m[k++] = l->map[i]->index < tail[j]->index ? l->map[i++] : tail[j++];
+		while (i < l->nmap)
+			m[k++] = l->map[i++];
+		while (j < l->npend)
+			m[k++] = tail[j++];
+		free(l->map);
+		l->map = m;
+	}
+	l->nmap += l->npend;
+	l->npend = 0;
+	return true;
+}
+
+/* First sorted-map position with index >= key (map settled). */
+static size_t lower_bound(const struct tl *l, uint64_t key)
+{
+	size_t lo = 0, hi = l->nmap;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->map[mid]->index < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Brings the thread's map up to date with the global log. */
+static bool replay(struct ordo_wl *w, struct tl *l)
+{
+	/* acquire: the bags (and segment pointers) published before version was raised */
+	uint64_t v = atomic_load_explicit(&w->version, memory_order_acquire);
+	for (; l->replayed < v; l->replayed++) {
+		uint64_t i = l->replayed;
+		struct bag **seg =
+		    atomic_load_explicit(&w->segs[i >> SEG_BITS], memory_order_relaxed);
+		if (!map_insert(l, seg[i & (SEG_SIZE - 1)]))
+			return false;
+	}
+	return true;
+}
+
+static struct entry *get_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
+{
+	struct entry *e = find(l, index);
+	if (e)
+		return e;
+	if (!replay(w, l))
+		return NULL;
+	if ((e = find(l, index)))
+		return e;
+	wl_lock(&w->master);
+	bool ok = replay(w, l);
+	if (ok && !(e = find(l, index))) {
+		uint64_t v = atomic_load_explicit(&w->version, memory_order_relaxed);
+		uint64_t s = v >> SEG_BITS;
+		struct bag **seg =
+		    s < MAX_SEGS ? atomic_load_explicit(&w->segs[s], memory_order_relaxed) : NULL;
+		if (!seg && s < MAX_SEGS) {
+			seg = calloc(SEG_SIZE, sizeof *seg);
+			atomic_store_explicit(&w->segs[s], seg, memory_order_relaxed);
+		}
+		struct bag *b =
+		    seg ? ordo_calloc_aligned(1, sizeof *b + (size_t)w->nnodes *
+		                                                 sizeof(struct wl_chunk_fifo))
+		        : NULL;
+		if (b) {
+			b->index = index;
+			seg[v & (SEG_SIZE - 1)] = b;
+			/* release: publishes the bag and the segment pointer */
+			atomic_store_explicit(&w->version, v + 1, memory_order_release);
+		}
+		ok = b != NULL;
+	}
+	wl_unlock(&w->master);
+	if (ok && !e && replay(w, l))
+		e = find(l, index);
+	return e;
+}
+
+static bool entry_push(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
+                       const struct ordo_task *t)
+{
+	struct wl_chunk *c = e->push;
+	if (!c || c->tail == w->chunk) {
+		if (c)
+			wl_fifo_put(&e->bag->fifo[ctx->node], c);
+		c = e->push = wl_chunk_new(w->chunk);
+		if (!c)
+			return false;
+	}
+	c->items[c->tail++] = *t;
+	return true;
+}
+
+static bool entry_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
+                      struct ordo_task *out)
+{
+	for (;;) {
+		struct wl_chunk *c = e->pop;
+		if (c && c->head < c->tail) {
+			*out = c->items[c->head++];
+			return true;
+		}
+		free(c);
+		e->pop = NULL;
+		for (int k = 0; k < w->nnodes && !e->pop; k++)
+			e->pop = wl_fifo_take(&e->bag->fifo[(ctx->node + k) % w->nnodes]);
+		if (!e->pop) {
+			e->pop = e->push;
+			e->push = NULL;
+			if (!e->pop)
+				return false;
+		}
+	}
+}
+
+#if OBIM_ADAPTIVE
+static uint64_t pmod_key(struct ordo_wl *w, uint64_t prio);
+static void pmod_count_push(struct tl *l, const struct ordo_task *t, size_t n);
+static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l);
+#define OBIM_KEY(w, prio) pmod_key(w, prio)
+#else
+#define OBIM_KEY(w, prio) ((prio) >> (w)->delta)
+#endif
+
+static void core_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+{
+	struct tl *l = &w->tl[ctx->tid];
+#if OBIM_ADAPTIVE
+	pmod_count_push(l, t, n);
+#endif
+	for (size_t i = 0; i < n; i++) {
+		uint64_t index = OBIM_KEY(w, t[i].prio);
+		struct entry *e =
+		    l->current && l->cur_index == index ? l->current : get_entry(w, l, index);
+		if (!e || !entry_push(w, ctx, e, &t[i])) {
+			ctx->push_oom = true;
+			return;
+		}
+		if (index < atomic_load_explicit(&l->scan_start, memory_order_relaxed))
+			atomic_store_explicit(&l->scan_start, index, memory_order_relaxed);
+		if (index < l->cur_index) {
+			l->cur_index = index;
+			l->current = e;
+		}
+	}
+}
+
+static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, struct ordo_task *out)
+{
+#if OBIM_ADAPTIVE
+	pmod_slow_pop(w, ctx, l);
+#endif
+	if (!replay(w, l) || !map_settle(l)) {
+		ctx->push_oom = true;
+		return false;
+	}
+	uint64_t ss = atomic_load_explicit(&l->scan_start, memory_order_relaxed);
+	int leader = w->topo->first_of_node[ctx->node];
+	if ((int)ctx->tid == leader) {
+		for (int t = 0; t < w->T; t++) {
+			uint64_t s =
+			    atomic_load_explicit(&w->tl[t].scan_start, memory_order_relaxed);
+			ss = s < ss ? s : ss;
+		}
+	} else {
+		uint64_t s = atomic_load_explicit(&w->tl[leader].scan_start, memory_order_relaxed);
+		ss = s < ss ? s : ss;
+	}
+	for (size_t p = lower_bound(l, ss); p < l->nmap; p++) {
+		struct entry *e = l->map[p];
+		if (entry_pop(w, ctx, e, out)) {
+			l->current = e;
+			l->cur_index = e->index;
+			atomic_store_explicit(&l->scan_start, e->index, memory_order_relaxed);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool core_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+{
+	struct tl *l = &w->tl[ctx->tid];
+#if OBIM_ADAPTIVE
+	l->pops++;
+#endif
+	if (w->period_mask && (l->num_pops++ & w->period_mask) == 0)
+		return slow_pop(w, ctx, l, out);
+	if (l->current && entry_pop(w, ctx, l->current, out)) {
+#if OBIM_ADAPTIVE
+		l->same_bucket_pops++;
+#endif
+		return true;
+	}
+	return slow_pop(w, ctx, l, out);
+}
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * pmod.c - PMOD, adaptive OBIM (Yesil, Heidarshenas, Morrison, Torrellas, "Understanding
+ * priority-based scheduling of graph algorithms on a shared-memory platform", SC'19; as
+ * in Galois' WL/AdaptiveObim.h).
+ *
+ * OBIM (obim_core.h) whose bucket shift is not a parameter but adapts during the run. A
+ * bucket's key is (priority index k, the shift d in force when it was created); buckets
+ * are ordered by k >> max(d1, d2), ties to the smaller d, so buckets made under an old
+ * shift stay valid and ordered after a change. That order equals the order of the
+ * buckets' ends ((k >> d) + 1) << d, then d, which is how the key is encoded in 64 bits
+ * (end << 6 | d; indices at or above 2^57 share the last bucket), so the OBIM machinery
+ * runs unchanged.
+ *
+ * Adaptation (thread 0, on its slow pops): after more than `check` pops since the last
+ * change (initially chunk), if more than 1/chunk of them were slow (the current bucket
+ * ran dry), it gathers every thread's pushes and smallest and largest priority since the
+ * last check; if the pushes per bucket in that range fall below chunk/2 it merges
+ * buckets: delta += floor(log2(chunk / pushes per bucket)), and `check` doubles. With
+ * unmerge=1 (off by default, as in Galois) it also splits: after more than 4 x chunk pops
+ * from one bucket, if fewer than 16 buckets span the range and each got more than
+ * 4 x chunk pushes, delta -= floor(log2(16 / buckets)).
+ *
+ * As upstream Galois (and unlike the SMQ paper's artifact): the indexer is respected
+ * (pmod:delta=D pre-shifts priorities, Galois' -delta; the artifact used raw priorities,
+ * so its delta axis had no effect), and the period test is right (period=p rescans every
+ * 2^p pops; the artifact's precedence bug disabled it). Galois takes a per-thread lock on
+ * every push and pop so that the adapting thread can lock all threads to read and reset
+ * their counters (the artifact's lock-all loop was inverted: it returned at once when a
+ * lock was busy and later released locks it did not own). Here no lock is needed: each
+ * thread's counters are written by it alone and only grow, and the adapting thread keeps
+ * the values it saw last; min and max are swapped out atomically. A push racing with a
+ * shift change simply files its task under the shift it read, a key that stays valid.
+ *
+ * Parameters: delta (indexer pre-shift, default 0), chunk, period, unmerge. Counters:
+ * delta (the shift it settled on), merges, unmerges.
+ */
+#include <stdio.h>
+
+#define OBIM_ADAPTIVE 1
+#include "obim_core.h"
+
+enum { P_DELTA, P_CHUNK, P_PERIOD, P_UNMERGE, P_N };
+static const char *const offon[] = {"0", "1", NULL};
+static const struct ordo_param params[P_N] = {
+    {"delta", 0, 0, 56, "indexer: priorities are shifted right by delta before adapting"},
+    {"chunk", 64, 2, 1 << 16, "tasks per chunk (also the adaptation's yardstick)"},
+    {"period", 0, 0, 30, "rescan for a better bucket every 2^period pops (0: never)"},
+    {"unmerge", 0, 0, 1, "also split buckets when too few are in use (Galois: off)", offon},
+};
+
+#define MAX_INDEX ((1ull << 57) - 1)
+
+static uint64_t pmod_key(struct ordo_wl *w, uint64_t prio)
+{
+	const uint64_t d = (uint64_t)atomic_load_explicit(&w->cur_delta, memory_order_relaxed);
+	uint64_t k = prio >> w->delta;
+	if (k > MAX_INDEX)
+		k = MAX_INDEX;
+	const uint64_t end = ((k >> d) + 1) << d;
+	return end << 6 | d;
+}
+
+static void pmod_count_push(struct tl *l, const struct ordo_task *t, size_t n)
+{
+	uint64_t lo = atomic_load_explicit(&l->min_prio, memory_order_relaxed);
+	uint64_t hi = atomic_load_explicit(&l->max_prio, memory_order_relaxed);
+	uint64_t lo0 = lo, hi0 = hi;
+	for (size_t i = 0; i < n; i++) {
+		lo = t[i].prio < lo ? t[i].prio : lo;
+		hi = t[i].prio > hi ? t[i].prio : hi;
+	}
+	/* owner-only stores; a reset by the adapting thread racing with them may lose one
+	 * batch's figures, which only blurs a statistic */
+	if (lo != lo0)
+		atomic_store_explicit(&l->min_prio, lo, memory_order_relaxed);
+	if (hi != hi0)
+		atomic_store_explicit(&l->max_prio, hi, memory_order_relaxed);
+	atomic_store_explicit(&l->pushes,
+	                      atomic_load_explicit(&l->pushes, memory_order_relaxed) + n,
+	                      memory_order_relaxed);
+}
+
+static unsigned floor_log2(uint64_t x)
+{
+	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
+}
+
+/* Pushes since the last check, and the priority range they spanned, over all threads. */
+static void gather(struct ordo_wl *w, uint64_t *pushes, uint64_t *lo, uint64_t *hi)
+{
+	*pushes = 0, *lo = UINT64_MAX, *hi = 0;
+	for (int t = 0; t < w->T; t++) {
+		struct tl *o = &w->tl[t];
+		uint64_t p = atomic_load_explicit(&o->pushes, memory_order_relaxed);
+		*pushes += p - w->seen_pushes[t];
+		w->seen_pushes[t] = p;
+		uint64_t a =
+		    atomic_exchange_explicit(&o->min_prio, UINT64_MAX, memory_order_relaxed);
+		uint64_t b = atomic_exchange_explicit(&o->max_prio, 0, memory_order_relaxed);
+		*lo = a < *lo ? a : *lo;
+		*hi = b > *hi ? b : *hi;
+	}
+}
+
+static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l)
+{
+	if (ctx->tid != 0)
+		return;
+	l->slow_pops++;
+	if (l->pops <= w->check_every)
+		return;
+	const int d = atomic_load_explicit(&w->cur_delta, memory_order_relaxed);
+	const bool merge_test = l->slow_pops * w->chunk > l->pops; /* > 1/chunk were slow */
+	const bool split_test = w->unmerge && l->same_bucket_pops > 4ull * w->chunk;
+	if (!merge_test && !split_test)
+		return;
+	uint64_t pushes, lo, hi;
+	gather(w, &pushes, &lo, &hi);
+	l->pops = l->slow_pops = l->same_bucket_pops = 0;
+	if (lo > hi)
+		return; /* nothing pushed since the last check */
+	lo >>= w->delta, hi >>= w->delta;
+	const uint64_t buckets = (hi >> d) - (lo >> d) ? (hi >> d) - (lo >> d) : 1;
+	const uint64_t per_bucket = pushes / buckets;
+	int nd = d;
+	if (merge_test && per_bucket < w->chunk / 2) {
+		nd = d + (int)floor_log2(w->chunk / (per_bucket ? per_bucket : 1));
+		nd = nd > 56 ? 56 : nd;
+		w->merges += nd != d;
+	} else if (split_test && buckets < 16 && per_bucket > 4ull * w->chunk) {
+		nd = d - (int)floor_log2(16 / buckets);
+		nd = nd < 0 ? 0 : nd;
+		w->unmerges += nd != d;
+	}
+	if (nd != d) {
+		atomic_store_explicit(&w->cur_delta, nd, memory_order_relaxed);
+		w->check_every *= 2;
+	}
+	/* the counters: only this thread writes them, so their sum is its values */
+	ctx->wl_stat[0] = (uint64_t)nd;
+	ctx->wl_stat[1] = w->merges;
+	ctx->wl_stat[2] = w->unmerges;
+}
+
+static int pmod_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+{
+	int rc = core_create(cfg, (int)cfg->params[P_DELTA], (uint32_t)cfg->params[P_CHUNK],
+	                     (int)cfg->params[P_PERIOD], out, err);
+	if (!rc) {
+		(*out)->unmerge = cfg->params[P_UNMERGE] != 0;
+		(*out)->check_every = (*out)->chunk;
+	}
+	return rc;
+}
+
+ORDO_WL_DEFINE(pmod, .name = "pmod",
+               .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
+                          "thin)",
+               .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},
+               .create = pmod_create, .destroy = core_destroy, .push = core_push, .pop = core_pop);
