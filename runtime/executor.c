@@ -182,10 +182,17 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 		bool ok = got_threads == T;
 		for (int i = 0; ok && i < T; i++)
 			ok = ctx[i] != NULL && !ctx[i]->push_oom;
+		if (ok && ops->thread_init)
+			ops->thread_init(wl, ctx[t]);
+			/* a scheduler whose thread_init could not allocate sets push_oom: then no
+			 * thread may push into its half-built state; the run ends with ENOMEM */
+#pragma omp barrier
+		for (int i = 0; ok && i < T; i++)
+			ok = !ctx[i]->push_oom;
+		if (!ok && got_threads == T)
+			oom = true; /* a context or its push buffer or the scheduler's state */
 		struct ordo_tctx *c = ok ? ctx[t] : NULL;
 		if (c) {
-			if (ops->thread_init)
-				ops->thread_init(wl, c);
 			/* seed this thread's slice of the initial tasks */
 			uint64_t lo = n * (uint64_t)t / (uint64_t)T,
 			         hi = n * (uint64_t)(t + 1) / (uint64_t)T;
@@ -267,8 +274,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 #pragma omp barrier
 #pragma omp single
 		t_end = ordo_now();
-		if (c && ops->thread_fini)
-			ops->thread_fini(wl, c);
+		if (ok && ops->thread_fini)
+			ops->thread_fini(wl, ctx[t]);
 	}
 	int rc = 0;
 	if (got_threads != T)

@@ -61,59 +61,60 @@ cmp -s "$tmp/a.body" "$tmp/d.body" || fail "DIMACS round trip"
 test -s "$tmp/d.co" || fail "sibling .co not written"
 
 # sssp: a verified run with machine-readable records, Galois spellings, errors
-if [ -x "$bin/sssp" ]; then
-	"$bin/sssp" --gen road:W=64,H=48 -n 2 --format json -t 2 >"$tmp/s.json" 2>"$tmp/s.err" || fail "sssp run: $(cat "$tmp/s.err")"
-	[ "$(grep -c '"verify":"PASS"' "$tmp/s.json")" = 2 ] || fail "sssp json: $(cat "$tmp/s.json")"
-	grep -q '"work_ratio":' "$tmp/s.json" || fail "sssp json lacks work_ratio"
-	grep -q '"scheduler":"[a-z]' "$tmp/s.json" || fail "sssp json lacks the scheduler"
-	grep -q 'summary: median time' "$tmp/s.err" || fail "sssp human summary on stderr"
-	"$bin/sssp" "$tmp/a.gr" -startNode 5 -delta 3 -t=2 --wl obim -n 1 >"$tmp/g.txt" || fail "galois flags"
-	grep -q "obim:delta=3" "$tmp/g.txt" || fail "-delta not applied: $(cat "$tmp/g.txt")"
-	grep -q "source 5 " "$tmp/g.txt" || fail "-startNode not applied"
-	grep -q "verification PASS" "$tmp/g.txt" || fail "verification line"
-	"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv"
-	"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv" --wl fifo
-	[ "$(grep -c '^algorithm,' "$tmp/r.csv")" = 1 ] || fail "csv header written once"
-	[ "$(wc -l <"$tmp/r.csv")" = 3 ] || fail "csv rows appended"
-	# --out alone: csv in the file, the human report stays on stdout
-	"$bin/sssp" "$tmp/a.gr" -n 1 --out "$tmp/r2.csv" >"$tmp/r2.txt"
-	grep -q "verification PASS" "$tmp/r2.txt" && ! grep -q '^algorithm,' "$tmp/r2.txt" ||
-		fail "--out changed stdout: $(cat "$tmp/r2.txt")"
-	[ "$(grep -c '^sssp,' "$tmp/r2.csv")" = 1 ] || fail "--out file lacks its csv row"
-	set +e
-	"$bin/sssp" --gen road:W=8,H=8 --wl nope 2>"$tmp/e1"; st=$?
-	set -e
-	[ $st -eq 2 ] && grep -q "accepted: strict" "$tmp/e1" || fail "unknown scheduler: $st $(cat "$tmp/e1")"
-	set +e
-	"$bin/sssp" --gen road:W=8,H=8 --wl obim:chunk=0 2>"$tmp/e2"; st=$?
-	set -e
-	[ $st -eq 2 ] && grep -q "out of range" "$tmp/e2" || fail "bad parameter: $st"
-	"$bin/sssp" --wl help | grep -q "obim" || fail "--wl help"
-	# the prefetch pipeline: default depth in the records, 0 turns it off, 8 is refused
-	grep -q '"lookahead":4,' "$tmp/s.json" || fail "sssp json: default lookahead 4 not reported"
-	"$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --lookahead 0 2>/dev/null | grep -q '"lookahead":0,.*"verify":"PASS"' ||
-		fail "--lookahead 0"
-	"$bin/sssp" --gen road:W=32,H=32 -n 1 -t 2 --format csv --lookahead 7 --wl smq 2>/dev/null | grep -q '^sssp,.*,2,7,1,1,' ||
-		fail "--lookahead 7 in csv"
-	set +e
-	"$bin/sssp" --gen road:W=8,H=8 --lookahead 8 2>"$tmp/e4"; st=$?
-	set -e
-	[ $st -eq 2 ] && grep -q -- "--lookahead 8: expected an integer in 0..7" "$tmp/e4" || fail "--lookahead 8: $st $(cat "$tmp/e4")"
-	set +e
-	"$bin/sssp" "$tests/malformed/gr_dup_p.gr" 2>/dev/null; st=$?
-	set -e
-	[ $st -eq 2 ] || fail "sssp on a malformed file: $st"
-	"$bin/sssp" --gen grid:W=30,H=30 -t 16 -n 1 -q --wl fifo || fail "16 threads"
-	"$bin/sssp" --gen grid:W=30,H=30 -t 2 -n 1 -q --bind compact || fail "--bind compact"
-	"$bin/sssp" --gen grid:W=30,H=30 -t 3 -n 1 -q --bind scatter || fail "--bind scatter"
-	set +e
-	OMP_PROC_BIND=close "$bin/sssp" --gen grid:W=8,H=8 --bind compact 2>"$tmp/e3"; st=$?
-	set -e
-	[ $st -eq 2 ] && grep -q "OMP_PROC_BIND" "$tmp/e3" || fail "--bind under OMP_PROC_BIND: $st"
-	"$bin/sssp" --gen road:W=40,H=40 -t 4 -n 1 --numa-fake 2 --wl smq:numa_k=4 >"$tmp/n.txt" ||
-		fail "fake NUMA run"
-	grep -q "2 NUMA nodes, fake" "$tmp/n.txt" || fail "fake NUMA not reported: $(head -1 "$tmp/n.txt")"
-fi
+for b in sssp bfs astar mst ordo-convert ordo-gen; do
+	[ -x "$bin/$b" ] || fail "$b was not built ($bin/$b missing)"
+done
+"$bin/sssp" --gen road:W=64,H=48 -n 2 --format json -t 2 >"$tmp/s.json" 2>"$tmp/s.err" || fail "sssp run: $(cat "$tmp/s.err")"
+[ "$(grep -c '"verify":"PASS"' "$tmp/s.json")" = 2 ] || fail "sssp json: $(cat "$tmp/s.json")"
+grep -q '"work_ratio":' "$tmp/s.json" || fail "sssp json lacks work_ratio"
+grep -q '"scheduler":"[a-z]' "$tmp/s.json" || fail "sssp json lacks the scheduler"
+grep -q 'summary: median time' "$tmp/s.err" || fail "sssp human summary on stderr"
+"$bin/sssp" "$tmp/a.gr" -startNode 5 -delta 3 -t=2 --wl obim -n 1 >"$tmp/g.txt" || fail "galois flags"
+grep -q "obim:delta=3" "$tmp/g.txt" || fail "-delta not applied: $(cat "$tmp/g.txt")"
+grep -q "source 5 " "$tmp/g.txt" || fail "-startNode not applied"
+grep -q "verification PASS" "$tmp/g.txt" || fail "verification line"
+"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv"
+"$bin/sssp" "$tmp/a.gr" -n 1 -q --out "$tmp/r.csv" --wl fifo
+[ "$(grep -c '^algorithm,' "$tmp/r.csv")" = 1 ] || fail "csv header written once"
+[ "$(wc -l <"$tmp/r.csv")" = 3 ] || fail "csv rows appended"
+# --out alone: csv in the file, the human report stays on stdout
+"$bin/sssp" "$tmp/a.gr" -n 1 --out "$tmp/r2.csv" >"$tmp/r2.txt"
+grep -q "verification PASS" "$tmp/r2.txt" && ! grep -q '^algorithm,' "$tmp/r2.txt" ||
+	fail "--out changed stdout: $(cat "$tmp/r2.txt")"
+[ "$(grep -c '^sssp,' "$tmp/r2.csv")" = 1 ] || fail "--out file lacks its csv row"
+set +e
+"$bin/sssp" --gen road:W=8,H=8 --wl nope 2>"$tmp/e1"; st=$?
+set -e
+[ $st -eq 2 ] && grep -q "accepted: strict" "$tmp/e1" || fail "unknown scheduler: $st $(cat "$tmp/e1")"
+set +e
+"$bin/sssp" --gen road:W=8,H=8 --wl obim:chunk=0 2>"$tmp/e2"; st=$?
+set -e
+[ $st -eq 2 ] && grep -q "out of range" "$tmp/e2" || fail "bad parameter: $st"
+"$bin/sssp" --wl help | grep -q "obim" || fail "--wl help"
+# the prefetch pipeline: default depth in the records, 0 turns it off, 8 is refused
+grep -q '"lookahead":4,' "$tmp/s.json" || fail "sssp json: default lookahead 4 not reported"
+"$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --lookahead 0 2>/dev/null | grep -q '"lookahead":0,.*"verify":"PASS"' ||
+	fail "--lookahead 0"
+"$bin/sssp" --gen road:W=32,H=32 -n 1 -t 2 --format csv --lookahead 7 --wl smq 2>/dev/null | grep -q '^sssp,.*,2,7,1,1,' ||
+	fail "--lookahead 7 in csv"
+set +e
+"$bin/sssp" --gen road:W=8,H=8 --lookahead 8 2>"$tmp/e4"; st=$?
+set -e
+[ $st -eq 2 ] && grep -q -- "--lookahead 8: expected an integer in 0..7" "$tmp/e4" || fail "--lookahead 8: $st $(cat "$tmp/e4")"
+set +e
+"$bin/sssp" "$tests/malformed/gr_dup_p.gr" 2>/dev/null; st=$?
+set -e
+[ $st -eq 2 ] || fail "sssp on a malformed file: $st"
+"$bin/sssp" --gen grid:W=30,H=30 -t 16 -n 1 -q --wl fifo || fail "16 threads"
+"$bin/sssp" --gen grid:W=30,H=30 -t 2 -n 1 -q --bind compact || fail "--bind compact"
+"$bin/sssp" --gen grid:W=30,H=30 -t 3 -n 1 -q --bind scatter || fail "--bind scatter"
+set +e
+OMP_PROC_BIND=close "$bin/sssp" --gen grid:W=8,H=8 --bind compact 2>"$tmp/e3"; st=$?
+set -e
+[ $st -eq 2 ] && grep -q "OMP_PROC_BIND" "$tmp/e3" || fail "--bind under OMP_PROC_BIND: $st"
+"$bin/sssp" --gen road:W=40,H=40 -t 4 -n 1 --numa-fake 2 --wl smq:numa_k=4 >"$tmp/n.txt" ||
+	fail "fake NUMA run"
+grep -q "2 NUMA nodes, fake" "$tmp/n.txt" || fail "fake NUMA not reported: $(head -1 "$tmp/n.txt")"
 
 # bfs, astar, mst: verified runs, their figures in the records, and clear errors
 expect2() { # expect2 NAME PATTERN CMD...: exit status 2 and PATTERN on stderr

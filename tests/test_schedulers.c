@@ -372,3 +372,47 @@ Test(pmod, order_stays_monotone_across_delta_changes)
 		              (unsigned long long)d);
 	rig_free(&r);
 }
+
+/* ---- the executor when a scheduler's thread_init runs out of memory ---- */
+
+static const struct ordo_wl_ops *oom_inner;
+static _Atomic int oom_pushes_after_init;
+
+static void oom_thread_init(struct ordo_wl *wl, struct ordo_tctx *ctx)
+{
+	if (oom_inner->thread_init)
+		oom_inner->thread_init(wl, ctx);
+	if (ctx->tid == 1)
+		ctx->push_oom = true; /* as a scheduler that could not allocate */
+}
+
+static void oom_push(struct ordo_wl *wl, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+{
+	atomic_fetch_add(&oom_pushes_after_init, 1);
+	oom_inner->push(wl, ctx, t, n);
+}
+
+Test(executor, no_push_after_a_failed_thread_init)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	cr_assert_eq(ordo_topology_init(&topo, 4, 0, ORDO_BIND_NONE, &e), 0);
+	struct ordo_worklist wl;
+	cr_assert_eq(ordo_worklist_create("fifo", NULL, &topo, 1, &wl, &e), 0);
+	oom_inner = wl.ops;
+	struct ordo_wl_ops ops = *wl.ops;
+	ops.thread_init = oom_thread_init;
+	ops.push = oom_push;
+	struct ordo_task init[64];
+	for (int i = 0; i < 64; i++)
+		init[i] = (struct ordo_task){(uint64_t)i, (uint64_t)i};
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+	struct ordo_run_stats st;
+	int rc = ordo_for_each(&o, &ops, wl.wl, init, 64, NULL, NULL, &st, &e);
+	cr_assert_eq(rc, ORDO_ENOMEM, "rc %d: %s", rc, e.msg);
+	cr_assert_eq(atomic_load(&oom_pushes_after_init), 0,
+	             "%d pushes into a scheduler whose thread_init failed",
+	             atomic_load(&oom_pushes_after_init));
+	ordo_worklist_destroy(&wl);
+	ordo_topology_free(&topo);
+}

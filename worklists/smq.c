@@ -167,13 +167,18 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	 * increment can be lost, and the store needs no locked instruction that would
 	 * wait for the slot stores to gain their lines from a thief's cache. Release: the
 	 * slots and count are visible to whoever sees the odd version. */
-	const uint64_t v = atomic_load_explicit(&q->version, memory_order_relaxed);
+	/* acquire (as in fill_if_taken): pairs with a thief's release CAS, so its reads
+	 * of the old slots happen before the stores above are seen - the reasoning at
+	 * take_buffer needs it, not only the CAS */
+	const uint64_t v = atomic_load_explicit(&q->version, memory_order_acquire);
 	atomic_store_explicit(&q->version, v + 1, memory_order_release);
 }
 
 static inline void fill_if_taken(struct ordo_wl *w, struct queue *q)
 {
-	if (!(atomic_load_explicit(&q->version, memory_order_relaxed) & 1))
+	/* acquire: an even version may be a thief's release CAS; its copy of the slots
+	 * must happen before our refill overwrites them */
+	if (!(atomic_load_explicit(&q->version, memory_order_acquire) & 1))
 		fill_buffer(w, q);
 }
 

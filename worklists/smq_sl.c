@@ -221,6 +221,12 @@ static void unlink_claimed_prefix(struct ordo_wl *w, struct ordo_tctx *ctx, stru
 	}
 	struct node *y = atomic_load_explicit(&h->next[0], memory_order_relaxed);
 	atomic_store_explicit(&h->next[0], x, memory_order_release);
+	/* seq_cst fence before retire() reads the epoch: otherwise (x86 too) the unlink can
+	 * sit in the store buffer while the epoch load completes; a thief entering at the
+	 * next epoch could then still reach a node that is freed two epochs after the one
+	 * it is filed under (as crossbeam-epoch fences before it files garbage). With the
+	 * fence, a thief that misses the unlink announced its epoch before we read ours. */
+	atomic_thread_fence(memory_order_seq_cst);
 	while (y != x) {
 		struct node *nx = atomic_load_explicit(&y->next[0], memory_order_relaxed);
 		retire(w, ctx, s, y);
