@@ -9,28 +9,38 @@
 
 #include "ordo_rng.h"
 #include "ordo_sssp.h"
+#include "ordo_wl.h"
 
-const char *const conf_specs[] = {
-    "strict",
-    "fifo",
-    "obim",
-    "pmod",
-    "smq",
-    "smq-sl",
+/* Variants worth checking on their own, beyond every registered scheduler at its
+ * defaults (which conf_build adds from the registry, so a new scheduler is covered
+ * without touching this file). */
+static const char *const extra_specs[] = {
     "smq-sl:steal_size=1,steal_prob=2,numa_k=4",
-    "mq",
-    "mq-opt",
-    "reld",
     "obim:period=4,delta=12",
     "pmod:unmerge=1,chunk=8,period=3",
     "smq:steal_size=1,steal_prob=2",
     "smq:numa_k=8",
+    "smq:pq=radix",
+    "smq:pq=radix,steal_size=2",
     "mq:numa_k=8",
     "mq-opt:push=sticky,pop=sticky",
     "mq-opt:push=batch,pop=sticky",
     "mq-opt:push=batch,pop=batch,numa_k=4",
     NULL,
 };
+
+static const char *spec_list[64];
+const char *const *conf_specs = spec_list;
+
+__attribute__((constructor)) static void conf_build(void)
+{
+	int n = 0;
+	for (int i = 0; i < ordo_wl_count() && n < 62; i++)
+		spec_list[n++] = ordo_wl_at(i)->name;
+	for (int i = 0; extra_specs[i] && n < 63; i++)
+		spec_list[n++] = extra_specs[i];
+	spec_list[n] = NULL;
+}
 
 int conf_nspecs(void)
 {
@@ -181,6 +191,7 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 struct flaky_tl {
 	alignas(64) struct ordo_task held[64];
 	int nheld;
+	uint64_t held_total; /* batches kept private (the test requires some) */
 	struct ordo_rng rng;
 };
 
@@ -212,11 +223,17 @@ static void flaky_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct or
 {
 	struct flaky *f = (struct flaky *)w;
 	struct flaky_tl *l = &f->tl[ctx->tid];
-	if (n == 1 && l->nheld < 64 && (ordo_rng_next(&l->rng) & 3) == 0) {
-		l->held[l->nheld++] = t[0]; /* kept private: only this thread will pop it */
-		return;
+	/* with probability 1/4 a batch (of any size) is kept private, up to what fits:
+	 * only this thread will pop those tasks, so termination must wait for them */
+	if ((ordo_rng_next(&l->rng) & 3) == 0) {
+		while (n && l->nheld < 64) {
+			l->held[l->nheld++] = t[0];
+			t++, n--;
+		}
+		l->held_total++;
 	}
-	f->inner->push(f->wl, ctx, t, n);
+	if (n)
+		f->inner->push(f->wl, ctx, t, n);
 }
 
 static bool flaky_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
@@ -276,6 +293,13 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 		rc = check_counts(&s, &st, what, msg, cap);
 	if (!rc && st.failed_pops == 0) {
 		snprintf(msg, cap, "%s: no pop failed", what);
+		rc = -1;
+	}
+	uint64_t held = 0;
+	for (int t = 0; t < T; t++)
+		held += f.tl[t].held_total;
+	if (!rc && n >= 1000 && held == 0) {
+		snprintf(msg, cap, "%s: no batch was kept private", what);
 		rc = -1;
 	}
 	free(s.count);

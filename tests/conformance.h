@@ -22,9 +22,10 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 
-/* Every registered scheduler at its defaults, then variants worth checking on their
- * own (other policies, NUMA weights, tiny batches). NULL-terminated. */
-extern const char *const conf_specs[];
+/* Every registered scheduler at its defaults (from the registry), then variants worth
+ * checking on their own (other policies, NUMA weights, tiny batches, smq's radix
+ * heap). NULL-terminated; filled before main. */
+extern const char *const *conf_specs;
 int conf_nspecs(void);
 
 /* ORDO_STRESS_SCALE divides task counts; ORDO_STRESS_MAX_THREADS caps T (default 16). */

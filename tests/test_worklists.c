@@ -110,16 +110,6 @@ Test(strict, pops_in_priority_order_on_one_thread)
 	ordo_topology_free(&topo);
 }
 
-Test(registry, every_registered_scheduler_is_in_the_suite)
-{
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		bool found = false;
-		for (int k = 0; conf_specs[k]; k++)
-			found |= !strcmp(conf_specs[k], ordo_wl_at(i)->name);
-		cr_assert(found, "%s is registered but not in conf_specs", ordo_wl_at(i)->name);
-	}
-}
-
 Test(registry, specs_and_errors)
 {
 	struct ordo_err e = {0};
