@@ -21,9 +21,9 @@ enum {
 	A_BIND,
 	A_FAKE,
 	A_LOOKAHEAD,
-	A_HELP,
 	A_TARGET,
 	A_PAIRS,
+	A_VERSION,
 };
 
 static const struct cli_opt app_opts[] = {
@@ -46,7 +46,8 @@ static const struct cli_opt app_opts[] = {
      "tasks a worker holds to prefetch their data in stages, 0..7 (0: none; default: the "
      "algorithm's)"},
     {"quiet", 'q', NULL, "no human-readable report"},
-    {"help", A_HELP, NULL, "this help"},
+    {"help", 'h', NULL, "this help"},
+    {"version", A_VERSION, NULL, "version, git revision and build options"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -242,8 +243,11 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 		case 'q':
 			c->quiet = true;
 			break;
-		case A_HELP:
+		case 'h':
 			print_help(k);
+			return 0;
+		case A_VERSION:
+			cli_print_version();
 			return 0;
 		default: {
 			if (ch >= APP_OPT_KEY && ch < APP_OPT_KEY + 100 && k->option) {

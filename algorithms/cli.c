@@ -10,6 +10,12 @@
 
 const char *cli_prog = "ordo";
 
+void cli_print_version(void)
+{
+	printf("%s (ordo) %s, git %s\nbuild: %s\n", cli_prog, ORDO_VERSION, ORDO_GIT_REV,
+	       ORDO_BUILD_OPTS);
+}
+
 void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, size_t socap)
 {
 	size_t k = 0, s = 0;

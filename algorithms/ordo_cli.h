@@ -53,4 +53,7 @@ bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int
 
 extern const char *cli_prog;
 
+/* Prints "PROG (ordo) VERSION, git REVISION" and the build options on stdout. */
+void cli_print_version(void);
+
 #endif

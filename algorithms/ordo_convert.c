@@ -12,7 +12,7 @@
 #include "ordo_cli.h"
 #include "ordo_util.h"
 
-enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_HELP, O_LIST, O_SEED };
+enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED };
 
 static const struct cli_opt common_opts[] = {
     {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
@@ -23,7 +23,8 @@ static const struct cli_opt common_opts[] = {
     {"threads", 't', "N", "threads (default: all CPUs available)"},
     {"seed", O_SEED, "S", "seed of --random-weights (same as --weight-seed; default 1)"},
     {"info", O_INFO, NULL, "print a summary of the graph (no output file needed)"},
-    {"help", O_HELP, NULL, "this help"},
+    {"help", 'h', NULL, "this help"},
+    {"version", O_VERSION, NULL, "version, git revision and build options"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -143,7 +144,10 @@ int main(int argc, char **argv)
 				return 2;
 			lo.build.seed = (uint64_t)v;
 			break;
-		case O_HELP:
+		case O_VERSION:
+			cli_print_version();
+			return 0;
+		case 'h':
 			if (gen) {
 				cli_print_help(
 				    "usage: ordo-gen SPEC -o OUT [options]\n"

@@ -63,6 +63,9 @@ test -s "$tmp/d.co" || fail "sibling .co not written"
 # sssp: a verified run with machine-readable records, Galois spellings, errors
 for b in sssp bfs astar mst ordo-convert ordo-gen; do
 	[ -x "$bin/$b" ] || fail "$b was not built ($bin/$b missing)"
+	"$bin/$b" --version | grep -q "^$b (ordo) [0-9.]*, git " || fail "$b --version"
+	"$bin/$b" --version | grep -q "^build: .*NUMA=" || fail "$b --version: build options"
+	"$bin/$b" -h | grep -q "^usage: $b" || fail "$b -h"
 done
 "$bin/sssp" --gen road:W=64,H=48 -n 2 --format json -t 2 >"$tmp/s.json" 2>"$tmp/s.err" || fail "sssp run: $(cat "$tmp/s.err")"
 [ "$(grep -c '"verify":"PASS"' "$tmp/s.json")" = 2 ] || fail "sssp json: $(cat "$tmp/s.json")"
