@@ -386,6 +386,9 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	struct ordo_edge_chain arcs;
 	ordo_chain_init(&arcs, false);
 	uint64_t n = 0;
+	int kept_kind = ORDO_COORD_NONE; /* a binary graph's coordinates across a rebuild */
+	void *kept_coord = NULL;
+	char kept_unit[32];
 	struct ordo_build_opts bo = opts->build;
 	bo.threads = opts->threads;
 	bool need_build = true;
@@ -406,12 +409,20 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		info.parse_seconds = ordo_now() - t0;
 		need_build = bo.symmetrize || bo.dedup || bo.random_weights;
 		if (need_build) {
+			/* rebuilt from its arcs: the coordinates move to the new graph */
 			n = g->n;
+			kept_kind = g->coord_kind;
+			kept_coord = g->coord;
+			snprintf(kept_unit, sizeof kept_unit, "%s", g->coord_unit);
+			g->coord = NULL;
+			g->coord_kind = ORDO_COORD_NONE;
 			rc = csr_to_chain(g, &arcs, err);
 			ordo_graph_free(g);
 			g = NULL;
-			if (rc)
+			if (rc) {
+				free(kept_coord);
 				return rc;
+			}
 		}
 	} else {
 		struct io_in *in;
@@ -469,10 +480,16 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			bo.n = 0; /* largest id + 1 */
 		rc = ordo_graph_build(&arcs, &bo, &g, &info.build, err);
 		if (rc) {
+			free(kept_coord);
 			ordo_err_prefix(err, "%s: ", path);
 			return rc;
 		}
 		info.build_seconds = ordo_now() - tb;
+		if (kept_coord) {
+			g->coord_kind = kept_kind;
+			g->coord = kept_coord;
+			snprintf(g->coord_unit, sizeof g->coord_unit, "%s", kept_unit);
+		}
 	}
 	if (opts->coords) {
 		rc = ordo_load_coords(opts->coords, g, opts->threads, err);

@@ -59,6 +59,10 @@ tail -n +2 "$tmp/a.gr" >"$tmp/a.body"
 tail -n +2 "$tmp/d.gr" >"$tmp/d.body"
 cmp -s "$tmp/a.body" "$tmp/d.body" || fail "DIMACS round trip"
 test -s "$tmp/d.co" || fail "sibling .co not written"
+# a native file rebuilt on load (-s, --dedup, --random-weights) keeps its coordinates
+"$bin/ordo-convert" "$tmp/c.ordo" -s --dedup --weights-from-coords -o "$tmp/e.ordo" 2>"$tmp/e.err" ||
+	fail "native + -s --dedup lost the coordinates: $(cat "$tmp/e.err")"
+"$bin/ordo-convert" "$tmp/e.ordo" --info | grep -qi "coordinates" || fail "coordinates missing after the rebuild: $("$bin/ordo-convert" "$tmp/e.ordo" --info)"
 
 # sssp: a verified run with machine-readable records, Galois spellings, errors
 for b in sssp bfs astar mst ordo-convert ordo-gen; do
