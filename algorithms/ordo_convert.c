@@ -3,9 +3,11 @@
  * output format. Output files are written to a temporary name and renamed when
  * complete, so an error never leaves a partial file behind.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <omp.h>
 
@@ -75,8 +77,27 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 	return 0;
 }
 
+/* SIGINT/SIGTERM: remove the temporary file of the output being written, then die
+ * of the signal as usual. */
+static void on_signal(int sig)
+{
+	ordo_io_remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A later output failed: remove the earlier ones, so that a failed run leaves none. */
+static void remove_outputs(char **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (paths[i])
+			unlink(paths[i]);
+}
+
 int main(int argc, char **argv)
 {
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	const char *slash = strrchr(argv[0], '/');
 	cli_prog = slash ? slash + 1 : argv[0];
 	bool gen = strstr(cli_prog, "gen") != NULL;
@@ -195,9 +216,20 @@ int main(int argc, char **argv)
 		return rc;
 	if (info)
 		summary(g, name);
+	if (coords_out && g->coord_kind == ORDO_COORD_NONE) {
+		fprintf(stderr,
+		        "%s: --coords-out %s: %s has no coordinates (give them with --coords)\n",
+		        cli_prog, coords_out, name);
+		ordo_graph_free(g);
+		return 2;
+	}
+	char *written[3] = {NULL, NULL, NULL};
+	int nwritten = 0;
 	if (out) {
 		int fmt = to ? to : ordo_format_for_output(out);
 		rc = save(out, fmt, g, &so);
+		if (!rc)
+			written[nwritten++] = (char *)out;
 		if (!rc && fmt == ORDO_FMT_DIMACS && g->coord_kind != ORDO_COORD_NONE &&
 		    !no_coords && !coords_out) {
 			/* the sibling .co of a DIMACS .gr */
@@ -215,13 +247,20 @@ int main(int argc, char **argv)
 				*dot = 0;
 			strcat(co, z ? ".co.zst" : ".co");
 			rc = save(co, ORDO_FMT_CO, g, &so);
-			free(co);
+			if (!rc)
+				written[nwritten++] = co;
+			else
+				free(co);
 		}
 		if (!rc && coords_out)
 			rc = save(coords_out,
 			          ordo_format_for_output(coords_out) == ORDO_FMT_XYZ ? ORDO_FMT_XYZ
 			                                                             : ORDO_FMT_CO,
 			          g, &so);
+		if (rc)
+			remove_outputs(written, nwritten);
+		if (nwritten > 1)
+			free(written[1]);
 	}
 	ordo_graph_free(g);
 	return rc;

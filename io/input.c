@@ -2,6 +2,7 @@
  * atomically, the checksum, and memory sanity checks. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,11 +214,37 @@ int io_header_memory(const char *what, uint64_t bytes, char *msg)
 /* ---- output ---- */
 struct io_out {
 	char *path, *tmp;
+	int pending; /* slot in the pending-temporaries table, -1 if none */
 	FILE *f;
 	ZSTD_CStream *cs;
 	unsigned char *zbuf;
 	size_t zcap;
 };
+
+/* Temporary files being written, for ordo_io_remove_pending (signal handlers): a slot
+ * is filled before its flag is raised and the flag dropped before the file is renamed
+ * or removed, so a handler only ever unlinks a complete temporary name. */
+#define IO_PENDING 8
+static char io_pending_path[IO_PENDING][1024];
+static volatile sig_atomic_t io_pending_used[IO_PENDING];
+
+static int pending_add(const char *tmp)
+{
+	for (int i = 0; i < IO_PENDING; i++)
+		if (!io_pending_used[i] && strlen(tmp) < sizeof io_pending_path[i]) {
+			strcpy(io_pending_path[i], tmp);
+			io_pending_used[i] = 1;
+			return i;
+		}
+	return -1; /* not tracked: only a signal would leave it behind */
+}
+
+void ordo_io_remove_pending(void)
+{
+	for (int i = 0; i < IO_PENDING; i++)
+		if (io_pending_used[i])
+			unlink(io_pending_path[i]); /* async-signal-safe */
+}
 
 int io_out_open(const char *path, int level, struct io_out **out, struct ordo_err *err)
 {
@@ -236,10 +263,13 @@ int io_out_open(const char *path, int level, struct io_out **out, struct ordo_er
 		free(o->path), free(o->tmp), free(o);
 		return ordo_err_set(err, ORDO_EIO, "%s: cannot create: %s", path, strerror(e));
 	}
+	o->pending = pending_add(o->tmp);
 	fchmod(fd, 0644);
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
 		close(fd);
+		if (o->pending >= 0)
+			io_pending_used[o->pending] = 0;
 		unlink(o->tmp);
 		free(o->path), free(o->tmp), free(o);
 		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -315,6 +345,8 @@ int io_out_close(struct io_out *o, bool commit, struct ordo_err *err)
 		rc = ordo_err_set(err, ORDO_EIO, "%s: write failed: %s", o->path, strerror(errno));
 	if (fclose(o->f) && commit && !rc)
 		rc = ordo_err_set(err, ORDO_EIO, "%s: close failed: %s", o->path, strerror(errno));
+	if (o->pending >= 0)
+		io_pending_used[o->pending] = 0;
 	if (commit && !rc && rename(o->tmp, o->path))
 		rc = ordo_err_set(err, ORDO_EIO, "%s: rename failed: %s", o->path, strerror(errno));
 	if (!commit || rc)

@@ -111,6 +111,11 @@ void ordo_save_opts_init(struct ordo_save_opts *o);
 int ordo_save(const char *path, int format, const struct ordo_graph *g,
               const struct ordo_save_opts *opts, struct ordo_err *err);
 
+/* Removes the temporary files of the outputs being written right now; async-signal-
+ * safe, for a program's SIGINT/SIGTERM handler (ordo_save renames its temporary file
+ * only when complete, so an interrupted save otherwise leaves `OUT.tmp.XXXXXX`). */
+void ordo_io_remove_pending(void);
+
 /* Format the extension of `path` suggests for writing (see ordo_save). */
 int ordo_format_for_output(const char *path);
 

@@ -59,6 +59,22 @@ tail -n +2 "$tmp/a.gr" >"$tmp/a.body"
 tail -n +2 "$tmp/d.gr" >"$tmp/d.body"
 cmp -s "$tmp/a.body" "$tmp/d.body" || fail "DIMACS round trip"
 test -s "$tmp/d.co" || fail "sibling .co not written"
+# a failure after the graph was written leaves no output at all
+set +e
+"$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/late.ordo" --coords-out "$tmp/late.co" 2>"$tmp/late.err"
+st=$?
+set -e
+[ $st -eq 2 ] && grep -q "has no coordinates" "$tmp/late.err" || fail "--coords-out without coordinates: $st $(cat "$tmp/late.err")"
+[ ! -e "$tmp/late.ordo" ] && [ ! -e "$tmp/late.co" ] || fail "a failed conversion left output behind"
+# SIGINT while writing removes the temporary file (whenever it lands: before, during or
+# after the write, nothing half-written may remain)
+mkdir "$tmp/sig"
+"$bin/ordo-gen" road:W=1500,H=1500 -o "$tmp/sig/big.gr" 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+[ -z "$(ls "$tmp/sig" | grep '\.tmp\.')" ] || fail "SIGINT left a temporary file: $(ls "$tmp/sig")"
 # a native file rebuilt on load (-s, --dedup, --random-weights) keeps its coordinates
 "$bin/ordo-convert" "$tmp/c.ordo" -s --dedup --weights-from-coords -o "$tmp/e.ordo" 2>"$tmp/e.err" ||
 	fail "native + -s --dedup lost the coordinates: $(cat "$tmp/e.err")"
