@@ -123,30 +123,42 @@ Test(smq, version_word_races_lose_nothing, .timeout = 300)
 {
 	const char *specs[] = {"smq:steal_prob=1,steal_size=1", "smq:steal_prob=1,steal_size=3",
 	                       "smq:steal_prob=2,steal_size=64"};
-	uint64_t steals = 0;
-	for (int s = 0; s < 3; s++) {
-		for (int T = 2; T <= 16; T *= 2) {
-			struct rig r;
-			rig_init(&r, specs[s], T, 0);
-			uint64_t n = 200000;
-			seen = calloc(n, sizeof *seen);
-			struct ordo_task root = {0, 0};
-			struct ordo_exec_opts o = {.topo = &r.topo, .seed = 9};
-			struct ordo_run_stats st;
-			struct ordo_err e = {0};
-			cr_assert_eq(
-			    ordo_for_each(&o, r.wl.ops, r.wl.wl, &root, 1, fan, &n, &st, &e), 0);
-			for (uint64_t i = 0; i < n; i++)
-				cr_assert_eq(atomic_load(&seen[i]), 1, "%s T=%d: task %llu",
-				             specs[s], T, (unsigned long long)i);
-			steals += st.wl_stat[0];
-			free(seen);
-			rig_free(&r);
+	uint64_t steals = 0, races = 0;
+	/* every set of runs checks exactly-once; sets repeat (up to 30) until both the steal
+	 * path and the race path have run, which scheduling makes likely but not certain in
+	 * any one set */
+	for (int set = 0; set < 30 && (!steals || !races); set++)
+		for (int s = 0; s < 3; s++) {
+			for (int T = 2; T <= 16; T *= 2) {
+				struct rig r;
+				rig_init(&r, specs[s], T, 0);
+				uint64_t n = 200000;
+				seen = calloc(n, sizeof *seen);
+				struct ordo_task root = {0, 0};
+				struct ordo_exec_opts o = {.topo = &r.topo, .seed = 9};
+				struct ordo_run_stats st;
+				struct ordo_err e = {0};
+				cr_assert_eq(ordo_for_each(&o, r.wl.ops, r.wl.wl, &root, 1, fan, &n,
+				                           &st, &e),
+				             0);
+				for (uint64_t i = 0; i < n; i++)
+					cr_assert_eq(atomic_load(&seen[i]), 1, "%s T=%d: task %llu",
+					             specs[s], T, (unsigned long long)i);
+				steals += st.wl_stat[0];
+				races += st.wl_stat[3];
+				free(seen);
+				rig_free(&r);
+			}
 		}
-	}
 	/* whether a given run steals depends on scheduling (a loaded machine may let one
-	 * thread do everything); over twelve runs some must have */
+	 * thread do everything); over the runs some must have */
 	cr_assert_gt(steals, 0, "no steal happened in any run");
+	/* and the other path: a version that moved under a read, or a lost CAS whose copy
+	 * was dropped (16 threads on this machine's 2 cores make them certain) */
+	cr_assert_gt(races, 0, "no steal race happened in any run (%llu steals)",
+	             (unsigned long long)steals);
+	cr_log_info("smq races: %llu steals, %llu discarded reads or lost CASes",
+	            (unsigned long long)steals, (unsigned long long)races);
 }
 
 Test(numa, weighted_sampling_matches_k)

@@ -54,7 +54,7 @@ static const struct ordo_param params[P_N] = {
     {"pq", PQ_HEAP, 0, 1, "owner's queue: 4-ary heap (the paper's) or radix heap", pq_kinds},
 };
 
-enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS };
+enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS, S_RACES };
 
 struct queue {
 	/* shared: read by thieves. version, top and count share one line, so that a
@@ -227,8 +227,10 @@ static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
 {
 	bool race = false;
 	uint32_t k = take_buffer(q, q->batch, w->size, &race); /* only when nbatch == 0 */
-	if (!k)
+	if (!k) {
+		ORDO_STAT(ctx, S_RACES, race); /* a thief took it first */
 		return false;
+	}
 	ORDO_STAT(ctx, S_OWN_TAKEBACKS, 1);
 	q->nbatch = wl_batch_split(q->batch, k, out);
 	return true;
@@ -251,16 +253,20 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 		race = false;
 		uint64_t m = buffer_min(q, &race);
 		if (m == UINT64_MAX) {
-			if (race)
+			if (race) { /* the version moved during the read: discarded */
+				ORDO_STAT(ctx, S_RACES, 1);
 				continue;
+			}
 			return false;
 		}
 		if (mine != UINT64_MAX && m >= mine)
 			return false; /* ours is at least as good */
 		uint32_t k = take_buffer(q, me->batch, w->size, &race); /* nbatch == 0 here */
 		if (!k) {
-			if (race)
+			if (race) { /* the CAS failed: our (possibly torn) copy is dropped */
+				ORDO_STAT(ctx, S_RACES, 1);
 				continue;
+			}
 			return false;
 		}
 		ORDO_STAT(ctx, S_STEALS, 1);
@@ -321,6 +327,6 @@ ORDO_WL_DEFINE(smq, .name = "smq",
                .summary = "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
                           "buffers",
                .params = params, .nparams = P_N,
-               .stat_names = {"steals", "stolen_tasks", "own_takebacks"}, .create = smq_create,
-               .destroy = smq_destroy, .thread_init = smq_thread_init, .push = smq_push,
-               .pop = smq_pop);
+               .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"},
+               .create = smq_create, .destroy = smq_destroy, .thread_init = smq_thread_init,
+               .push = smq_push, .pop = smq_pop);
