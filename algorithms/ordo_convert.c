@@ -108,7 +108,14 @@ int main(int argc, char **argv)
 	const char *out = NULL, *coords_out = NULL;
 	int to = ORDO_FMT_AUTO;
 	bool no_coords = false, info = false;
-	const struct cli_opt *tables[2] = {common_opts, cli_load_opts};
+	/* ordo-gen takes the common options but --seed (its seed is part of the spec) */
+	struct cli_opt gen_opts[sizeof common_opts / sizeof *common_opts];
+	int ng = 0;
+	for (const struct cli_opt *o = common_opts; o->name; o++)
+		if (o->key != O_SEED)
+			gen_opts[ng++] = *o;
+	gen_opts[ng] = (struct cli_opt){0};
+	const struct cli_opt *tables[2] = {gen ? gen_opts : common_opts, cli_load_opts};
 	struct option lopts[64];
 	char sopts[64];
 	struct cli_opt all[64];
@@ -154,13 +161,7 @@ int main(int argc, char **argv)
 		case O_INFO:
 			info = true;
 			break;
-		case O_SEED:
-			if (gen) {
-				fprintf(stderr,
-				        "%s: the seed is part of the spec (e.g. road:seed=5)\n",
-				        cli_prog);
-				return 2;
-			}
+		case O_SEED: /* ordo-convert only: ordo-gen's seed is part of the spec */
 			if (!cli_int(cli_prog, "--seed", optarg, 0, INT64_MAX, &v))
 				return 2;
 			lo.build.seed = (uint64_t)v;

@@ -11,6 +11,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$bin/ordo-convert" --help | grep -q -- '--symmetrize' || fail "convert --help"
 "$bin/ordo-gen" --help | grep -q 'road' || fail "gen --help"
+# ordo-gen --help lists only what it accepts: its seed lives in the spec
+! "$bin/ordo-gen" --help | grep -q -- "--seed" || fail "ordo-gen --help lists --seed"
+! "$bin/ordo-gen" road:W=4,H=4 --seed 3 -o "$tmp/q.ordo" 2>/dev/null || fail "ordo-gen accepted --seed"
 
 # malformed input: status 2, message with file:line, nothing written
 set +e
