@@ -11,6 +11,7 @@
 
 struct el_st {
 	bool started, weighted;
+	uint64_t declared_n; /* from ordo's own header "# written by ordo: N nodes, ..." */
 	uint64_t first_line;
 	struct io_text_fmt *fmt; /* the header decides whether its chains carry weights */
 };
@@ -27,6 +28,14 @@ static int el_header(void *vst, const char *p, const char *e, uint64_t line, cha
 	if (!p)
 		return 0; /* no arcs at all: an empty graph */
 	const char *q = io_skip_ws(p, e);
+	static const char mark[] = "# written by ordo: ";
+	if ((size_t)(e - q) > sizeof mark && !memcmp(q, mark, sizeof mark - 1)) {
+		/* ordo's writer states n, so trailing isolated nodes survive a round trip */
+		char *end;
+		unsigned long long n = strtoull(q + sizeof mark - 1, &end, 10);
+		if (end < e && !strncmp(end, " nodes,", 7) && n <= ORDO_MAX_NODES)
+			st->declared_n = n;
+	}
 	if (q == e || el_comment(q))
 		return 1;
 	/* first arc line: count fields */
@@ -94,6 +103,6 @@ int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_
 	if (rc)
 		return rc;
 	*arcs = res.arcs;
-	*n = 0; /* max id + 1, or remapped */
+	*n = st.declared_n; /* 0: max id + 1 (or remapped with compact_ids) */
 	return 0;
 }

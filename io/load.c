@@ -476,12 +476,19 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	if (need_build) {
 		double tb = ordo_now();
 		bo.n = n;
-		if (fmt == ORDO_FMT_EDGELIST && !opts->compact_ids)
-			bo.n = 0; /* largest id + 1 */
+		/* edge lists: n from ordo's own header, else (n = 0) the largest id + 1 */
 		rc = ordo_graph_build(&arcs, &bo, &g, &info.build, err);
 		if (rc) {
 			free(kept_coord);
 			ordo_err_prefix(err, "%s: ", path);
+			if (rc == ORDO_ERANGE && fmt == ORDO_FMT_EDGELIST && n &&
+			    !opts->compact_ids) {
+				size_t len = strlen(err->msg);
+				snprintf(err->msg + len, sizeof err->msg - len,
+				         " (n from the file's header line '# written by ordo: %llu "
+				         "nodes')",
+				         (unsigned long long)n);
+			}
 			return rc;
 		}
 		info.build_seconds = ordo_now() - tb;

@@ -78,6 +78,16 @@ sleep 2
 kill -INT $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 [ -z "$(ls "$tmp/sig" | grep '\.tmp\.')" ] || fail "SIGINT left a temporary file: $(ls "$tmp/sig")"
+# an edge list keeps n through a round trip (ordo's header states it): trailing
+# isolated nodes are not lost; an id beyond it is an error naming the header
+"$bin/ordo-convert" "$tests/fixtures/isolated.graph" -o "$tmp/iso.txt" 2>/dev/null
+"$bin/ordo-convert" "$tmp/iso.txt" --info 2>/dev/null | grep -q "nodes 3$" || fail "edge list round trip lost the isolated node"
+echo "7 0" >>"$tmp/iso.txt"
+set +e
+"$bin/ordo-convert" "$tmp/iso.txt" --info >/dev/null 2>"$tmp/iso.err"
+st=$?
+set -e
+[ $st -eq 2 ] && grep -q "header line '# written by ordo: 3 nodes'" "$tmp/iso.err" || fail "id beyond the header's n: $st $(cat "$tmp/iso.err")"
 # a native file rebuilt on load (-s, --dedup, --random-weights) keeps its coordinates
 "$bin/ordo-convert" "$tmp/c.ordo" -s --dedup --weights-from-coords -o "$tmp/e.ordo" 2>"$tmp/e.err" ||
 	fail "native + -s --dedup lost the coordinates: $(cat "$tmp/e.err")"
