@@ -381,6 +381,18 @@ static void collect_stat_columns(struct app_run *r)
 		.name = (n), .kind = FK_NULL \
 	}
 
+/* A trial's work ratio and speedup over its sequential baseline (0 when undefined);
+ * the records, the human report and the summary all use these. */
+static double trial_work(const struct trial *t)
+{
+	return t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
+}
+
+static double trial_speedup(const struct trial *t)
+{
+	return t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
+}
+
 /* The one table of record fields; t == NULL gives the names only (header). */
 static int record_fields(const struct app_run *r, int trial_no, const struct trial *t,
                          struct field *f)
@@ -390,8 +402,6 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		t = &none;
 	const struct app_kernel *k = r->k;
 	int nf = 0;
-	double work = t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
-	double speedup = t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
 	F_S("algorithm", k->name);
 	F_S("input", r->input);
 	F_U("n", r->g ? r->g->n : 0);
@@ -416,9 +426,9 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("pushes", t->rs.pushes);
 	F_U("failed_pops", t->rs.failed_pops);
 	F_U("baseline_tasks", t->base.tasks);
-	F_D("work_ratio", work, 6);
+	F_D("work_ratio", trial_work(t), 6);
 	F_D("baseline_time_s", t->base.seconds, 6);
-	F_D("speedup", speedup, 4);
+	F_D("speedup", trial_speedup(t), 4);
 	F_U("tasks_thread_min", t->rs.tasks_min);
 	F_U("tasks_thread_median", t->rs.tasks_median);
 	F_U("tasks_thread_max", t->rs.tasks_max);
@@ -496,6 +506,13 @@ static void csv_header_line(const struct app_run *r, char *buf, size_t cap)
 	buf[0] = 0;
 	for (int i = 0; i < nf && len < cap; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", f[i].name);
+}
+
+static void put_csv_header(FILE *fp, const struct app_run *r)
+{
+	char h[4096];
+	csv_header_line(r, h, sizeof h);
+	fprintf(fp, "%s\n", h);
 }
 
 static void record(FILE *fp, int fmt, const struct app_run *r, int trial_no, const struct trial *t)
@@ -582,11 +599,8 @@ static int emit(struct app_run *r, int trial_no, const struct trial *t)
 {
 	const struct app_cfg *c = r->cfg;
 	if (r->mout) {
-		if (trial_no == 1 && c->fmt == F_CSV) {
-			char h[4096];
-			csv_header_line(r, h, sizeof h);
-			fprintf(r->mout, "%s\n", h);
-		}
+		if (trial_no == 1 && c->fmt == F_CSV)
+			put_csv_header(r->mout, r);
 		record(r->mout, c->fmt, r, trial_no, t);
 	}
 	if (c->out_path) {
@@ -597,11 +611,8 @@ static int emit(struct app_run *r, int trial_no, const struct trial *t)
 				        cli_prog, c->out_path, strerror(errno));
 				return 3;
 			}
-			if (c->out_fmt == F_CSV && !r->fout_has_header) {
-				char h[4096];
-				csv_header_line(r, h, sizeof h);
-				fprintf(r->fout, "%s\n", h);
-			}
+			if (c->out_fmt == F_CSV && !r->fout_has_header)
+				put_csv_header(r->fout, r);
 		}
 		record(r->fout, c->out_fmt, r, trial_no, t);
 		if (ferror(r->fout)) {
@@ -618,7 +629,6 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 {
 	FILE *f = r->hout;
 	const struct app_kernel *k = r->k;
-	double work = t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
 	fprintf(f, "trial %d:", i);
 	if (k->query != APP_QUERY_NONE)
 		fprintf(f, " source %u", t->q.source);
@@ -628,8 +638,7 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
 	        "%.2fx  per-thread tasks %llu/%llu/%llu",
 	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
-	        (unsigned long long)t->base.tasks, work,
-	        t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0,
+	        (unsigned long long)t->base.tasks, trial_work(t), trial_speedup(t),
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
 	        (unsigned long long)t->rs.tasks_max);
 	for (int s = 0; s < ORDO_WL_STATS; s++)
@@ -808,8 +817,7 @@ static int app_trials(struct app_run *r, struct trial *tr, int *status)
 		                          (uint64_t)c->seed + (uint64_t)i, &wl, &err);
 		if (rc)
 			return cli_fail(cli_prog, &err);
-		snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
-		r->ops = wl.ops;
+		r->ops = wl.ops; /* r->sched: resolved once in app_setup, the same spec */
 		struct ordo_exec_opts eo = {.topo = &r->topo,
 		                            .seed = (uint64_t)c->seed + (uint64_t)i};
 		if (c->lookahead >= 0)
@@ -851,10 +859,6 @@ static double get_time(const struct trial *t)
 {
 	return t->rs.seconds;
 }
-static double get_work(const struct trial *t)
-{
-	return t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
-}
 static double get_base(const struct trial *t)
 {
 	return t->base.seconds;
@@ -865,7 +869,7 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
 	if (!r->hout)
 		return;
 	int n = (int)r->cfg->trials;
-	double tm = median_of(tr, n, get_time), wm = median_of(tr, n, get_work),
+	double tm = median_of(tr, n, get_time), wm = median_of(tr, n, trial_work),
 	       bm = median_of(tr, n, get_base);
 	fprintf(r->hout,
 	        "summary: median time %.4f s over %d trial%s  work ratio %.3f  speedup vs "
@@ -886,7 +890,6 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct app_run r = {.k = k, .cfg = &cfg};
-	snprintf(r.sched, sizeof r.sched, "%s", cfg.wl_spec);
 	int status = 0;
 	struct trial *tr = calloc((size_t)cfg.trials, sizeof *tr);
 	if (!tr) {

@@ -39,8 +39,12 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args(argv)
-    data = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True, text=True)
+    if y.returncode != 0:
+        sys.exit("ab: cannot make the yardstick graphs (bench/yardsticks.sh needs "
+                 "../shared/tools/gengraph.c, or ORDO_BENCH_DATA with road2k.ordo and "
+                 "rmat20.ordo):\n" + y.stderr.strip())
+    data = y.stdout.strip()
     path = os.path.join(data, a.graph + ".ordo")
     wls = a.wl or ["obim:delta=12", "smq"]
     times = {(s, w): [] for s in "AB" for w in wls}
