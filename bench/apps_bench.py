@@ -6,6 +6,7 @@ medians.
   bench/apps_bench.py [--apps sssp,bfs,astar,mst] [--graphs road2k,rmat20]
                       [--threads 1,2] [--wl obim,smq,mq-opt] [--runs 5] [--rounds 1]
                       [--raw FILE] [--bin DIR]
+  bench/apps_bench.py --summarise RAW   (the table of records kept with --raw)
 
 Each (app, graph, threads, scheduler) is one process per round running RUNS trials:
 sssp and bfs from the yardstick source (DIMACS node 1 = ordo node 0), astar from node 1
@@ -53,7 +54,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--raw", help="append every JSON record here")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
+    ap.add_argument("--summarise", metavar="RAW", help="only print the table of a --raw file")
     a = ap.parse_args()
+    if a.summarise:
+        return summarise(a.summarise)
     y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True, text=True)
     if y.returncode != 0:
         sys.exit("apps_bench: cannot make the yardstick graphs (bench/yardsticks.sh needs "
@@ -82,6 +86,10 @@ def main():
                     raw.write(json.dumps(r) + "\n")
             print("round %d/%d %s %s t=%s %s done" % (rnd + 1, a.rounds, app, g, t, specs[row]),
                   file=sys.stderr)
+    table(rows, recs, specs, failed)
+
+
+def table(rows, recs, specs, failed):
     print("| app | graph | threads | scheduler | time ms (min-max) | work ratio | baseline ms | speedup | verified |")
     print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
@@ -94,6 +102,21 @@ def main():
             app, g, t, specs.get(row, wl), tm, min(times or [0]), max(times or [0]),
             med([r["work_ratio"] for r in rs]), bm, bm / tm if tm else 0,
             "PASS (%d)" % len(rs) if ok else "FAIL " + failed.get(row, "verification")))
+
+
+def summarise(path):
+    """The table from records kept with --raw (say, of a run stopped early)."""
+    rows, recs, specs = [], {}, {}
+    for line in open(path):
+        r = json.loads(line)
+        g = os.path.basename(r["input"]).rsplit(".", 1)[0]
+        row = (r["algorithm"], g, str(r["threads"]), r["scheduler"])
+        if row not in recs:
+            rows.append(row)
+            recs[row] = []
+            specs[row] = r["scheduler"]
+        recs[row].append(r)
+    table(rows, recs, specs, {})
 
 
 if __name__ == "__main__":
