@@ -13,14 +13,10 @@
  * node may stay linked for a while, which walkers simply skip. The structure is
  * lock-free: no thread ever waits for another.
  *
- * Memory reclamation is epoch-based and tied to the scheduler operations, which are the
- * executor's quiescent points for this structure: every push/pop announces the global
- * epoch while it runs (seq_cst store, then re-read, so a reclaimer either sees the
- * announcement or the walker sees the newer epoch), and nothing is held between
- * operations. The owner retires unlinked nodes into the list of the current epoch and
- * frees a list once the global epoch is two steps past it; the epoch advances when every
- * thread inside an operation has announced the current one. Everything left is freed at
- * destroy, so nothing leaks and nothing is used after free (checked under ASan/TSan).
+ * Memory reclamation is epoch-based (ebr.h): every push/pop runs inside an epoch
+ * section, the owner retires the nodes it unlinks, and a node is freed two epochs later.
+ * Everything left is freed at destroy, so nothing leaks and nothing is used after free
+ * (checked under ASan/TSan).
  *
  * pop: the rest of a stolen batch first; then with probability 1/steal_prob compare the
  * best unclaimed task of a random victim (NUMA-weighted) with the own best and steal a
@@ -30,6 +26,7 @@
  */
 #include <stdio.h>
 
+#include "ebr.h"
 #include "numa_pick.h"
 #include "ordo_worklist.h"
 #include "wl_common.h"
@@ -45,27 +42,19 @@ enum { S_STEALS, S_STOLEN, S_FREED };
 #define LEVELS 24
 
 struct node {
+	struct ebr_node ebr; /* limbo list link (owner only) */
 	uint64_t prio, data, seq;
-	struct node *retired_next; /* limbo list link (owner only) */
 	_Atomic uint32_t claimed;
 	uint32_t level;
 	_Atomic(struct node *) next[]; /* level entries */
 };
 
-struct limbo {
-	struct node *head;
-	uint64_t epoch, count;
-};
-
 struct slist {
 	/* read by thieves */
 	alignas(128) struct node *head;
-	/* epoch announcement: read by reclaimers */
-	alignas(128) _Atomic uint64_t announce; /* epoch << 1 | active */
 	/* owner only */
 	alignas(128) uint64_t seq;
 	struct ordo_rng lvl_rng;
-	struct limbo limbo[3];
 	struct ordo_task *batch; /* rest of a stolen batch, consumed from the back */
 	uint32_t nbatch;
 	struct numa_pick pick;
@@ -76,79 +65,8 @@ struct ordo_wl {
 	uint64_t prob, numa_k;
 	const struct ordo_topology *topo;
 	struct slist *s;
-	alignas(128) _Atomic uint64_t epoch;
+	struct ebr ebr;
 };
-
-/* ---- epochs ---- */
-static void enter(struct ordo_wl *w, struct slist *me)
-{
-	uint64_t e = atomic_load_explicit(&w->epoch, memory_order_acquire);
-	for (;;) {
-		/* seq_cst: the announcement is ordered before any later load of a link */
-		atomic_store_explicit(&me->announce, e << 1 | 1, memory_order_seq_cst);
-		uint64_t again = atomic_load_explicit(&w->epoch, memory_order_seq_cst);
-		if (again == e)
-			return;
-		e = again;
-	}
-}
-
-static void leave(struct slist *me)
-{
-	/* release: our reads of nodes happen before a reclaimer sees us inactive */
-	atomic_store_explicit(&me->announce, 0, memory_order_release);
-}
-
-static void free_list(struct node *n)
-{
-	while (n) {
-		struct node *x = n->retired_next;
-		free(n);
-		n = x;
-	}
-}
-
-/* Owner, inside an operation: frees limbo lists two epochs old; tries to advance. */
-static void reclaim(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me)
-{
-	uint64_t e = atomic_load_explicit(&w->epoch, memory_order_acquire);
-	for (int i = 0; i < 3; i++) {
-		struct limbo *l = &me->limbo[i];
-		if (l->head && l->epoch + 2 <= e) {
-			ORDO_STAT(ctx, S_FREED, l->count);
-			free_list(l->head);
-			l->head = NULL;
-			l->count = 0;
-		}
-	}
-	uint64_t pending = me->limbo[0].count + me->limbo[1].count + me->limbo[2].count;
-	if (pending < 256)
-		return;
-	for (uint32_t t = 0; t < w->T; t++) {
-		uint64_t a = atomic_load_explicit(&w->s[t].announce, memory_order_seq_cst);
-		if ((a & 1) && (a >> 1) != e)
-			return; /* someone is still in an older epoch */
-	}
-	atomic_compare_exchange_strong_explicit(&w->epoch, &e, e + 1, memory_order_seq_cst,
-	                                        memory_order_relaxed);
-}
-
-static void retire(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me, struct node *n)
-{
-	uint64_t e = atomic_load_explicit(&w->epoch, memory_order_acquire);
-	struct limbo *l = &me->limbo[e % 3];
-	if (l->head && l->epoch != e) {
-		/* the slot holds epoch e - 3 or older: two epochs have passed, free it */
-		ORDO_STAT(ctx, S_FREED, l->count);
-		free_list(l->head);
-		l->head = NULL;
-		l->count = 0;
-	}
-	l->epoch = e;
-	n->retired_next = l->head;
-	l->head = n;
-	l->count++;
-}
 
 /* ---- the list ---- */
 static bool before(const struct node *a, uint64_t prio, uint64_t seq)
@@ -221,15 +139,15 @@ static void unlink_claimed_prefix(struct ordo_wl *w, struct ordo_tctx *ctx, stru
 	}
 	struct node *y = atomic_load_explicit(&h->next[0], memory_order_relaxed);
 	atomic_store_explicit(&h->next[0], x, memory_order_release);
-	/* seq_cst fence before retire() reads the epoch: otherwise (x86 too) the unlink can
-	 * sit in the store buffer while the epoch load completes; a thief entering at the
-	 * next epoch could then still reach a node that is freed two epochs after the one
-	 * it is filed under (as crossbeam-epoch fences before it files garbage). With the
-	 * fence, a thief that misses the unlink announced its epoch before we read ours. */
+	/* seq_cst fence before ebr_retire reads the epoch: otherwise (x86 too) the unlink
+	 * can sit in the store buffer while the epoch load completes; a thief entering at
+	 * the next epoch could then still reach a node that is freed two epochs after the
+	 * one it is filed under (ebr.h). With the fence, a thief that misses the unlink
+	 * announced its epoch before we read ours. */
 	atomic_thread_fence(memory_order_seq_cst);
 	while (y != x) {
 		struct node *nx = atomic_load_explicit(&y->next[0], memory_order_relaxed);
-		retire(w, ctx, s, y);
+		ORDO_STAT(ctx, S_FREED, ebr_retire(&w->ebr, ctx->tid, &y->ebr));
 		y = nx;
 	}
 }
@@ -273,7 +191,8 @@ static int sl_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, str
 	w->numa_k = (uint64_t)cfg->params[P_NUMA];
 	w->topo = cfg->topo;
 	w->s = ordo_calloc_aligned(w->T, sizeof *w->s);
-	if (!w->s) {
+	if (!w->s || !ebr_init(&w->ebr, w->T)) {
+		free(w->s);
 		free(w);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
@@ -283,6 +202,7 @@ static int sl_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, str
 			for (uint32_t k = 0; k < t; k++)
 				free(w->s[k].head);
 			free(w->s);
+			ebr_destroy(&w->ebr);
 			free(w);
 			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 		}
@@ -310,25 +230,24 @@ static void sl_destroy(struct ordo_wl *w)
 			free(x);
 			x = nx;
 		}
-		for (int i = 0; i < 3; i++)
-			free_list(s->limbo[i].head);
 		free(s->batch);
 		numa_pick_free(&s->pick);
 	}
 	free(w->s);
+	ebr_destroy(&w->ebr);
 	free(w);
 }
 
 static void sl_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
 {
 	struct slist *s = &w->s[ctx->tid];
-	enter(w, s);
+	ebr_enter(&w->ebr, ctx->tid);
 	for (size_t i = 0; i < n; i++)
 		if (!insert(s, &t[i])) {
 			ctx->push_oom = true;
 			break;
 		}
-	leave(s);
+	ebr_leave(&w->ebr, ctx->tid);
 }
 
 static bool steal_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me, struct slist *v,
@@ -350,7 +269,7 @@ static bool sl_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *o
 		*out = me->batch[--me->nbatch];
 		return true;
 	}
-	enter(w, me);
+	ebr_enter(&w->ebr, ctx->tid);
 	bool ok = false;
 	if (w->T > 1 && ordo_rng_below(&ctx->rng, w->prob) == 0) {
 		struct slist *v = &w->s[numa_pick(&me->pick, &ctx->rng)];
@@ -362,8 +281,8 @@ static bool sl_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *o
 	for (int a = 0; !ok && w->T > 1 && a < 4; a++)
 		ok = steal_from(w, ctx, me, &w->s[numa_pick(&me->pick, &ctx->rng)], out);
 	unlink_claimed_prefix(w, ctx, me);
-	reclaim(w, ctx, me);
-	leave(me);
+	ORDO_STAT(ctx, S_FREED, ebr_collect(&w->ebr, ctx->tid));
+	ebr_leave(&w->ebr, ctx->tid);
 	return ok;
 }
 
