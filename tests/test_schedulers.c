@@ -495,6 +495,8 @@ Test(quality, mean_rank_error_per_scheduler, .timeout = 120)
 {
 	/* Bounds at one thread, N = 4096 keys over R = 2^20:
 	 * - strict, smq-sl, reld: one exact queue: 0;
+	 * - spraylist: at one thread every pop is a cleaner's exact delete-min: 0 (its
+	 *   sprays have their own rank test, tests/test_spraylist.c);
 	 * - smq: its own heap is exact, but a buffer it takes back (steal_size tasks) runs
 	 *   in order while better tasks arrive: mean < steal_size;
 	 * - obim: FIFO inside a bucket of 2^delta keys, N 2^delta / R keys per bucket on

@@ -15,6 +15,7 @@
 	X(smq_sl)       \
 	X(mq)           \
 	X(mq_opt)       \
-	X(reld)
+	X(reld)         \
+	X(spraylist)
 
 #endif
