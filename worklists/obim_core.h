@@ -193,13 +193,38 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* Merges the unsorted tail into the sorted map (before an ordered scan). */
+#define SETTLE_FEW 16
 static bool map_settle(struct tl *l)
 {
 	if (!l->npend)
 		return true;
 	struct entry **tail = l->map + l->nmap;
 	qsort(tail, l->npend, sizeof *tail, cmp_entry);
-	if (l->nmap && tail[0]->index < l->map[l->nmap - 1]->index) {
+	if (l->npend <= SETTLE_FEW && l->nmap > 64 * SETTLE_FEW &&
+	    tail[0]->index < l->map[l->nmap - 1]->index) {
+		/* a few new buckets among many: place each by binary search and move the
+		 * blocks above it with memmove, from the back. A merge would read every
+		 * entry's index (a cache miss each: 50 ms for a million buckets, paid per
+		 * new bucket while PMOD creates coarse buckets among its old fine ones). */
+		struct entry *few[SETTLE_FEW];
+		size_t k = l->npend, hi = l->nmap;
+		memcpy(few, tail, k * sizeof *few);
+		while (k > 0) {
+			struct entry *e = few[k - 1];
+			size_t lo = 0, h = hi; /* first position in [0, hi) above e */
+			while (lo < h) {
+				size_t mid = (lo + h) / 2;
+				if (l->map[mid]->index < e->index)
+					lo = mid + 1;
+				else
+					h = mid;
+			}
+			memmove(l->map + lo + k, l->map + lo, (hi - lo) * sizeof *l->map);
+			l->map[lo + k - 1] = e;
+			hi = lo;
+			k--;
+		}
+	} else if (l->nmap && tail[0]->index < l->map[l->nmap - 1]->index) {
 		struct entry **m = malloc(l->capmap * sizeof *m);
 		if (!m)
 			return false;
