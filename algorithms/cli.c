@@ -86,6 +86,7 @@ enum {
 	L_MTXREAL,
 	L_WSEED,
 	L_BUDGET,
+	L_NOCOORDS,
 };
 
 const struct cli_opt cli_load_opts[] = {
@@ -97,7 +98,12 @@ const struct cli_opt cli_load_opts[] = {
     {"random-weights", L_RW, "LO:HI",
      "draw weights uniform in [LO,HI], e.g. 1:255 (without it, unweighted arcs weigh 1)"},
     {"weight-seed", L_WSEED, "S", "seed of --random-weights (default 1)"},
-    {"coords", L_COORDS, "FILE", "node coordinates: DIMACS .co or one 'x y' line per node"},
+    {"coords", L_COORDS, "FILE",
+     "node coordinates: DIMACS .co or one 'x y' line per node (default for a DIMACS .gr: "
+     "its sibling .co if there is one)"},
+    {"no-coords", L_NOCOORDS, NULL,
+     "do not read the sibling .co of a DIMACS .gr (ordo-convert: nor write one beside a "
+     "DIMACS output)"},
     {"weights-from-coords", L_WCOORDS, NULL,
      "weight = rounded Euclidean length between the endpoints' coordinates"},
     {"compact-ids", L_COMPACT, NULL, "edge lists: renumber the ids that occur as 0..n-1"},
@@ -183,6 +189,9 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 	case L_WCOORDS:
 		lo->weights_from_coords = true;
 		return 1;
+	case L_NOCOORDS:
+		lo->no_sibling_coords = true;
+		return 1;
 	case L_COMPACT:
 		lo->compact_ids = true;
 		return 1;
@@ -244,6 +253,16 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	struct ordo_err err = {0};
 	double t0 = ordo_now();
 	int rc;
+	/* options that would be ignored are refused, naming them */
+	const char *clash = lo->id_map_out && !lo->compact_ids ? "--id-map needs --compact-ids"
+	                    : lo->build.random_weights && lo->weights_from_coords
+	                        ? "--random-weights and --weights-from-coords both set the "
+	                          "weights; choose one"
+	                        : NULL;
+	if (clash) {
+		fprintf(stderr, "%s: %s\n", cli_prog, clash);
+		return 2;
+	}
 	if (!path) {
 		char resolved[256];
 		rc = ordo_generate(gen, lo->threads, g, resolved, sizeof resolved, &err);

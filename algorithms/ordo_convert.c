@@ -14,13 +14,12 @@
 #include "ordo_cli.h"
 #include "ordo_util.h"
 
-enum { O_TO = 400, O_COORDS_OUT, O_NO_COORDS, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED };
+enum { O_TO = 400, O_COORDS_OUT, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED };
 
 static const struct cli_opt common_opts[] = {
     {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
     {"to", O_TO, "FMT", "output format: native dimacs co metis xyz edgelist mtx galois"},
     {"coords-out", O_COORDS_OUT, "FILE", "also write the coordinates (.co or .xyz by name)"},
-    {"no-coords", O_NO_COORDS, NULL, "with a DIMACS output, do not write the sibling .co"},
     {"zstd-level", O_LEVEL, "L", "zstd level of native sections and .zst outputs (default 3)"},
     {"threads", 't', "N", "threads (default: all CPUs available)"},
     {"seed", O_SEED, "S", "seed of --random-weights (same as --weight-seed; default 1)"},
@@ -107,7 +106,7 @@ int main(int argc, char **argv)
 	ordo_save_opts_init(&so);
 	const char *out = NULL, *coords_out = NULL;
 	int to = ORDO_FMT_AUTO;
-	bool no_coords = false, info = false;
+	bool info = false;
 	/* ordo-gen takes the common options but --seed (its seed is part of the spec) */
 	struct cli_opt gen_opts[sizeof common_opts / sizeof *common_opts];
 	int ng = 0;
@@ -144,9 +143,6 @@ int main(int argc, char **argv)
 			break;
 		case O_COORDS_OUT:
 			coords_out = optarg;
-			break;
-		case O_NO_COORDS:
-			no_coords = true;
 			break;
 		case O_LEVEL:
 			if (!cli_int(cli_prog, "--zstd-level", optarg, 1, 19, &v))
@@ -232,21 +228,14 @@ int main(int argc, char **argv)
 		if (!rc)
 			written[nwritten++] = (char *)out;
 		if (!rc && fmt == ORDO_FMT_DIMACS && g->coord_kind != ORDO_COORD_NONE &&
-		    !no_coords && !coords_out) {
+		    !lo.no_sibling_coords && !coords_out) {
 			/* the sibling .co of a DIMACS .gr */
-			size_t len = strlen(out);
-			char *co = malloc(len + 8);
-			if (!co)
+			size_t cap = strlen(out) + 8;
+			char *co = malloc(cap);
+			if (!co || !ordo_sibling_co(out, co, cap)) {
+				free(co);
 				return 3;
-			snprintf(co, len + 8, "%s", out);
-			bool z = len > 4 && !strcmp(co + len - 4, ".zst");
-			if (z)
-				co[len - 4] = 0;
-			char *dot = strrchr(co, '.');
-			char *sl = strrchr(co, '/');
-			if (dot && (!sl || dot > sl))
-				*dot = 0;
-			strcat(co, z ? ".co.zst" : ".co");
+			}
 			rc = save(co, ORDO_FMT_CO, g, &so);
 			if (!rc)
 				written[nwritten++] = co;

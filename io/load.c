@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <omp.h>
 
@@ -336,6 +337,23 @@ int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct
 	return rc;
 }
 
+bool ordo_sibling_co(const char *gr_path, char *buf, size_t cap)
+{
+	size_t len = strlen(gr_path);
+	if (len + 8 > cap)
+		return false;
+	memcpy(buf, gr_path, len + 1);
+	bool z = len > 4 && !strcmp(buf + len - 4, ".zst");
+	if (z)
+		buf[len - 4] = 0;
+	char *dot = strrchr(buf, '.');
+	char *sl = strrchr(buf, '/');
+	if (dot && (!sl || dot > sl))
+		*dot = 0;
+	strcat(buf, z ? ".co.zst" : ".co");
+	return true;
+}
+
 static void note(struct ordo_load_info *info, const char *fmt, const char *s)
 {
 	size_t used = strlen(info->notes);
@@ -382,6 +400,17 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		                    "%s: a coordinate file (%s), not a graph; pass it as the "
 		                    "coordinates of a graph (--coords)",
 		                    path, ordo_format_name(fmt));
+	if (opts->compact_ids && fmt != ORDO_FMT_EDGELIST)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s: --compact-ids renumbers edge-list ids, but this is a %s "
+		                    "file (its ids are dense already)",
+		                    path, ordo_format_name(fmt));
+	if (opts->mtx_real && fmt != ORDO_FMT_MTX)
+		return ordo_err_set(
+		    err, ORDO_EINVAL,
+		    "%s: --mtx-real applies to Matrix Market files, but this is a %s "
+		    "file",
+		    path, ordo_format_name(fmt));
 	struct ordo_graph *g = NULL;
 	struct ordo_edge_chain arcs;
 	ordo_chain_init(&arcs, false);
@@ -498,9 +527,23 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			snprintf(g->coord_unit, sizeof g->coord_unit, "%s", kept_unit);
 		}
 	}
-	if (opts->coords) {
-		rc = ordo_load_coords(opts->coords, g, opts->threads, err);
+	const char *coords = opts->coords;
+	char sibling[4096];
+	if (!coords && fmt == ORDO_FMT_DIMACS && !opts->no_sibling_coords &&
+	    ordo_sibling_co(path, sibling, sizeof sibling) && access(sibling, R_OK) == 0) {
+		coords = sibling; /* written beside it by ordo-convert, or the 9th Challenge's */
+		note(&info, "coordinates from %s", sibling);
+	}
+	if (coords) {
+		rc = ordo_load_coords(coords, g, opts->threads, err);
 		if (rc) {
+			if (coords == sibling) {
+				size_t len = strlen(err->msg);
+				snprintf(
+				    err->msg + len, sizeof err->msg - len,
+				    " (the sibling coordinate file of %s; --no-coords skips it)",
+				    path);
+			}
 			ordo_graph_free(g);
 			return rc;
 		}

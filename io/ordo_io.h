@@ -56,12 +56,15 @@ struct ordo_load_opts {
 	int format;                   /* ORDO_FMT_AUTO: detect */
 	struct ordo_build_opts build; /* symmetrize, dedup, self-loops, random weights */
 	const char *coords;           /* optional .co / .xyz file for the graph's nodes */
-	bool weights_from_coords;     /* weights = rounded Euclidean length (needs coords) */
-	bool compact_ids;             /* edge lists: remap ids densely in order of value */
-	const char *id_map_out;       /* with compact_ids: write "new old" lines here */
-	int mtx_real;                 /* enum ordo_mtx_real */
-	double mtx_scale;             /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
-	int threads;                  /* 0 = OpenMP default */
+	/* A DIMACS .gr loads the coordinates of its sibling .co (same name, .co or .co.zst;
+	 * what ordo-convert writes beside it) when coords is NULL; true skips that. */
+	bool no_sibling_coords;
+	bool weights_from_coords; /* weights = rounded Euclidean length (needs coords) */
+	bool compact_ids;         /* edge lists: remap ids densely in order of value */
+	const char *id_map_out;   /* with compact_ids: write "new old" lines here */
+	int mtx_real;             /* enum ordo_mtx_real */
+	double mtx_scale;         /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
+	int threads;              /* 0 = OpenMP default */
 	/* Bytes the graph a header declares may need; a header asking for more is refused
 	 * (ERANGE, with the figure) before anything is allocated. 0 = this machine's
 	 * physical memory. Fuzzing sets it low, so a legal but huge header fails fast. */
@@ -93,6 +96,10 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 
 /* Reads coordinates (co or xyz, detected) for the n nodes of g into g. */
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err);
+
+/* The sibling coordinate file of a DIMACS graph path: "x.gr" -> "x.co", "x.gr.zst" ->
+ * "x.co.zst" (any extension is replaced; none: appended). False if it does not fit. */
+bool ordo_sibling_co(const char *gr_path, char *buf, size_t cap);
 
 /* Detects the format of `path` from its content (and its name only where the content
  * is ambiguous). */

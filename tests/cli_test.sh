@@ -64,7 +64,7 @@ cmp -s "$tmp/a.body" "$tmp/d.body" || fail "DIMACS round trip"
 test -s "$tmp/d.co" || fail "sibling .co not written"
 # a failure after the graph was written leaves no output at all
 set +e
-"$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/late.ordo" --coords-out "$tmp/late.co" 2>"$tmp/late.err"
+"$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/late.ordo" --no-coords --coords-out "$tmp/late.co" 2>"$tmp/late.err"
 st=$?
 set -e
 [ $st -eq 2 ] && grep -q "has no coordinates" "$tmp/late.err" || fail "--coords-out without coordinates: $st $(cat "$tmp/late.err")"
@@ -186,7 +186,21 @@ grep -q "NOT consistent" "$tmp/as2.txt" && grep -q "NOT admissible for target 10
 grep -o '"source":[0-9]*,"target":[0-9]*' "$tmp/pairs.json" >"$tmp/pairs.txt"
 [ "$(sed -n 1p "$tmp/pairs.txt")" = "$(sed -n 3p "$tmp/pairs.txt")" ] && [ "$(sed -n 1p "$tmp/pairs.txt")" != "$(sed -n 2p "$tmp/pairs.txt")" ] ||
 	fail "--pairs 2 does not cycle through two pairs: $(cat "$tmp/pairs.txt")"
-expect2 "astar without coordinates" "needs node coordinates" "$bin/astar" "$tests/fixtures/tiny.gr"
+expect2 "astar without coordinates" "needs node coordinates" "$bin/astar" "$tests/fixtures/tiny.gr" --no-coords
+# a DIMACS .gr brings its sibling .co (as ordo-convert writes them), and says so
+"$bin/astar" "$tests/fixtures/tiny.gr" -n 1 >"$tmp/sib.out" 2>&1 || fail "astar with the sibling .co: $(cat "$tmp/sib.out")"
+grep -q "coordinates from .*tiny.co" "$tmp/sib.out" || fail "sibling .co not reported: $(cat "$tmp/sib.out")"
+grep -q "verification PASS" "$tmp/sib.out" || fail "astar with the sibling .co did not verify"
+cp "$tests/fixtures/tiny.gr" "$tmp/sib.gr"
+cp "$tests/malformed/co_count.co" "$tmp/sib.co"
+expect2 "a broken sibling .co" "sibling coordinate file of .*--no-coords skips it" "$bin/sssp" "$tmp/sib.gr" -n 1
+rm -f "$tmp/sib.gr" "$tmp/sib.co" "$tmp/sib.out"
+# options that would be ignored are errors naming them
+expect2 "--id-map alone" "id-map needs --compact-ids" "$bin/sssp" "$tests/fixtures/tiny.gr" --id-map "$tmp/map.txt"
+expect2 "--compact-ids on DIMACS" "compact-ids renumbers edge-list ids" "$bin/sssp" "$tests/fixtures/tiny.gr" --compact-ids
+expect2 "--mtx-real on DIMACS" "mtx-real applies to Matrix Market" "$bin/ordo-convert" "$tests/fixtures/tiny.gr" "$tmp/x.ordo" --mtx-real round
+expect2 "two weight sources" "choose one" "$bin/sssp" "$tests/fixtures/tiny.gr" --random-weights 1:9 --weights-from-coords
+[ ! -e "$tmp/map.txt" ] && [ ! -e "$tmp/x.ordo" ] || fail "a refused run left a file"
 expect2 "astar, wrong coordinate count" "expected 5 coordinate lines" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/malformed/co_count.co"
 expect2 "astar, target out of range" "target 5: the graph has nodes 0..4" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/fixtures/tiny.co" -r 0 --target 5
 expect2 "astar, source alone" "give --source and --target together" "$bin/astar" "$tests/fixtures/tiny.gr" --coords "$tests/fixtures/tiny.co" -r 0
