@@ -59,21 +59,28 @@ snap-roadnet-ca|snap|SNAP|roadNet-CA|-|-
 CAT
 }
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+# the comment block at the top, without its '#'
+help() { sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0; }
+usage() { echo "fetch.sh: $*; try 'fetch.sh --help'" >&2; exit 2; }
+value() { [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--dest) dest=$2; shift 2 ;;
-	--base) base=$2; shift 2 ;;
-	--bin) bin=$2; shift 2 ;;
+	--dest) value "$@"; dest=$2; shift 2 ;;
+	--base) value "$@"; base=$2; shift 2 ;;
+	--bin) value "$@"; bin=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--list) catalogue | cut -d'|' -f1,2,4 | tr '|' '\t'; exit 0 ;;
-	-h|--help) usage 0 ;;
-	--*) echo "fetch.sh: unknown option $1" >&2; usage ;;
+	-h|--help) help ;;
+	-*) usage "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || usage
+[ $# -gt 0 ] || usage "no graph named (fetch.sh --list shows them)"
+for name in "$@"; do # every name is checked before anything is downloaded
+	case "$name" in -*) usage "options go before the graph names: $name" ;; esac
+	catalogue | grep -q "^$name|" || usage "unknown graph '$name' (fetch.sh --list shows them)"
+done
 conv="$bin/ordo-convert"
 [ -x "$conv" ] || { echo "fetch.sh: $conv not found: build ordo first (or pass --bin)" >&2; exit 2; }
 mkdir -p "$dest"
@@ -106,12 +113,7 @@ loaded() { # info output of ordo-convert: "nodes arcs"
 
 status=0
 for name in "$@"; do
-	line=$(catalogue | grep "^$name|" || true)
-	if [ -z "$line" ]; then
-		echo "fetch.sh: unknown graph '$name' (see --list)" >&2
-		status=1
-		continue
-	fi
+	line=$(catalogue | grep "^$name|")
 	kind=$(echo "$line" | cut -d'|' -f2)
 	site=$(site_url "$(echo "$line" | cut -d'|' -f3)")
 	file=$(echo "$line" | cut -d'|' -f4)

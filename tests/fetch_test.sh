@@ -48,4 +48,18 @@ fi
 grep -q "download failed" "$tmp/err"
 test ! -e "$out/snap-roadnet-ca.ordo" && test ! -e "$out/snap-orkut.ordo"
 test -z "$(ls -A "$out" | grep -v '\.ordo$' || true)" || { ls -la "$out"; echo "FAIL: leftovers"; exit 1; }
+# usage: --help to stdout with status 0; errors are one line on stderr with status 2,
+# before anything is downloaded
+sh "$inputs/fetch.sh" --help | grep -q "^NAME: usa-ny" || { echo "FAIL: --help"; exit 1; }
+! sh "$inputs/fetch.sh" --help | grep -q "set -eu" || { echo "FAIL: --help shows code"; exit 1; }
+for args in "--bogus" "" "--dest" "nosuch" "usa-ny --keep"; do
+	set +e
+	# shellcheck disable=SC2086 # the words are the arguments
+	sh "$inputs/fetch.sh" --base "file://$web" --bin "$bin" --dest "$tmp/u" $args 2>"$tmp/err"
+	st=$?
+	set -e
+	[ $st -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "try 'fetch.sh --help'" "$tmp/err" ||
+		{ cat "$tmp/err"; echo "FAIL: usage error for '$args': status $st"; exit 1; }
+done
+test ! -e "$tmp/u" || { echo "FAIL: a usage error created $tmp/u"; exit 1; }
 echo "fetch test passed"
