@@ -259,6 +259,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 #endif
 				if (ops->flush)
 					ops->flush(wl, c);
+				/* a scheduler that could not allocate (its flush, or a pop that
+				 * had to reorganise) ends the run: the tasks it holds stay
+				 * counted, the run fails with ENOMEM instead of waiting for them */
+				if (__builtin_expect(c->push_oom, 0)) {
+					atomic_store(&finished, true);
+					break;
+				}
 				if (atomic_load_explicit(&finished, memory_order_relaxed))
 					break;
 				if (idle >= idle_start + 2 && all_done(ctx, T)) {

@@ -138,8 +138,13 @@ static void mqo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 	if (w->push == BATCH) {
 		for (size_t i = 0; i < n; i++) {
 			wl_heap_push(&l->pushbuf, &t[i], 8);
-			if (l->pushbuf.n >= w->push_batch)
+			if (l->pushbuf.n >= w->push_batch) {
 				flush_pushbuf(w, ctx, l);
+				/* a failed flush keeps its tasks, and the buffer has room for
+				 * one more only: stop here, the executor ends with ENOMEM */
+				if (ctx->push_oom)
+					return;
+			}
 		}
 		return;
 	}

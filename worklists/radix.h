@@ -28,6 +28,7 @@ struct radix_pq {
 	size_t n;      /* tasks in the buckets */
 	struct radix_vec b[65];
 	struct wl_heap low; /* keys < last */
+	bool failed;        /* a settle could not allocate: nothing was lost, nothing moved */
 };
 
 static inline unsigned radix_bucket(uint64_t key, uint64_t last)
@@ -66,7 +67,9 @@ static inline bool radix_push(struct radix_pq *q, const struct ordo_task *t)
 	return true;
 }
 
-/* Makes bucket 0 non-empty when the buckets hold anything. */
+/* Makes bucket 0 non-empty when the buckets hold anything. All or nothing: the target
+ * buckets are grown before any key moves, so a failed allocation leaves the queue as
+ * it was (and sets `failed`) instead of dropping the keys not yet moved. */
 static inline bool radix_settle(struct radix_pq *q)
 {
 	if (q->b[0].n || !q->mask)
@@ -76,14 +79,31 @@ static inline bool radix_settle(struct radix_pq *q)
 	uint64_t m = UINT64_MAX;
 	for (uint32_t k = 0; k < v->n; k++)
 		m = v->a[k].prio < m ? v->a[k].prio : m;
+	uint32_t add[65] = {0};
+	for (uint32_t k = 0; k < v->n; k++)
+		add[radix_bucket(v->a[k].prio, m)]++;
+	for (unsigned j = 0; j < i; j++) {
+		struct radix_vec *d = &q->b[j];
+		if (!add[j] || d->n + add[j] <= d->cap)
+			continue;
+		uint32_t cap = d->cap ? d->cap : 64;
+		while (cap < d->n + add[j])
+			cap *= 2;
+		struct ordo_task *a = realloc(d->a, cap * sizeof *a);
+		if (!a) {
+			q->failed = true;
+			return false;
+		}
+		d->a = a;
+		d->cap = cap;
+	}
 	q->last = m;
 	q->mask &= ~(1ull << (i - 1));
 	uint32_t cnt = v->n;
 	v->n = 0;
 	for (uint32_t k = 0; k < cnt; k++) { /* every key lands in a bucket below i */
 		unsigned j = radix_bucket(v->a[k].prio, m);
-		if (!radix_append(&q->b[j], &v->a[k]))
-			return false;
+		q->b[j].a[q->b[j].n++] = v->a[k];
 		if (j)
 			q->mask |= 1ull << (j - 1);
 	}
@@ -105,16 +125,19 @@ static inline uint64_t radix_top(struct radix_pq *q)
 	return q->last;
 }
 
-/* The queue must not be empty. */
-static inline void radix_pop(struct radix_pq *q, struct ordo_task *out)
+/* The queue must not be empty. False (nothing taken, `failed` set) when the buckets
+ * could not be reorganised for lack of memory. */
+static inline bool radix_pop(struct radix_pq *q, struct ordo_task *out)
 {
 	if (q->low.n) {
 		wl_heap_pop(&q->low, out, 4);
-		return;
+		return true;
 	}
-	radix_settle(q);
+	if (!radix_settle(q))
+		return false;
 	*out = q->b[0].a[--q->b[0].n];
 	q->n--;
+	return true;
 }
 
 static inline void radix_free(struct radix_pq *q)

@@ -136,13 +136,15 @@ static inline uint64_t lpq_top(const struct ordo_wl *w, struct queue *q)
 	return w->pq == PQ_HEAP ? wl_heap_top(&q->heap) : radix_top(&q->radix);
 }
 
-/* The queue must not be empty. */
-static inline void lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo_task *out)
+/* The queue must not be empty. False only when the radix queue could not allocate
+ * (then nothing was taken; smq_pop reports it as out of memory). */
+static inline bool lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo_task *out)
 {
-	if (w->pq == PQ_HEAP)
+	if (w->pq == PQ_HEAP) {
 		wl_heap_pop(&q->heap, out, 4);
-	else
-		radix_pop(&q->radix, out);
+		return true;
+	}
+	return radix_pop(&q->radix, out);
 }
 
 /* Owner: moves the local queue's best tasks into the (taken, even) buffer and
@@ -152,7 +154,8 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	uint32_t k = 0;
 	while (k < w->size && lpq_size(w, q)) {
 		struct ordo_task t;
-		lpq_pop(w, q, &t);
+		if (!lpq_pop(w, q, &t))
+			break;
 		atomic_store_explicit(&q->slots[2 * k], t.prio, memory_order_relaxed);
 		atomic_store_explicit(&q->slots[2 * k + 1], t.data, memory_order_relaxed);
 		k++;
@@ -300,6 +303,10 @@ static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct queue *q = &w->q[ctx->tid];
+	if (__builtin_expect(q->radix.failed, 0)) {
+		ctx->push_oom = true; /* the executor ends the run with ENOMEM */
+		return false;
+	}
 	if (q->nbatch) {
 		*out = q->batch[--q->nbatch];
 		fill_if_taken(w, q);
@@ -313,8 +320,7 @@ static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *
 		fill_buffer(w, q); /* offer the next best to thieves */
 		return true;
 	}
-	if (lpq_size(w, q)) {
-		lpq_pop(w, q, out);
+	if (lpq_size(w, q) && lpq_pop(w, q, out)) {
 		fill_if_taken(w, q);
 		return true;
 	}
