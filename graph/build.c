@@ -220,7 +220,13 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 	}
 
 	uint64_t *kept = calloc((size_t)P, sizeof *kept);
-	bool fail = !kept;
+	if (!kept) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building the CSR");
+		goto fail_graph;
+	}
+	/* the reduction's private copies start false (the identity of ||), so a failure
+	 * known before the region must not be passed in through it */
+	bool fail = false;
 #pragma omp parallel num_threads(T) reduction(|| : fail)
 	{
 		uint64_t *cur = malloc(((size_t)1 << shift) * sizeof *cur);

@@ -403,11 +403,12 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	uint64_t k = 0;
 	for (uint32_t i = 0; i < ns && !rc; i++) {
 		uint64_t len = s[i].nframes * FRAME, sums = 0;
-		ft = realloc(ft, len ? len : 1);
-		if (!ft) {
+		unsigned char *grown = realloc(ft, len ? len : 1);
+		if (!grown) { /* ft is still ours: freed below */
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 			break;
 		}
+		ft = grown;
 		rc = pread_all(fd, ft, len, s[i].table, path, err);
 		for (uint64_t f = 0; !rc && f < s[i].nframes; f++, k++) {
 			const unsigned char *fe = ft + f * FRAME;

@@ -1,0 +1,344 @@
+/*
+ * alloc_fail - the allocation-failure sweep: every allocation ordo makes can fail, and
+ * each failure must end as a clean error (ORDO_ENOMEM, or an error naming what could
+ * not be allocated), never a crash, a hang, a lost task or a wrong answer.
+ *
+ * The program is linked with -Wl,--wrap for malloc, calloc, realloc, posix_memalign
+ * and mmap, so every call from ordo's static libraries (and this file) goes through
+ * the wrappers below; allocations inside libc, libgomp and libzstd are not touched.
+ * For each scenario it first counts the allocations of a clean run, then reruns it
+ * with the k-th allocation failing, for every k (or an even spread of at most
+ * ORDO_ALLOC_POINTS of them, default 2000, always including the first 40). A run must
+ * either fail with an error or succeed with the right answer (some allocations have
+ * a fallback, e.g. huge pages). Under ASan (asan_test.sh runs it) every failure path
+ * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
+ * Market, METIS + coordinates, Galois, native), the generators with the builder, and
+ * SSSP through the executor with every registered scheduler at 1 and 2 threads.
+ *
+ *   alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]
+ * Prints one line per scenario (allocations, failure points tried, how they ended).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ordo_io.h"
+#include "ordo_sssp.h"
+#include "ordo_wl.h"
+
+/* ---- the hook ---- */
+static _Atomic long alloc_count;   /* allocations since arming */
+static _Atomic long alloc_fail_at; /* 0: none fails */
+static _Atomic int armed;
+
+void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+int __real_posix_memalign(void **, size_t, size_t);
+void *__real_mmap(void *, size_t, int, int, int, off_t);
+
+static bool fail_now(void)
+{
+	if (!atomic_load_explicit(&armed, memory_order_relaxed))
+		return false;
+	long k = atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed) + 1;
+	return k == atomic_load_explicit(&alloc_fail_at, memory_order_relaxed);
+}
+
+void *__wrap_malloc(size_t n)
+{
+	return fail_now() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t s)
+{
+	return fail_now() ? NULL : __real_calloc(n, s);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	return fail_now() ? NULL : __real_realloc(p, n);
+}
+
+int __wrap_posix_memalign(void **p, size_t a, size_t n)
+{
+	return fail_now() ? ENOMEM : __real_posix_memalign(p, a, n);
+}
+
+void *__wrap_mmap(void *addr, size_t n, int prot, int flags, int fd, off_t off)
+{
+	if ((flags & MAP_ANONYMOUS) && fail_now()) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return __real_mmap(addr, n, prot, flags, fd, off);
+}
+
+static void arm(long fail_at)
+{
+	atomic_store(&alloc_count, 0);
+	atomic_store(&alloc_fail_at, fail_at);
+	atomic_store(&armed, 1);
+}
+
+static long disarm(void)
+{
+	atomic_store(&armed, 0);
+	return atomic_load(&alloc_count);
+}
+
+/* ---- scenarios: 0 = right answer, 1 = a clean error, -1 = wrong ---- */
+struct scenario {
+	char name[96];
+	int (*run)(const struct scenario *s, char *why, size_t cap);
+	const char *path, *coords, *spec;
+	int threads;
+	uint32_t n;
+	uint64_t m;
+};
+
+static const char *fixdir;
+
+static int ended(int rc, const struct ordo_err *e, char *why, size_t cap)
+{
+	/* an error must say something */
+	if (!e->msg[0]) {
+		snprintf(why, cap, "error %d without a message", rc);
+		return -1;
+	}
+	return 1;
+}
+
+static int load_one(const struct scenario *s, char *why, size_t cap)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.coords = s->coords;
+	o.threads = 2;
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	int rc = ordo_load(s->path, &o, &g, NULL, &e);
+	if (rc)
+		return ended(rc, &e, why, cap);
+	int ok = g->n == s->n && g->m == s->m && (!s->coords || g->coord_kind != ORDO_COORD_NONE);
+	if (!ok)
+		snprintf(why, cap, "loaded %u nodes %llu arcs", g->n, (unsigned long long)g->m);
+	ordo_graph_free(g);
+	return ok ? 0 : -1;
+}
+
+static int generate(const struct scenario *s, char *why, size_t cap)
+{
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	int rc = ordo_generate(s->spec, 2, &g, NULL, 0, &e);
+	if (rc)
+		return ended(rc, &e, why, cap);
+	int ok = g->n == s->n && g->m == s->m;
+	if (!ok)
+		snprintf(why, cap, "generated %u nodes %llu arcs", g->n, (unsigned long long)g->m);
+	ordo_graph_free(g);
+	return ok ? 0 : -1;
+}
+
+static struct ordo_graph *sssp_graph;
+static uint64_t *sssp_ref;
+
+static int sssp_run(const struct scenario *s, char *why, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	int rc = ordo_topology_init(&topo, s->threads, 0, ORDO_BIND_NONE, &e);
+	if (rc)
+		return ended(rc, &e, why, cap);
+	struct ordo_worklist wl;
+	rc = ordo_worklist_create(s->spec, NULL, &topo, 1, &wl, &e);
+	if (rc) {
+		ordo_topology_free(&topo);
+		return ended(rc, &e, why, cap);
+	}
+	_Atomic uint64_t *dist = malloc(sssp_graph->n * sizeof *dist);
+	int res;
+	if (!dist) {
+		res = 1; /* this one is ours, and handled */
+	} else {
+		struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+		struct ordo_run_stats st;
+		rc = ordo_sssp(sssp_graph, 0, &wl, &o, dist, &st, &e);
+		if (rc) {
+			res = rc == ORDO_ENOMEM ? 1 : -1;
+			if (res < 0 || !e.msg[0])
+				snprintf(why, cap, "rc %d: %s", rc, e.msg), res = -1;
+		} else {
+			res = 0;
+			for (uint32_t v = 0; v < sssp_graph->n && !res; v++)
+				if (atomic_load(&dist[v]) != sssp_ref[v]) {
+					snprintf(why, cap, "node %u: distance %llu, expected %llu",
+					         v, (unsigned long long)atomic_load(&dist[v]),
+					         (unsigned long long)sssp_ref[v]);
+					res = -1;
+				}
+		}
+	}
+	free(dist);
+	ordo_worklist_destroy(&wl);
+	ordo_topology_free(&topo);
+	return res;
+}
+
+static int sweep(const struct scenario *s, int points)
+{
+	char why[300] = "";
+	arm(0);
+	int clean = s->run(s, why, sizeof why);
+	long total = disarm();
+	if (clean != 0) {
+		printf("%-44s FAIL: the clean run: %s\n", s->name, why);
+		return 1;
+	}
+	long tried = 0, errors = 0, fallbacks = 0;
+	for (long k = 1; k <= total; k++) {
+		/* all of the first 40 (set-up), then an even spread */
+		if (k > 40 && total > points && (k - 40) % ((total - 40) / (points - 40) + 1))
+			continue;
+		arm(k);
+		why[0] = 0;
+		int r = s->run(s, why, sizeof why);
+		disarm();
+		tried++;
+		if (r < 0) {
+			printf("%-44s FAIL: allocation %ld of %ld failing: %s\n", s->name, k, total,
+			       why);
+			return 1;
+		}
+		errors += r == 1;
+		fallbacks += r == 0;
+	}
+	printf("%-44s ok: %ld allocations, %ld failure points: %ld clean errors, %ld "
+	       "recovered\n",
+	       s->name, total, tried, errors, fallbacks);
+	fflush(stdout);
+	return 0;
+}
+
+static bool chosen(const char *name, int argc, char **argv)
+{
+	if (argc < 3)
+		return true;
+	for (int a = 2; a < argc; a++)
+		if (!strncmp(name, argv[a], strlen(argv[a])))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]\n");
+		return 2;
+	}
+	fixdir = argv[1];
+	const char *env = getenv("ORDO_ALLOC_POINTS");
+	int points = env && atoi(env) > 40 ? atoi(env) : 2000;
+	static char paths[8][1024], co[1024], xyz[1024], native[] = "/tmp/ordo_alloc_fail_XXXXXX";
+	const char *files[] = {"tiny.gr", "tiny.gr.zst", "tiny.txt", "tiny.mtx", "tiny.ggr"};
+	for (int i = 0; i < 5; i++)
+		snprintf(paths[i], sizeof paths[i], "%s/%s", fixdir, files[i]);
+	snprintf(paths[5], sizeof paths[5], "%s/undirected.graph", fixdir);
+	snprintf(co, sizeof co, "%s/tiny.co", fixdir);
+	snprintf(xyz, sizeof xyz, "%s/undirected.xyz", fixdir);
+
+	/* a native file of a generated road graph with coordinates (written unarmed) */
+	int fd = mkstemp(native);
+	if (fd < 0) {
+		perror("alloc_fail: mkstemp");
+		return 3;
+	}
+	close(fd);
+	struct ordo_err e = {0};
+	struct ordo_graph *road = NULL;
+	if (ordo_generate("road:W=24,H=18,seed=2", 1, &road, NULL, 0, &e) ||
+	    ordo_save(native, ORDO_FMT_NATIVE, road, NULL, &e)) {
+		fprintf(stderr, "alloc_fail: %s\n", e.msg);
+		return 3;
+	}
+	sssp_graph = road;
+	sssp_ref = malloc(road->n * sizeof *sssp_ref);
+	uint64_t settled;
+	if (!sssp_ref || ordo_dijkstra(road, 0, sssp_ref, &settled, &e)) {
+		fprintf(stderr, "alloc_fail: baseline: %s\n", e.msg);
+		return 3;
+	}
+
+	struct scenario sc[64];
+	int ns = 0;
+	for (int i = 0; i < 5; i++)
+		sc[ns++] = (struct scenario){.run = load_one, .path = paths[i], .n = 5, .m = 7};
+	snprintf(sc[0].name, sizeof sc[0].name, "load DIMACS");
+	snprintf(sc[1].name, sizeof sc[1].name, "load DIMACS, zstd");
+	snprintf(sc[2].name, sizeof sc[2].name, "load edge list");
+	snprintf(sc[3].name, sizeof sc[3].name, "load Matrix Market");
+	snprintf(sc[4].name, sizeof sc[4].name, "load Galois");
+	sc[0].coords = co;
+	sc[ns] =
+	    (struct scenario){.run = load_one, .path = paths[5], .coords = xyz, .n = 0, .m = 0};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "load METIS + coordinates");
+	ns++;
+	sc[ns] = (struct scenario){.run = load_one, .path = native, .n = road->n, .m = road->m};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "load native");
+	ns++;
+	sc[ns] = (struct scenario){
+	    .run = generate, .spec = "road:W=24,H=18,seed=2", .n = road->n, .m = road->m};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "generate road + build");
+	ns++;
+	for (int i = 0; i < ordo_wl_count() && ns + 2 < 64; i++)
+		for (int T = 1; T <= 2; T++) {
+			sc[ns] = (struct scenario){
+			    .run = sssp_run, .spec = ordo_wl_at(i)->name, .threads = T};
+			snprintf(sc[ns].name, sizeof sc[ns].name, "sssp %s T=%d",
+			         ordo_wl_at(i)->name, T);
+			ns++;
+		}
+	sc[ns] = (struct scenario){.run = sssp_run, .spec = "smq:pq=radix", .threads = 2};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "sssp smq:pq=radix T=2");
+	ns++;
+	sc[ns] =
+	    (struct scenario){.run = sssp_run, .spec = "mq-opt:push=batch,pop=batch", .threads = 2};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "sssp mq-opt:push=batch T=2");
+	ns++;
+
+	/* the METIS fixture's counts come from a clean load */
+	{
+		struct ordo_load_opts o;
+		ordo_load_opts_init(&o);
+		struct ordo_graph *g;
+		if (ordo_load(paths[5], &o, &g, NULL, &e)) {
+			fprintf(stderr, "alloc_fail: %s\n", e.msg);
+			return 3;
+		}
+		sc[5].n = g->n;
+		sc[5].m = g->m;
+		ordo_graph_free(g);
+	}
+
+	int failures = 0, run = 0;
+	for (int i = 0; i < ns; i++)
+		if (chosen(sc[i].name, argc, argv)) {
+			failures += sweep(&sc[i], points);
+			run++;
+		}
+	unlink(native);
+	free(sssp_ref);
+	ordo_graph_free(road);
+	if (!run) {
+		fprintf(stderr, "alloc_fail: no scenario matches\n");
+		return 2;
+	}
+	printf("%s: %d scenario(s), %d failing\n", failures ? "FAIL" : "alloc_fail passed", run,
+	       failures);
+	return failures ? 1 : 0;
+}
