@@ -7,6 +7,7 @@
 
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
+#include "ordo_kcore.h"
 #include "ordo_mst.h"
 #include "ordo_sssp.h"
 
@@ -238,5 +239,51 @@ int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 		return FAIL("%s: %s", what, e.msg);
 	int rc = every_scheduler(what, maxT, mst_one, &j, msg, cap);
 	ordo_mst_free(j.m);
+	return rc;
+}
+
+/* ---- k-core ---- */
+
+struct kcore_job {
+	const struct ordo_graph *g;
+	uint32_t *ref;
+	_Atomic uint32_t *core;
+};
+
+static int kcore_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+                     const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct kcore_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	if (ordo_kcore(j->g, wl, o, j->core, &st, &e))
+		return FAIL("%s", e.msg);
+	struct ordo_check c;
+	ordo_kcore_check(j->g, j->core, j->ref, &c);
+	if (!c.pass)
+		return FAIL("%llu mismatches (first: %s)", (unsigned long long)c.mismatches,
+		            c.first);
+	/* every node is recomputed at least once (it starts dirty) */
+	if (st.tasks - st.empty < j->g->n)
+		return FAIL("%llu useful tasks for %u nodes",
+		            (unsigned long long)(st.tasks - st.empty), j->g->n);
+	return 0;
+}
+
+int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
+{
+	struct kcore_job j = {g, malloc((g->n + 1) * sizeof *j.ref),
+	                      malloc((g->n + 1) * sizeof *j.core)};
+	struct ordo_err e = {0};
+	int rc;
+	if (!j.ref || !j.core)
+		rc = FAIL("%s: out of memory", what);
+	else if (ordo_kcore_seq(g, j.ref, &e))
+		rc = FAIL("%s: %s", what, e.msg);
+	else
+		rc = every_scheduler(what, maxT, kcore_one, &j, msg, cap);
+	free(j.ref);
+	free((void *)j.core);
 	return rc;
 }

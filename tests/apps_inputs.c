@@ -1,8 +1,9 @@
 /*
- * apps_inputs - BFS, A* and MST with every registered scheduler on the real graphs of
- * ../shared/inputs (or $ORDO_INPUTS), each run verified against its exact sequential
- * baseline: rome99 (directed; symmetrised for MST), luxembourg with its .xyz (A*; arcs
- * weighed by length), soc-Slashdot0902 and ca-AstroPh with random weights 1..255.
+ * apps_inputs - BFS, A*, MST and k-core with every registered scheduler on the real
+ * graphs of ../shared/inputs (or $ORDO_INPUTS), each run verified against its exact
+ * sequential baseline: rome99 (directed; symmetrised for MST and k-core), luxembourg
+ * with its .xyz (A*; arcs weighed by length), soc-Slashdot0902 and ca-AstroPh with
+ * random weights 1..255.
  * Exits 77 (CTest's skip) with the reason when the directory is absent.
  * `apps_inputs --generated` runs the same checks on small generated graphs instead
  * (the ThreadSanitizer test runs that; tsan_test.sh).
@@ -57,6 +58,8 @@ static void all_apps(struct ordo_graph *g, const char *name, bool astar, int max
 	}
 	snprintf(what, sizeof what, "mst on %s", name);
 	report(apps_mst_all(s, name, maxT, msg, sizeof msg), what, msg);
+	snprintf(what, sizeof what, "kcore on %s", name);
+	report(apps_kcore_all(s, name, maxT, msg, sizeof msg), what, msg);
 	if (s != g)
 		ordo_graph_free(s);
 }

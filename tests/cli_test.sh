@@ -162,7 +162,7 @@ expect2() { # expect2 NAME PATTERN CMD...: exit status 2 and PATTERN on stderr
 	set -e
 	[ $st -eq 2 ] && grep -q -- "$pat" "$tmp/x.err" || fail "$name: status $st, $(cat "$tmp/x.err")"
 }
-for app in bfs astar mst; do
+for app in bfs astar mst kcore; do
 	[ -x "$bin/$app" ] || fail "$app was not built"
 	"$bin/$app" --help | grep -q -- "--wl" || fail "$app --help"
 	"$bin/$app" --gen road:W=40,H=30 -n 2 -t 2 --wl smq --format json 2>"$tmp/$app.err" >"$tmp/$app.json" ||
@@ -175,6 +175,7 @@ grep -q '"max_level":[0-9]' "$tmp/bfs.json" || fail "bfs figure max_level"
 grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar target and distance"
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"
+grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "kcore figures: $(cat "$tmp/kcore.json")"
 # A*: a fixed pair, the Galois spellings, the heuristic's report
 "$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -startNode 0 -destNode 10799 -n 1 >"$tmp/as.txt" || fail "astar fixed pair"
 grep -q "source 0 target 10799" "$tmp/as.txt" || fail "astar pair not used: $(cat "$tmp/as.txt")"

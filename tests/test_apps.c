@@ -1,5 +1,5 @@
 /*
- * The apps beside sssp: BFS, A* and MST. Hand-computed answers on the tiny fixture,
+ * The apps beside sssp: BFS, A*, MST and k-core. Hand-computed answers on the tiny fixture,
  * the properties the heuristic must have, then the parallel operators with every
  * registered scheduler on generated graphs, each run verified against its exact
  * sequential baseline (apps_check.c; the real graphs are in apps_inputs.c).
@@ -7,11 +7,13 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "apps_check.h"
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
 #include "ordo_io.h"
+#include "ordo_kcore.h"
 #include "ordo_mst.h"
 #include "ordo_sssp.h"
 
@@ -199,4 +201,90 @@ Test(graph, pick_pair_is_reachable_and_deterministic)
 		cr_assert_neq(lvl[t], ORDO_LEVEL_INF, "target %u unreachable from %u", t, s);
 	}
 	ordo_graph_free(g);
+}
+
+/* ---- k-core ---- */
+static struct ordo_graph *edges(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "/tmp/ordo_test_kcore_%s_%d.txt", name, (int)getpid());
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.build.symmetrize = true;
+	o.build.dedup = true;
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(path, &o, &g, NULL, &e), 0, "%s", e.msg);
+	unlink(path);
+	return g;
+}
+
+Test(kcore, hand_computed_cores)
+{
+	/* K4 on 0..3 (core 3); 4 hangs on 0, 1 and 5 (core 2 once 5 and 6 are peeled);
+	 * the path 4 - 5 - 6 (cores 1); 7 isolated (core 0, named by the header) */
+	struct ordo_graph *g =
+	    edges("hand", "# written by ordo: 8 nodes, 20 arcs\n0 1\n0 2\n0 3\n1 2\n1 "
+	                  "3\n2 3\n4 0\n4 1\n4 5\n5 6\n");
+	const uint32_t want[8] = {3, 3, 3, 3, 2, 1, 1, 0};
+	uint32_t core[8];
+	struct ordo_err e = {0};
+	cr_assert_eq(g->n, 8);
+	cr_assert_eq(ordo_kcore_seq(g, core, &e), 0);
+	for (int v = 0; v < 8; v++)
+		cr_expect_eq(core[v], want[v], "node %d: core %u, expected %u", v, core[v],
+		             want[v]);
+	struct ordo_check c;
+	_Atomic uint32_t par[8];
+	for (int v = 0; v < 8; v++)
+		atomic_store(&par[v], want[v]);
+	ordo_kcore_check(g, par, core, &c);
+	cr_assert(c.pass);
+	cr_assert_eq(c.fig[0].value, 3, "degeneracy %llu", (unsigned long long)c.fig[0].value);
+	cr_assert_eq(c.fig[1].value, 4, "max core size %llu", (unsigned long long)c.fig[1].value);
+	/* a wrong answer is caught and described */
+	atomic_store(&par[5], 2);
+	ordo_kcore_check(g, par, core, &c);
+	cr_assert(!c.pass);
+	cr_assert_str_eq(c.first, "node 5 has core number 2, expected 1");
+	char msg[512];
+	cr_assert_eq(apps_kcore_all(g, "hand", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(g);
+}
+
+Test(kcore, out_of_order_peeling_is_still_exact)
+{
+	/* a - b - c: peeling b first at degree 2 would give it core 2; every core is 1.
+	 * A star and a cycle too: the centre's degree is no bound on its core. */
+	struct ordo_graph *g = edges("path", "0 1\n1 2\n3 4\n3 5\n3 6\n3 7\n8 9\n9 10\n10 8\n");
+	uint32_t core[11];
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_kcore_seq(g, core, &e), 0);
+	const uint32_t want[11] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2};
+	for (int v = 0; v < 11; v++)
+		cr_expect_eq(core[v], want[v], "node %d: core %u", v, core[v]);
+	char msg[512];
+	cr_assert_eq(apps_kcore_all(g, "paths", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(g);
+}
+
+Test(kcore, every_scheduler_on_generated_graphs, .timeout = 600)
+{
+	const char *specs[] = {"rmat:scale=12,ef=8", "road:W=100,H=80,seed=3",
+	                       "grid:W=40,H=30,lo=1,hi=1"};
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+		struct ordo_graph *g, *s;
+		struct ordo_err e = {0};
+		struct ordo_build_stats bs;
+		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+		cr_assert_eq(ordo_graph_symmetrized(g, 2, &s, &bs, &e), 0);
+		char msg[512];
+		cr_assert_eq(apps_kcore_all(s, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
+		ordo_graph_free(s);
+		ordo_graph_free(g);
+	}
 }

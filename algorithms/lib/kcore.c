@@ -1,0 +1,256 @@
+/*
+ * kcore.c - k-core decomposition (see ordo_kcore.h).
+ *
+ * Why not plain peeling. Julienne peels the lowest bucket of current degrees, and a
+ * peeled node's core number is the bucket it left from; that is exact only when buckets
+ * are taken strictly in order. A relaxed scheduler may pop a node before a lower one
+ * whose removal would lower it (path a - b - c: peel b at degree 2 first and it keeps
+ * core 2, though every node's core is 1). So the operator keeps Julienne's priorities -
+ * a node is scheduled at its current degree bound - but makes every step safe in any
+ * order: it works on upper bounds that only fall.
+ *
+ * The operator. est[v] starts at deg(v). A task (k, v) recomputes est[v] as the h-index
+ * of its neighbours' estimates, capped by est[v]: the largest j <= est[v] such that at
+ * least j neighbours have est >= j. The core number is a fixpoint of that map and every
+ * estimate stays >= it (the map is monotone and the cores are below the degrees), and
+ * iterating it from the degrees in any order converges to the core numbers (Lu et al.,
+ * Nature Communications 2016; Montresor et al., IEEE TPDS 2013). When est[v] falls from
+ * `old` to h, exactly the neighbours w with h < est[w] <= old lose support (they counted
+ * v towards their own threshold), and each is marked dirty and pushed at priority
+ * est[w]. A popped task whose node is no longer dirty has nothing to recompute: empty
+ * work. The dirty flag is cleared (exchange) before the neighbours' estimates are read,
+ * and set (exchange) after a lowered estimate is stored, so a change either is seen by
+ * the recomputation or marks the node dirty again and pushes it. One race is left: two
+ * neighbours lowered at the same time, each reading the other's old estimate and each
+ * judging the other unaffected by an estimate the other has not stored yet; so a task
+ * that lowers its estimate recomputes once more after the store (a Dekker pair of
+ * seq_cst store-then-load: one of the two sees the other). At termination no node is
+ * dirty and no recomputation is pending, so every estimate is its neighbours' h-index:
+ * the fixpoint, i.e. the cores.
+ *
+ * Under an exact scheduler lower estimates settle first, as in peeling; the work ratio
+ * counts tasks against n (Batagelj-Zaversnik peels every node once).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ordo_kcore.h"
+
+struct kc_ctx {
+	const struct ordo_graph *g;
+	_Atomic uint32_t *est;
+	_Atomic uint8_t *dirty;
+	uint32_t **cnt; /* per thread: cnt[0 .. maxdeg], zero between tasks */
+};
+
+/* The largest j <= cap such that at least j neighbours of v have est >= j. */
+static uint32_t hindex(const struct kc_ctx *s, uint32_t *cnt, uint32_t v, uint32_t cap)
+{
+	const struct ordo_graph *g = s->g;
+	for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
+		uint32_t x =
+		    atomic_load_explicit(&s->est[ordo_graph_dst(g, e)], memory_order_seq_cst);
+		cnt[x < cap ? x : cap]++;
+	}
+	uint32_t h = 0, above = 0;
+	for (uint32_t j = cap + 1; j-- > 0;) {
+		above += cnt[j];
+		if (!h && above >= j)
+			h = j;
+		cnt[j] = 0; /* leave the scratch clean for the next task */
+	}
+	return h;
+}
+
+static bool kcore_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	const struct kc_ctx *s = user;
+	const struct ordo_graph *g = s->g;
+	const uint32_t v = (uint32_t)t->data;
+	/* acq_rel: a neighbour's lowered estimate, stored before it set our flag, is
+	 * visible to the reads below */
+	if (!atomic_exchange_explicit(&s->dirty[v], 0, memory_order_acq_rel))
+		return false;
+	uint32_t cur = atomic_load_explicit(&s->est[v], memory_order_seq_cst);
+	for (;;) {
+		const uint32_t h = hindex(s, s->cnt[ctx->tid], v, cur);
+		if (h >= cur)
+			return true;
+		/* duplicates of v may run concurrently: keep the smaller bound (both are
+		 * valid); one that lowered it further re-validates it itself */
+		uint32_t old = cur;
+		while (h < old && !atomic_compare_exchange_weak_explicit(&s->est[v], &old, h,
+		                                                         memory_order_seq_cst,
+		                                                         memory_order_seq_cst))
+			;
+		if (h >= old)
+			return true;
+		for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
+			const uint32_t w = ordo_graph_dst(g, e);
+			const uint32_t x = atomic_load_explicit(&s->est[w], memory_order_seq_cst);
+			if (h < x && x <= old &&
+			    !atomic_exchange_explicit(&s->dirty[w], 1, memory_order_acq_rel))
+				ordo_push(ctx, x, w);
+		}
+		/* Re-validate. A neighbour w lowered concurrently may have checked est[v]
+		 * before our store, found it outside its range and skipped us, while we read
+		 * its old estimate. Both sides store (seq_cst) before they load (seq_cst), so
+		 * one of them sees the other: either w saw our new estimate and notified us
+		 * correctly, or this second pass sees w's. */
+		cur = h;
+	}
+}
+
+/* Pipeline stages: the node's flag, estimate and arc range; its arcs; its neighbours'
+ * estimates. */
+static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
+{
+	const struct kc_ctx *s = user;
+	const struct ordo_graph *g = s->g;
+	const uint32_t u = (uint32_t)t->data;
+	if (ahead >= 3) {
+		ordo_prefetch(&s->dirty[u]);
+		ordo_graph_prefetch_node(g, u);
+		return;
+	}
+	if (!atomic_load_explicit(&s->dirty[u], memory_order_relaxed))
+		return;
+	if (ahead == 2) {
+		ordo_graph_prefetch_arcs(g, u);
+		return;
+	}
+	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
+		__builtin_prefetch(&s->est[ordo_graph_dst(g, e)]);
+}
+
+int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err)
+{
+	const int T = o->topo->nthreads;
+	uint64_t maxdeg = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint64_t d = ordo_graph_degree(g, v);
+		maxdeg = d > maxdeg ? d : maxdeg;
+	}
+	if (maxdeg >= UINT32_MAX)
+		return ordo_err_set(err, ORDO_ERANGE,
+		                    "a node of degree %llu: core numbers are 32-bit",
+		                    (unsigned long long)maxdeg);
+	struct kc_ctx s = {g, core, calloc(g->n ? g->n : 1, sizeof *s.dirty),
+	                   calloc((size_t)T, sizeof *s.cnt)};
+	struct ordo_task *init = malloc((g->n ? g->n : 1) * sizeof *init);
+	int rc = 0;
+	if (!s.dirty || !s.cnt || !init)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for k-core state");
+	for (int t = 0; !rc && t < T; t++)
+		if (!(s.cnt[t] = calloc(maxdeg + 2, sizeof **s.cnt)))
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for k-core counts");
+	if (!rc) {
+#pragma omp parallel for num_threads(T) schedule(static)
+		for (uint64_t v = 0; v < g->n; v++) {
+			uint32_t d = (uint32_t)ordo_graph_degree(g, (uint32_t)v);
+			atomic_store_explicit(&core[v], d, memory_order_relaxed);
+			atomic_store_explicit(&s.dirty[v], 1, memory_order_relaxed);
+			init[v] = (struct ordo_task){d, v};
+		}
+		struct ordo_exec_opts eo = *o;
+		eo.prefetch = kcore_prefetch;
+		if (!eo.lookahead)
+			eo.lookahead = 4;
+		rc = ordo_for_each(&eo, wl->ops, wl->wl, init, g->n, kcore_op, &s, st, err);
+	}
+	for (int t = 0; s.cnt && t < T; t++)
+		free(s.cnt[t]);
+	free(s.cnt);
+	free(s.dirty);
+	free(init);
+	return rc;
+}
+
+int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *err)
+{
+	const uint32_t n = g->n;
+	uint64_t maxdeg = 0;
+	for (uint32_t v = 0; v < n; v++) {
+		uint64_t d = ordo_graph_degree(g, v);
+		maxdeg = d > maxdeg ? d : maxdeg;
+	}
+	if (maxdeg >= UINT32_MAX)
+		return ordo_err_set(err, ORDO_ERANGE,
+		                    "a node of degree %llu: core numbers are 32-bit",
+		                    (unsigned long long)maxdeg);
+	/* nodes sorted by current degree (vert), each node's position (pos), and where
+	 * each degree's run starts (bin); peeling takes them in order and moves a
+	 * neighbour whose degree drops to the front of its run, one run lower */
+	uint32_t *bin = calloc(maxdeg + 2, sizeof *bin);
+	uint32_t *vert = malloc((n ? n : 1) * sizeof *vert);
+	uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+	if (!bin || !vert || !pos) {
+		free(bin);
+		free(vert);
+		free(pos);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the bucket peeling");
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		core[v] = (uint32_t)ordo_graph_degree(g, v);
+		bin[core[v]]++;
+	}
+	uint32_t start = 0;
+	for (uint64_t d = 0; d <= maxdeg; d++) {
+		uint32_t c = bin[d];
+		bin[d] = start;
+		start += c;
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		pos[v] = bin[core[v]]++;
+		vert[pos[v]] = v;
+	}
+	for (uint64_t d = maxdeg; d > 0; d--)
+		bin[d] = bin[d - 1];
+	bin[0] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t v = vert[i];
+		for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
+			const uint32_t u = ordo_graph_dst(g, e);
+			if (core[u] > core[v]) {
+				const uint32_t du = core[u], pu = pos[u], pw = bin[du],
+				               w = vert[pw];
+				if (u != w) {
+					pos[u] = pw;
+					vert[pu] = w;
+					pos[w] = pu;
+					vert[pw] = u;
+				}
+				bin[du]++;
+				core[u]--;
+			}
+		}
+	}
+	free(bin);
+	free(vert);
+	free(pos);
+	return 0;
+}
+
+void ordo_kcore_check(const struct ordo_graph *g, const _Atomic uint32_t *core, const uint32_t *ref,
+                      struct ordo_check *c)
+{
+	ordo_check_init(c);
+	uint64_t top = 0, at_top = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t k = atomic_load_explicit(&core[v], memory_order_relaxed);
+		if (k != ref[v])
+			ordo_check_mismatch(c, "node %u has core number %u, expected %u", v, k,
+			                    ref[v]);
+		if (ref[v] > top) {
+			top = ref[v];
+			at_top = 0;
+		}
+		at_top += ref[v] == top;
+	}
+	ordo_check_figure(c, "degeneracy", top);
+	ordo_check_figure(c, "max_core_size", at_top);
+}

@@ -1,0 +1,31 @@
+/*
+ * ordo_kcore.h - k-core decomposition: every node's core number (the largest k such
+ * that the node lies in a subgraph where every node has at least k neighbours), the
+ * parallel operator run by any scheduler, the exact sequential baseline
+ * (Batagelj-Zaversnik bucket peeling) and verification. The graph must be symmetric
+ * (each edge stored both ways); a multigraph's parallel arcs count separately.
+ */
+#ifndef ORDO_KCORE_H
+#define ORDO_KCORE_H
+
+#include <stdatomic.h>
+
+#include "ordo_check.h"
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+#include "ordo_wl.h"
+
+/* Batagelj-Zaversnik, O(n + m): core[n] receives the core numbers. Every node is
+ * peeled once, so n is the work ratio's denominator. ENOMEM only. */
+int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *err);
+
+/* Parallel: core[n] receives the core numbers (initialised here). */
+int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err);
+
+/* Compares core with ref into c: every differing node is a mismatch; figures
+ * "degeneracy" (the largest core number) and "max_core_size" (nodes that have it). */
+void ordo_kcore_check(const struct ordo_graph *g, const _Atomic uint32_t *core, const uint32_t *ref,
+                      struct ordo_check *c);
+
+#endif
