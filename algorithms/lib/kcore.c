@@ -9,24 +9,34 @@
  * a node is scheduled at its current degree bound - but makes every step safe in any
  * order: it works on upper bounds that only fall.
  *
- * The operator. est[v] starts at deg(v). A task (k, v) recomputes est[v] as the h-index
- * of its neighbours' estimates, capped by est[v]: the largest j <= est[v] such that at
+ * The operator. est[v] starts at deg(v). Recomputing v sets est[v] to the h-index of
+ * its neighbours' estimates, capped by est[v]: the largest j <= est[v] such that at
  * least j neighbours have est >= j. The core number is a fixpoint of that map and every
  * estimate stays >= it (the map is monotone and the cores are below the degrees), and
  * iterating it from the degrees in any order converges to the core numbers (Lu et al.,
- * Nature Communications 2016; Montresor et al., IEEE TPDS 2013). When est[v] falls from
- * `old` to h, exactly the neighbours w with h < est[w] <= old lose support (they counted
- * v towards their own threshold), and each is marked dirty and pushed at priority
- * est[w]. A popped task whose node is no longer dirty has nothing to recompute: empty
- * work. The dirty flag is cleared (exchange) before the neighbours' estimates are read,
- * and set (exchange) after a lowered estimate is stored, so a change either is seen by
- * the recomputation or marks the node dirty again and pushes it. One race is left: two
- * neighbours lowered at the same time, each reading the other's old estimate and each
- * judging the other unaffected by an estimate the other has not stored yet; so a task
+ * Nature Communications 2016; Montresor et al., IEEE TPDS 2013).
+ *
+ * Which nodes to recompute: support[w] counts w's neighbours whose estimate is >= est[w]
+ * (set by w's own recomputation). When est[v] falls from `old` to h, exactly the
+ * neighbours w with h < est[w] <= old lose v's support: an atomic decrement each, and
+ * only a w whose support falls below est[w] - whose h-index must fall - is scheduled,
+ * at priority est[w]. These are Julienne's decrements, on bounds instead of degrees.
+ *
+ * One recomputation per node at a time: state[v] has a "pending" bit and a "running"
+ * bit. A notification sets pending and pushes a task only when the node was idle and
+ * clean (one task per node at most); a task whose node is not pending, or is running
+ * elsewhere, is empty work; a runner that finds pending set again when it finishes
+ * pushes its node again. A runner clears pending before it reads, so a neighbour's change is
+ * either seen or makes it run again. Decrements that arrive while it runs count against
+ * the support it started from, and are subtracted from the count it ends with; a run
+ * that ends with less support than its estimate (a neighbour fell after being read)
+ * is pushed again at its new priority. So a few decrements are counted twice (an extra run, never a
+ * missed one), and nothing is lost. One race is left: two neighbours lowered at the same time, each
+ * reading the other's old estimate and judging itself unaffected by an estimate the
+ * other has not stored yet; so a run
  * that lowers its estimate recomputes once more after the store (a Dekker pair of
  * seq_cst store-then-load: one of the two sees the other). At termination no node is
- * dirty and no recomputation is pending, so every estimate is its neighbours' h-index:
- * the fixpoint, i.e. the cores.
+ * pending or running, so every estimate is its neighbours' h-index: the cores.
  *
  * Under an exact scheduler lower estimates settle first, as in peeling; the work ratio
  * counts tasks against n (Batagelj-Zaversnik peels every node once).
@@ -39,15 +49,20 @@
 
 #include "ordo_kcore.h"
 
+enum { PENDING = 1, RUNNING = 2 };
+
 struct kc_ctx {
 	const struct ordo_graph *g;
 	_Atomic uint32_t *est;
-	_Atomic uint8_t *dirty;
-	uint32_t **cnt; /* per thread: cnt[0 .. maxdeg], zero between tasks */
+	_Atomic int64_t *support;
+	_Atomic uint8_t *state; /* PENDING | RUNNING */
+	uint32_t **cnt;         /* per thread: cnt[0 .. maxdeg], zero between tasks */
 };
 
-/* The largest j <= cap such that at least j neighbours of v have est >= j. */
-static uint32_t hindex(const struct kc_ctx *s, uint32_t *cnt, uint32_t v, uint32_t cap)
+/* The largest j <= cap such that at least j neighbours of v have est >= j; *support
+ * receives how many have est >= that j. */
+static uint32_t hindex(const struct kc_ctx *s, uint32_t *cnt, uint32_t v, uint32_t cap,
+                       int64_t *support)
 {
 	const struct ordo_graph *g = s->g;
 	for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
@@ -56,55 +71,81 @@ static uint32_t hindex(const struct kc_ctx *s, uint32_t *cnt, uint32_t v, uint32
 		cnt[x < cap ? x : cap]++;
 	}
 	uint32_t h = 0, above = 0;
+	bool found = false;
 	for (uint32_t j = cap + 1; j-- > 0;) {
 		above += cnt[j];
-		if (!h && above >= j)
+		if (!found && above >= j) {
 			h = j;
+			*support = above;
+			found = true;
+		}
 		cnt[j] = 0; /* leave the scratch clean for the next task */
 	}
 	return h;
 }
 
-static bool kcore_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+/* Schedules w unless it is pending or running already. */
+static void notify(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t w, uint32_t prio)
 {
-	const struct kc_ctx *s = user;
+	if (atomic_fetch_or_explicit(&s->state[w], PENDING, memory_order_acq_rel) == 0)
+		ordo_push(ctx, prio, w);
+}
+
+/* One recomputation of v (v is RUNNING, PENDING cleared). True when it must run again:
+ * the support left at the end is below the estimate (a neighbour fell while it read). */
+static bool recompute(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t v)
+{
 	const struct ordo_graph *g = s->g;
-	const uint32_t v = (uint32_t)t->data;
-	/* acq_rel: a neighbour's lowered estimate, stored before it set our flag, is
-	 * visible to the reads below */
-	if (!atomic_exchange_explicit(&s->dirty[v], 0, memory_order_acq_rel))
-		return false;
-	uint32_t cur = atomic_load_explicit(&s->est[v], memory_order_seq_cst);
+	/* decrements from now on are subtracted from the count it ends with; those before
+	 * are in the estimates it reads */
+	const int64_t s0 = atomic_load_explicit(&s->support[v], memory_order_seq_cst);
+	uint32_t cur = atomic_load_explicit(&s->est[v], memory_order_relaxed);
+	int64_t sup = 0;
 	for (;;) {
-		const uint32_t h = hindex(s, s->cnt[ctx->tid], v, cur);
+		const uint32_t h = hindex(s, s->cnt[ctx->tid], v, cur, &sup);
 		if (h >= cur)
-			return true;
-		/* duplicates of v may run concurrently: keep the smaller bound (both are
-		 * valid); one that lowered it further re-validates it itself */
-		uint32_t old = cur;
-		while (h < old && !atomic_compare_exchange_weak_explicit(&s->est[v], &old, h,
-		                                                         memory_order_seq_cst,
-		                                                         memory_order_seq_cst))
-			;
-		if (h >= old)
-			return true;
+			break;
+		/* seq_cst: the store, then the loads of the neighbours' estimates (below
+		 * and in the re-check), are one side of the Dekker pair */
+		atomic_store_explicit(&s->est[v], h, memory_order_seq_cst);
 		for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
 			const uint32_t w = ordo_graph_dst(g, e);
 			const uint32_t x = atomic_load_explicit(&s->est[w], memory_order_seq_cst);
-			if (h < x && x <= old &&
-			    !atomic_exchange_explicit(&s->dirty[w], 1, memory_order_acq_rel))
-				ordo_push(ctx, x, w);
+			if (h < x && x <= cur &&
+			    atomic_fetch_sub_explicit(&s->support[w], 1, memory_order_acq_rel) - 1 <
+			        (int64_t)x)
+				notify(ctx, s, w, x);
 		}
-		/* Re-validate. A neighbour w lowered concurrently may have checked est[v]
-		 * before our store, found it outside its range and skipped us, while we read
-		 * its old estimate. Both sides store (seq_cst) before they load (seq_cst), so
-		 * one of them sees the other: either w saw our new estimate and notified us
-		 * correctly, or this second pass sees w's. */
-		cur = h;
+		cur = h; /* re-check against estimates that fell meanwhile */
 	}
+	const int64_t left =
+	    atomic_fetch_add_explicit(&s->support[v], sup - s0, memory_order_acq_rel) + sup - s0;
+	return left < (int64_t)cur;
 }
 
-/* Pipeline stages: the node's flag, estimate and arc range; its arcs; its neighbours'
+static bool kcore_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	const struct kc_ctx *s = user;
+	const uint32_t v = (uint32_t)t->data;
+	/* take it: pending and not running -> running (pending cleared) */
+	uint8_t st = PENDING;
+	if (!atomic_compare_exchange_strong_explicit(&s->state[v], &st, RUNNING,
+	                                             memory_order_acq_rel, memory_order_relaxed))
+		return false; /* nothing pending, or its runner will see the pending bit */
+	const bool again = recompute(ctx, s, v);
+	st = RUNNING;
+	if (again || !atomic_compare_exchange_strong_explicit(
+	                 &s->state[v], &st, 0, memory_order_acq_rel, memory_order_relaxed)) {
+		/* it must run again: not at once, but at its (new) priority, so that the
+		 * neighbours below it settle first - a hub re-run in a loop while they fall
+		 * would read its whole adjacency each time */
+		atomic_store_explicit(&s->state[v], PENDING, memory_order_release);
+		ordo_push(ctx, atomic_load_explicit(&s->est[v], memory_order_relaxed), v);
+	}
+	return true;
+}
+
+/* Pipeline stages: the node's state, estimate and arc range; its arcs; its neighbours'
  * estimates. */
 static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 {
@@ -112,11 +153,11 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	if (ahead >= 3) {
-		ordo_prefetch(&s->dirty[u]);
+		ordo_prefetch(&s->state[u]);
 		ordo_graph_prefetch_node(g, u);
 		return;
 	}
-	if (!atomic_load_explicit(&s->dirty[u], memory_order_relaxed))
+	if (!atomic_load_explicit(&s->state[u], memory_order_relaxed))
 		return;
 	if (ahead == 2) {
 		ordo_graph_prefetch_arcs(g, u);
@@ -139,11 +180,12 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 		return ordo_err_set(err, ORDO_ERANGE,
 		                    "a node of degree %llu: core numbers are 32-bit",
 		                    (unsigned long long)maxdeg);
-	struct kc_ctx s = {g, core, calloc(g->n ? g->n : 1, sizeof *s.dirty),
+	struct kc_ctx s = {g, core, calloc(g->n ? g->n : 1, sizeof *s.support),
+	                   calloc(g->n ? g->n : 1, sizeof *s.state),
 	                   calloc((size_t)T, sizeof *s.cnt)};
 	struct ordo_task *init = malloc((g->n ? g->n : 1) * sizeof *init);
 	int rc = 0;
-	if (!s.dirty || !s.cnt || !init)
+	if (!s.support || !s.state || !s.cnt || !init)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for k-core state");
 	for (int t = 0; !rc && t < T; t++)
 		if (!(s.cnt[t] = calloc(maxdeg + 2, sizeof **s.cnt)))
@@ -153,7 +195,9 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 		for (uint64_t v = 0; v < g->n; v++) {
 			uint32_t d = (uint32_t)ordo_graph_degree(g, (uint32_t)v);
 			atomic_store_explicit(&core[v], d, memory_order_relaxed);
-			atomic_store_explicit(&s.dirty[v], 1, memory_order_relaxed);
+			atomic_store_explicit(&s.state[v], PENDING, memory_order_relaxed);
+			/* no count yet: its first run sets it (and decides by itself) */
+			atomic_store_explicit(&s.support[v], INT64_MAX / 4, memory_order_relaxed);
 			init[v] = (struct ordo_task){d, v};
 		}
 		struct ordo_exec_opts eo = *o;
@@ -165,7 +209,8 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 	for (int t = 0; s.cnt && t < T; t++)
 		free(s.cnt[t]);
 	free(s.cnt);
-	free(s.dirty);
+	free(s.support);
+	free(s.state);
 	free(init);
 	return rc;
 }
