@@ -25,7 +25,7 @@ import argparse, json, os, statistics, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DELTA = {("sssp", "road2k"): 12, ("sssp", "rmat20"): 2, ("bfs", "road2k"): 0,
          ("bfs", "rmat20"): 0, ("astar", "road2k"): 12, ("mst", "road2k"): 4,
-         ("mst", "rmat20"): 4}
+         ("mst", "rmat20"): 4, ("kcore", "road2k"): 0, ("kcore", "rmat20"): 0}
 CORNER = {"road2k": "4194303"}
 
 

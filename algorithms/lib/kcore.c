@@ -57,6 +57,7 @@ struct kc_ctx {
 	_Atomic int64_t *support;
 	_Atomic uint8_t *state; /* PENDING | RUNNING */
 	uint32_t **cnt;         /* per thread: cnt[0 .. maxdeg], zero between tasks */
+	bool concurrent;        /* more than one thread: re-check after lowering */
 };
 
 /* The largest j <= cap such that at least j neighbours of v have est >= j; *support
@@ -116,7 +117,11 @@ static bool recompute(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t v)
 			        (int64_t)x)
 				notify(ctx, s, w, x);
 		}
-		cur = h; /* re-check against estimates that fell meanwhile */
+		cur = h;
+		/* re-check against estimates that fell meanwhile; alone, nothing did, and
+		 * the same estimates give the same h-index */
+		if (!s->concurrent)
+			break;
 	}
 	const int64_t left =
 	    atomic_fetch_add_explicit(&s->support[v], sup - s0, memory_order_acq_rel) + sup - s0;
@@ -180,9 +185,12 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 		return ordo_err_set(err, ORDO_ERANGE,
 		                    "a node of degree %llu: core numbers are 32-bit",
 		                    (unsigned long long)maxdeg);
-	struct kc_ctx s = {g, core, calloc(g->n ? g->n : 1, sizeof *s.support),
+	struct kc_ctx s = {g,
+	                   core,
+	                   calloc(g->n ? g->n : 1, sizeof *s.support),
 	                   calloc(g->n ? g->n : 1, sizeof *s.state),
-	                   calloc((size_t)T, sizeof *s.cnt)};
+	                   calloc((size_t)T, sizeof *s.cnt),
+	                   T > 1};
 	struct ordo_task *init = malloc((g->n ? g->n : 1) * sizeof *init);
 	int rc = 0;
 	if (!s.support || !s.state || !s.cnt || !init)
