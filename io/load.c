@@ -400,17 +400,6 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		                    "%s: a coordinate file (%s), not a graph; pass it as the "
 		                    "coordinates of a graph (--coords)",
 		                    path, ordo_format_name(fmt));
-	if (opts->compact_ids && fmt != ORDO_FMT_EDGELIST)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "%s: --compact-ids renumbers edge-list ids, but this is a %s "
-		                    "file (its ids are dense already)",
-		                    path, ordo_format_name(fmt));
-	if (opts->mtx_real && fmt != ORDO_FMT_MTX)
-		return ordo_err_set(
-		    err, ORDO_EINVAL,
-		    "%s: --mtx-real applies to Matrix Market files, but this is a %s "
-		    "file",
-		    path, ordo_format_name(fmt));
 	struct ordo_graph *g = NULL;
 	struct ordo_edge_chain arcs;
 	ordo_chain_init(&arcs, false);

@@ -46,10 +46,13 @@ static struct ordo_graph *load_opts(const char *path, struct ordo_load_opts *o, 
 	return g;
 }
 
+/* The graph alone: a DIMACS fixture's sibling .co is not read (tests of coordinates
+ * ask for them) */
 static struct ordo_graph *load(const char *path, int *fmt)
 {
 	struct ordo_load_opts o;
 	ordo_load_opts_init(&o);
+	o.no_sibling_coords = true;
 	return load_opts(path, &o, fmt);
 }
 
@@ -454,6 +457,41 @@ Test(malformed, binary_files, .init = mk_tmp, .fini = rm_tmp)
 	free(b);
 	free(c);
 	expect_fail(tmp("missing.gr"), ORDO_EIO, "cannot open");
+}
+
+Test(readers, dimacs_brings_its_sibling_co, .init = mk_tmp, .fini = rm_tmp)
+{
+	/* tiny.gr has tiny.co beside it; a copy without one has no coordinates; a
+	 * compressed .gr.zst looks for .co.zst */
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	struct ordo_load_info info;
+	struct ordo_graph *g = load_opts(FIX "tiny.gr", &o, NULL);
+	cr_assert_eq(g->coord_kind, ORDO_COORD_INT32);
+	struct ordo_graph *h = load(FIX "tiny.gr", NULL);
+	cr_assert_eq(h->coord_kind, ORDO_COORD_NONE, "no_sibling_coords was ignored");
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_save(tmp("t.gr.zst"), ORDO_FMT_DIMACS, g, NULL, &e), 0, "%s", e.msg);
+	struct ordo_graph *z = NULL;
+	cr_assert_eq(ordo_load(tmp("t.gr.zst"), &o, &z, &info, &e), 0, "%s", e.msg);
+	cr_assert_eq(z->coord_kind, ORDO_COORD_NONE);
+	ordo_graph_free(z);
+	cr_assert_eq(ordo_save(tmp("t.co.zst"), ORDO_FMT_CO, g, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_load(tmp("t.gr.zst"), &o, &z, &info, &e), 0, "%s", e.msg);
+	cr_assert_eq(z->coord_kind, ORDO_COORD_INT32);
+	cr_assert(strstr(info.notes, "coordinates from"), "load notes: %s", info.notes);
+	cr_assert(ordo_graph_equal(g, z), "coordinates differ after the round trip");
+	char sib[64];
+	cr_assert(ordo_sibling_co("a/b.c/x.gr", sib, sizeof sib));
+	cr_assert_str_eq(sib, "a/b.c/x.co");
+	cr_assert(ordo_sibling_co("noext", sib, sizeof sib));
+	cr_assert_str_eq(sib, "noext.co");
+	cr_assert(!ordo_sibling_co("noext", sib, 8), "a name that does not fit");
+	ordo_graph_free(z);
+	ordo_graph_free(h);
+	ordo_graph_free(g);
+	unlink(tmp("t.gr.zst"));
+	unlink(tmp("t.co.zst"));
 }
 
 Test(writers, failure_leaves_nothing_behind, .init = mk_tmp, .fini = rm_tmp)
