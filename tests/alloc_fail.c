@@ -8,7 +8,7 @@
  * the wrappers below; allocations inside libc, libgomp and libzstd are not touched.
  * For each scenario it first counts the allocations of a clean run, then reruns it
  * with the k-th allocation failing, for every k (or an even spread of at most
- * ORDO_ALLOC_POINTS of them, default 2000, always including the first 40). A run must
+ * ORDO_ALLOC_POINTS of them, default 400, always including the first 40). A run must
  * either fail with an error or succeed with the right answer (some allocations have
  * a fallback, e.g. huge pages). Under ASan (asan_test.sh runs it) every failure path
  * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	}
 	fixdir = argv[1];
 	const char *env = getenv("ORDO_ALLOC_POINTS");
-	int points = env && atoi(env) > 40 ? atoi(env) : 2000;
+	int points = env && atoi(env) > 40 ? atoi(env) : 400;
 	static char paths[8][1024], co[1024], xyz[1024], native[] = "/tmp/ordo_alloc_fail_XXXXXX";
 	const char *files[] = {"tiny.gr", "tiny.gr.zst", "tiny.txt", "tiny.mtx", "tiny.ggr"};
 	for (int i = 0; i < 5; i++)
