@@ -61,10 +61,11 @@ static void sift_u64(uint64_t *a, uint64_t i, uint64_t n)
 	}
 }
 
-/* Introsort with the comparison inline: glibc's qsort is a merge sort calling a
- * function per comparison, and sorting the adjacency lists was most of the time of
- * symmetrising a power-law graph (rmat20: 4.9 s of 7.1). Quicksort with a median of
- * three, insertion sort below 24, heapsort past 2 log2(n) levels (no quadratic case). */
+/* Introsort with the comparison inline (glibc's qsort is a merge sort calling a
+ * function per comparison; sorting the adjacency lists is about a fifth of the time of
+ * symmetrising rmat20, and this made that load 6.1-6.3 s -> 6.0 s). Quicksort with a
+ * median of three, insertion sort below 24, heapsort past 2 log2(n) levels (no
+ * quadratic case). */
 static void sort_u64(uint64_t *a, uint64_t n)
 {
 	int depth = 0;
