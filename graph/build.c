@@ -84,7 +84,8 @@ static void sort_u64(uint64_t *a, uint64_t n)
 			return;
 		}
 		uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
-		uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		uint64_t piv =
+		    x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
 		uint64_t i = 0, j = n - 1;
 		for (;;) { /* Hoare partition: a[0..j] <= piv <= a[j+1..n-1] */
 			while (a[i] < piv)
