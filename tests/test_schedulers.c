@@ -12,45 +12,12 @@
 #include <string.h>
 
 #include "ordo_wl.h"
+#include "wl_rig.h"
 
 /* white-box access to the optimized MQ: its file, compiled here under another name */
 #undef ORDO_WL_DEFINE
 #define ORDO_WL_DEFINE(id, ...) static const struct ordo_wl_ops test_copy_##id = {__VA_ARGS__}
 #include "../worklists/mq_opt.c"
-
-struct rig {
-	struct ordo_topology topo;
-	struct ordo_worklist wl;
-	struct ordo_tctx *ctx[16];
-	int T;
-};
-
-static void rig_init(struct rig *r, const char *spec, int T, int fake)
-{
-	struct ordo_err e = {0};
-	r->T = T;
-	cr_assert_eq(ordo_topology_init(&r->topo, T, fake, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
-	cr_assert_eq(ordo_worklist_create(spec, NULL, &r->topo, 1, &r->wl, &e), 0, "%s", e.msg);
-	for (int t = 0; t < T; t++) {
-		struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
-		c->tid = (unsigned)t;
-		c->nthreads = (unsigned)T;
-		c->node = r->topo.node[t];
-		ordo_rng_seed(&c->rng, 5, (uint64_t)t);
-		r->ctx[t] = c;
-		if (r->wl.ops->thread_init)
-			r->wl.ops->thread_init(r->wl.wl, c);
-		cr_assert(!c->push_oom);
-	}
-}
-
-static void rig_free(struct rig *r)
-{
-	ordo_worklist_destroy(&r->wl);
-	for (int t = 0; t < r->T; t++)
-		free(r->ctx[t]);
-	ordo_topology_free(&r->topo);
-}
 
 static void push1(struct rig *r, int t, uint64_t prio)
 {

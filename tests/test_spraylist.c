@@ -16,37 +16,7 @@
 #undef ORDO_WL_DEFINE
 #define ORDO_WL_DEFINE(id, ...) static const struct ordo_wl_ops test_copy_##id = {__VA_ARGS__}
 #include "../worklists/spraylist.c"
-
-struct rig {
-	struct ordo_topology topo;
-	struct ordo_worklist wl;
-	struct ordo_tctx *ctx[16];
-	int T;
-};
-
-static void rig_init(struct rig *r, const char *spec, int T)
-{
-	struct ordo_err e = {0};
-	r->T = T;
-	cr_assert_eq(ordo_topology_init(&r->topo, T, 0, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
-	cr_assert_eq(ordo_worklist_create(spec, NULL, &r->topo, 1, &r->wl, &e), 0, "%s", e.msg);
-	for (int t = 0; t < T; t++) {
-		struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
-		c->tid = (unsigned)t;
-		c->nthreads = (unsigned)T;
-		c->node = r->topo.node[t];
-		ordo_rng_seed(&c->rng, 7, (uint64_t)t);
-		r->ctx[t] = c;
-	}
-}
-
-static void rig_free(struct rig *r)
-{
-	ordo_worklist_destroy(&r->wl);
-	for (int t = 0; t < r->T; t++)
-		free(r->ctx[t]);
-	ordo_topology_free(&r->topo);
-}
+#include "wl_rig.h"
 
 /* ---- rank bound ---- */
 #define R_KEYS  (1u << 20)
@@ -76,7 +46,7 @@ static uint64_t fw_below(uint64_t k)
 static double spray_rank(const char *spec, int T, uint64_t *sprays, uint64_t *fails)
 {
 	struct rig r;
-	rig_init(&r, spec, T);
+	rig_init_seeded(&r, spec, T, 0, 7);
 	memset(fw, 0, sizeof fw);
 	struct ordo_rng rng;
 	ordo_rng_seed(&rng, 3, 0);
@@ -161,7 +131,7 @@ static int count_level(struct ordo_wl *w, int l, int *marked_nodes)
 Test(spraylist, the_cleaner_unlinks_exactly_the_claimed_nodes)
 {
 	struct rig r;
-	rig_init(&r, "spraylist", 8);
+	rig_init_seeded(&r, "spraylist", 8, 0, 7);
 	struct ordo_wl *w = r.wl.wl;
 	struct ordo_tctx *c = r.ctx[0];
 	enum { N = 2000 };
@@ -244,7 +214,7 @@ static void *racer(void *arg)
 Test(spraylist, two_threads_marking_one_node_never_both_win)
 {
 	struct rig r;
-	rig_init(&r, "spraylist", 2);
+	rig_init_seeded(&r, "spraylist", 2, 0, 7);
 	struct ordo_wl *w = r.wl.wl;
 	struct race x = {.r = &r};
 	pthread_t th[2];

@@ -89,12 +89,7 @@ static struct node *node_new(uint32_t level)
 /* Owner: sequential insert; links are published with release stores. */
 static bool insert(struct slist *s, const struct ordo_task *t)
 {
-	uint32_t level = 1;
-	uint64_t r = ordo_rng_next(&s->lvl_rng);
-	while (level < LEVELS && (r & 1)) {
-		level++;
-		r >>= 1;
-	}
+	uint32_t level = wl_skip_level(&s->lvl_rng, LEVELS);
 	struct node *n = node_new(level);
 	if (!n)
 		return false;

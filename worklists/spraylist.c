@@ -228,12 +228,7 @@ static void clean(struct ordo_wl *w, struct ordo_tctx *ctx)
 static bool insert(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t)
 {
 	struct local *me = &w->l[ctx->tid];
-	uint32_t level = 1;
-	uint64_t r = ordo_rng_next(&me->lvl_rng);
-	while (level < LEVELS && (r & 1)) {
-		level++;
-		r >>= 1;
-	}
+	uint32_t level = wl_skip_level(&me->lvl_rng, LEVELS);
 	struct node *n = node_new(level);
 	if (!n)
 		return false;

@@ -45,6 +45,20 @@ static inline void wl_unlock(struct wl_lock *l)
 	atomic_store_explicit(&l->v, 0, memory_order_release);
 }
 
+/* ---- skip lists ----
+ * A new node's level: 1 + the number of consecutive one bits of a random word (p = 1/2),
+ * at most `max`. */
+static inline uint32_t wl_skip_level(struct ordo_rng *rng, uint32_t max)
+{
+	uint32_t level = 1;
+	uint64_t r = ordo_rng_next(rng);
+	while (level < max && (r & 1)) {
+		level++;
+		r >>= 1;
+	}
+	return level;
+}
+
 /* ---- batches ----
  * a[0..k-1] holds k >= 1 tasks best first (a steal, a take-back, a batched pop). The
  * best goes to *out; the other k-1 stay in a, reordered so that taking them from the

@@ -172,19 +172,29 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 		__builtin_prefetch(&s->est[ordo_graph_dst(g, e)]);
 }
 
-int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
-               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err)
+/* The largest degree; core numbers and counts are 32-bit. */
+static int max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo_err *err)
 {
-	const int T = o->topo->nthreads;
 	uint64_t maxdeg = 0;
 	for (uint32_t v = 0; v < g->n; v++) {
 		uint64_t d = ordo_graph_degree(g, v);
 		maxdeg = d > maxdeg ? d : maxdeg;
 	}
+	*out = maxdeg;
 	if (maxdeg >= UINT32_MAX)
 		return ordo_err_set(err, ORDO_ERANGE,
 		                    "a node of degree %llu: core numbers are 32-bit",
 		                    (unsigned long long)maxdeg);
+	return 0;
+}
+
+int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err)
+{
+	const int T = o->topo->nthreads;
+	uint64_t maxdeg;
+	if (max_degree(g, &maxdeg, err))
+		return err->code;
 	struct kc_ctx s = {g,
 	                   core,
 	                   calloc(g->n ? g->n : 1, sizeof *s.support),
@@ -226,15 +236,9 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *err)
 {
 	const uint32_t n = g->n;
-	uint64_t maxdeg = 0;
-	for (uint32_t v = 0; v < n; v++) {
-		uint64_t d = ordo_graph_degree(g, v);
-		maxdeg = d > maxdeg ? d : maxdeg;
-	}
-	if (maxdeg >= UINT32_MAX)
-		return ordo_err_set(err, ORDO_ERANGE,
-		                    "a node of degree %llu: core numbers are 32-bit",
-		                    (unsigned long long)maxdeg);
+	uint64_t maxdeg;
+	if (max_degree(g, &maxdeg, err))
+		return err->code;
 	/* nodes sorted by current degree (vert), each node's position (pos), and where
 	 * each degree's run starts (bin); peeling takes them in order and moves a
 	 * neighbour whose degree drops to the front of its run, one run lower */
