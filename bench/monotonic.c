@@ -8,9 +8,9 @@
  *   monotonic [-t THREADS] [-s SECONDS] [-k LOG2_PREFILL] [--wl SPEC]... [--format csv]
  * Without --wl it measures every registered scheduler at its defaults.
  *
- * Scheduler quality (--rank OPS): every thread logs its first OPS operations (prefill
- * included) with a timestamp and stops when its log is full (or at --seconds); so the
- * log holds every operation of the run, and the merged log is
+ * Scheduler quality (--rank OPS): every thread logs its operations (prefill included)
+ * with a timestamp; the run stops for all when one log holds OPS (or at --seconds), so
+ * the log holds every operation of the run, and the merged log is
  * replayed in timestamp order against an exact order-statistics structure (Fenwick
  * trees over the keys): the rank error of a pop is the number of keys present that are
  * smaller, its delay the number of pops of larger keys while it waited. A push is
@@ -270,8 +270,13 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 		struct ordo_task x;
 		while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 			for (int k = 0; k < 1024; k++) {
-				if (lg && nl + 2 > logcap)
-					break; /* this thread's log is full: it stops */
+				if (lg && nl + 2 > logcap) {
+					/* a full log ends the run for every thread: one that went
+					 * on alone would strand the tasks only a stopped owner may
+					 * take (RELD) and change the workload */
+					atomic_store_explicit(&stop, 1, memory_order_relaxed);
+					break;
+				}
 				const uint64_t called = lg ? now_ns() : 0;
 				if (!wl.ops->pop(wl.wl, c, &x)) {
 					f++;
@@ -284,10 +289,8 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 				LOG(x.prio);
 				n++;
 			}
-			if (t == 0 && ordo_now() - t0 >= secs)
+			if (ordo_now() - t0 >= secs)
 				atomic_store(&stop, 1);
-			if (lg && nl + 2 > logcap)
-				break; /* the others go on until their logs are full too */
 		}
 #pragma omp barrier
 #pragma omp single
