@@ -19,63 +19,19 @@
 #include "wl_rig.h"
 
 /* ---- rank bound ---- */
-#define R_KEYS  (1u << 20)
-#define R_N     4096
 #define R_STEPS 40000
 
-static uint32_t fw[R_KEYS + 1]; /* Fenwick tree over keys present */
-
-static void fw_add(uint64_t k, int v)
-{
-	for (uint64_t i = k + 1; i <= R_KEYS; i += i & (0 - i))
-		fw[i] += (uint32_t)v;
-}
-
-static uint64_t fw_below(uint64_t k)
-{
-	uint64_t s = 0;
-	for (uint64_t i = k; i; i -= i & (0 - i))
-		s += fw[i];
-	return s;
-}
-
-/* Prefills R_N distinct-priority keys, then pops (rank error = keys present that are
- * smaller) and pushes a fresh key, from thread 0 of a T-thread SprayList, so that the
- * spray parameters are those of T threads. Returns the mean rank error of the pops that
- * succeeded; *fails counts pops that landed inside the padding. */
+/* The rank-error workload (wl_rig.h) from thread 0 of a T-thread SprayList, so that the
+ * spray parameters are those of T threads. *fails counts the pops that landed inside
+ * the padding. */
 static double spray_rank(const char *spec, int T, uint64_t *sprays, uint64_t *fails)
 {
 	struct rig r;
 	rig_init_seeded(&r, spec, T, 0, 7);
-	memset(fw, 0, sizeof fw);
-	struct ordo_rng rng;
-	ordo_rng_seed(&rng, 3, 0);
-	const struct ordo_wl_ops *ops = r.wl.ops;
-	struct ordo_tctx *c = r.ctx[0];
-	for (int i = 0; i < R_N; i++) {
-		struct ordo_task t = {ordo_rng_below(&rng, R_KEYS), (uint64_t)i};
-		fw_add(t.prio, 1);
-		ops->push(r.wl.wl, c, &t, 1);
-	}
-	double sum = 0;
-	int got = 0;
-	*fails = 0;
-	for (int i = 0; i < R_STEPS; i++) {
-		struct ordo_task t;
-		if (!ops->pop(r.wl.wl, c, &t)) {
-			++*fails;
-			continue;
-		}
-		got++;
-		sum += (double)fw_below(t.prio);
-		fw_add(t.prio, -1);
-		struct ordo_task n = {ordo_rng_below(&rng, R_KEYS), (uint64_t)i};
-		fw_add(n.prio, 1);
-		ops->push(r.wl.wl, c, &n, 1);
-	}
-	*sprays = c->wl_stat[S_SPRAYS];
+	double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], R_STEPS, 3, fails);
+	*sprays = r.ctx[0]->wl_stat[S_SPRAYS];
 	rig_free(&r);
-	return sum / got;
+	return m;
 }
 
 Test(spraylist, sprays_land_within_the_rank_bound)
@@ -92,7 +48,7 @@ Test(spraylist, sprays_land_within_the_rank_bound)
 	 * random key of 4096: mean about 2048. */
 	for (int T = 2; T <= 16; T *= 2) {
 		uint64_t sprays, fails;
-		uint32_t H = floor_log2((uint32_t)T) + 1, J = H;
+		uint32_t H = wl_floor_log2((uint64_t)T) + 1, J = H;
 		double m = spray_rank("spraylist", T, &sprays, &fails);
 		double bound =
 		    J / 2.0 * (double)((2u << H) - 1) * (double)sprays / (double)(sprays - fails);

@@ -3,7 +3,7 @@
  * chunked FIFOs named by a 64-bit key, a global append-only log of buckets replayed
  * lazily into per-thread sorted maps, a current bucket per thread and BSP scan starts.
  * See obim.c for how it works. The including file defines OBIM_ADAPTIVE (0 or 1) and,
- * when 1, the hooks pmod_key, pmod_count_push, pmod_count_pop and pmod_slow_pop.
+ * when 1, the hooks pmod_key, pmod_count_push and pmod_slow_pop.
  * Everything here is static: each scheduler gets its own copy.
  */
 #ifndef ORDO_OBIM_CORE_H
@@ -192,6 +192,20 @@ static int cmp_entry(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* First position in the sorted map[0, hi) with index >= key. */
+static size_t lower_bound(const struct tl *l, uint64_t key, size_t hi)
+{
+	size_t lo = 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->map[mid]->index < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Merges the unsorted tail into the sorted map (before an ordered scan). */
 #define SETTLE_FEW 16
 static bool map_settle(struct tl *l)
@@ -211,14 +225,7 @@ static bool map_settle(struct tl *l)
 		memcpy(few, tail, k * sizeof *few);
 		while (k > 0) {
 			struct entry *e = few[k - 1];
-			size_t lo = 0, h = hi; /* first position in [0, hi) above e */
-			while (lo < h) {
-				size_t mid = (lo + h) / 2;
-				if (l->map[mid]->index < e->index)
-					lo = mid + 1;
-				else
-					h = mid;
-			}
+			size_t lo = lower_bound(l, e->index, hi);
 			memmove(l->map + lo + k, l->map + lo, (hi - lo) * sizeof *l->map);
 			l->map[lo + k - 1] = e;
 			hi = lo;
@@ -241,20 +248,6 @@ static bool map_settle(struct tl *l)
 	l->nmap += l->npend;
 	l->npend = 0;
 	return true;
-}
-
-/* First sorted-map position with index >= key (map settled). */
-static size_t lower_bound(const struct tl *l, uint64_t key)
-{
-	size_t lo = 0, hi = l->nmap;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (l->map[mid]->index < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* Brings the thread's map up to date with the global log. */
@@ -400,7 +393,7 @@ static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, str
 		uint64_t s = atomic_load_explicit(&w->tl[leader].scan_start, memory_order_relaxed);
 		ss = s < ss ? s : ss;
 	}
-	for (size_t p = lower_bound(l, ss); p < l->nmap; p++) {
+	for (size_t p = lower_bound(l, ss, l->nmap); p < l->nmap; p++) {
 		struct entry *e = l->map[p];
 		if (entry_pop(w, ctx, e, out)) {
 			l->current = e;

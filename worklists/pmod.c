@@ -80,11 +80,6 @@ static void pmod_count_push(struct tl *l, const struct ordo_task *t, size_t n)
 	                      memory_order_relaxed);
 }
 
-static unsigned floor_log2(uint64_t x)
-{
-	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
-}
-
 /* Pushes since the last check, and the priority range they spanned, over all threads. */
 static void gather(struct ordo_wl *w, uint64_t *pushes, uint64_t *lo, uint64_t *hi)
 {
@@ -124,11 +119,11 @@ static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l
 	const uint64_t per_bucket = pushes / buckets;
 	int nd = d;
 	if (merge_test && per_bucket < w->chunk / 2) {
-		nd = d + (int)floor_log2(w->chunk / (per_bucket ? per_bucket : 1));
+		nd = d + (int)wl_floor_log2(w->chunk / (per_bucket ? per_bucket : 1));
 		nd = nd > 56 ? 56 : nd;
 		w->merges += nd != d;
 	} else if (split_test && buckets < 16 && per_bucket > 4ull * w->chunk) {
-		nd = d - (int)floor_log2(16 / buckets);
+		nd = d - (int)wl_floor_log2(16 / buckets);
 		nd = nd < 0 ? 0 : nd;
 		w->unmerges += nd != d;
 	}

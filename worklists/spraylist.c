@@ -272,11 +272,6 @@ done:
 	return true;
 }
 
-static inline uint32_t floor_log2(uint32_t x)
-{
-	return 31u - (uint32_t)__builtin_clz(x);
-}
-
 static int spray_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
                         struct ordo_err *err)
 {
@@ -284,7 +279,7 @@ static int spray_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
-	uint32_t lg = floor_log2(w->T);
+	uint32_t lg = wl_floor_log2(w->T);
 	w->height = cfg->params[P_HEIGHT] >= 0 ? (uint32_t)cfg->params[P_HEIGHT] : lg + 1;
 	if (w->height > LEVELS - 1)
 		w->height = LEVELS - 1;

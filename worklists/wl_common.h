@@ -45,6 +45,12 @@ static inline void wl_unlock(struct wl_lock *l)
 	atomic_store_explicit(&l->v, 0, memory_order_release);
 }
 
+/* floor(log2 x); 0 for x = 0 */
+static inline unsigned wl_floor_log2(uint64_t x)
+{
+	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
+}
+
 /* ---- skip lists ----
  * A new node's level: 1 + the number of consecutive one bits of a random word (p = 1/2),
  * at most `max`. */
