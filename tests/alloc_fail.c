@@ -244,13 +244,22 @@ int main(int argc, char **argv)
 	fixdir = argv[1];
 	const char *env = getenv("ORDO_ALLOC_POINTS");
 	int points = env && atoi(env) > 40 ? atoi(env) : 400;
-	static char paths[8][1024], co[1024], xyz[1024], native[] = "/tmp/ordo_alloc_fail_XXXXXX";
-	const char *files[] = {"tiny.gr", "tiny.gr.zst", "tiny.txt", "tiny.mtx", "tiny.ggr"};
-	for (int i = 0; i < 5; i++)
-		snprintf(paths[i], sizeof paths[i], "%s/%s", fixdir, files[i]);
-	snprintf(paths[5], sizeof paths[5], "%s/undirected.graph", fixdir);
-	snprintf(co, sizeof co, "%s/tiny.co", fixdir);
-	snprintf(xyz, sizeof xyz, "%s/undirected.xyz", fixdir);
+	static char native[] = "/tmp/ordo_alloc_fail_XXXXXX";
+	/* the fixtures: file, coordinates, expected nodes and arcs (0: from a clean load) */
+	static const struct {
+		const char *name, *file, *coords;
+		uint32_t n;
+		uint64_t m;
+	} fixtures[] = {
+	    {"load DIMACS", "tiny.gr", "tiny.co", 5, 7},
+	    {"load DIMACS, zstd", "tiny.gr.zst", NULL, 5, 7},
+	    {"load edge list", "tiny.txt", NULL, 5, 7},
+	    {"load Matrix Market", "tiny.mtx", NULL, 5, 7},
+	    {"load Galois", "tiny.ggr", NULL, 5, 7},
+	    {"load METIS + coordinates", "undirected.graph", "undirected.xyz", 0, 0},
+	};
+	enum { NFIX = sizeof fixtures / sizeof fixtures[0] };
+	static char paths[NFIX][1024], coords[NFIX][1024];
 
 	/* a native file of a generated road graph with coordinates (written unarmed) */
 	int fd = mkstemp(native);
@@ -276,18 +285,30 @@ int main(int argc, char **argv)
 
 	struct scenario sc[64];
 	int ns = 0;
-	for (int i = 0; i < 5; i++)
-		sc[ns++] = (struct scenario){.run = load_one, .path = paths[i], .n = 5, .m = 7};
-	snprintf(sc[0].name, sizeof sc[0].name, "load DIMACS");
-	snprintf(sc[1].name, sizeof sc[1].name, "load DIMACS, zstd");
-	snprintf(sc[2].name, sizeof sc[2].name, "load edge list");
-	snprintf(sc[3].name, sizeof sc[3].name, "load Matrix Market");
-	snprintf(sc[4].name, sizeof sc[4].name, "load Galois");
-	sc[0].coords = co;
-	sc[ns] =
-	    (struct scenario){.run = load_one, .path = paths[5], .coords = xyz, .n = 0, .m = 0};
-	snprintf(sc[ns].name, sizeof sc[ns].name, "load METIS + coordinates");
-	ns++;
+	for (int i = 0; i < NFIX; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s/%s", fixdir, fixtures[i].file);
+		if (fixtures[i].coords)
+			snprintf(coords[i], sizeof coords[i], "%s/%s", fixdir, fixtures[i].coords);
+		sc[ns] = (struct scenario){.run = load_one,
+		                           .path = paths[i],
+		                           .coords = fixtures[i].coords ? coords[i] : NULL,
+		                           .n = fixtures[i].n,
+		                           .m = fixtures[i].m};
+		if (!fixtures[i].n) { /* counts of a clean load */
+			struct ordo_load_opts o;
+			ordo_load_opts_init(&o);
+			struct ordo_graph *g;
+			if (ordo_load(paths[i], &o, &g, NULL, &e)) {
+				fprintf(stderr, "alloc_fail: %s\n", e.msg);
+				return 3;
+			}
+			sc[ns].n = g->n;
+			sc[ns].m = g->m;
+			ordo_graph_free(g);
+		}
+		snprintf(sc[ns].name, sizeof sc[ns].name, "%s", fixtures[i].name);
+		ns++;
+	}
 	sc[ns] = (struct scenario){.run = load_one, .path = native, .n = road->n, .m = road->m};
 	snprintf(sc[ns].name, sizeof sc[ns].name, "load native");
 	ns++;
@@ -295,34 +316,16 @@ int main(int argc, char **argv)
 	    .run = generate, .spec = "road:W=24,H=18,seed=2", .n = road->n, .m = road->m};
 	snprintf(sc[ns].name, sizeof sc[ns].name, "generate road + build");
 	ns++;
-	for (int i = 0; i < ordo_wl_count() && ns + 2 < 64; i++)
-		for (int T = 1; T <= 2; T++) {
-			sc[ns] = (struct scenario){
-			    .run = sssp_run, .spec = ordo_wl_at(i)->name, .threads = T};
-			snprintf(sc[ns].name, sizeof sc[ns].name, "sssp %s T=%d",
-			         ordo_wl_at(i)->name, T);
+	/* every scheduler at its defaults, and the variants with their own OOM paths */
+	const char *extra[] = {"smq:pq=radix", "mq-opt:push=batch,pop=batch"};
+	for (int i = 0; i < ordo_wl_count() + 2 && ns + 2 < 64; i++) {
+		const char *spec =
+		    i < ordo_wl_count() ? ordo_wl_at(i)->name : extra[i - ordo_wl_count()];
+		for (int T = i < ordo_wl_count() ? 1 : 2; T <= 2; T++) {
+			sc[ns] = (struct scenario){.run = sssp_run, .spec = spec, .threads = T};
+			snprintf(sc[ns].name, sizeof sc[ns].name, "sssp %s T=%d", spec, T);
 			ns++;
 		}
-	sc[ns] = (struct scenario){.run = sssp_run, .spec = "smq:pq=radix", .threads = 2};
-	snprintf(sc[ns].name, sizeof sc[ns].name, "sssp smq:pq=radix T=2");
-	ns++;
-	sc[ns] =
-	    (struct scenario){.run = sssp_run, .spec = "mq-opt:push=batch,pop=batch", .threads = 2};
-	snprintf(sc[ns].name, sizeof sc[ns].name, "sssp mq-opt:push=batch T=2");
-	ns++;
-
-	/* the METIS fixture's counts come from a clean load */
-	{
-		struct ordo_load_opts o;
-		ordo_load_opts_init(&o);
-		struct ordo_graph *g;
-		if (ordo_load(paths[5], &o, &g, NULL, &e)) {
-			fprintf(stderr, "alloc_fail: %s\n", e.msg);
-			return 3;
-		}
-		sc[5].n = g->n;
-		sc[5].m = g->m;
-		ordo_graph_free(g);
 	}
 
 	int failures = 0, run = 0;

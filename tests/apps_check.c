@@ -264,7 +264,7 @@ static int kcore_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 	if (!c.pass)
 		return FAIL("%llu mismatches (first: %s)", (unsigned long long)c.mismatches,
 		            c.first);
-	/* every node is recomputed at least once (it starts dirty) */
+	/* every node is recomputed at least once (it starts pending) */
 	if (st.tasks - st.empty < j->g->n)
 		return FAIL("%llu useful tasks for %u nodes",
 		            (unsigned long long)(st.tasks - st.empty), j->g->n);

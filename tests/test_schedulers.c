@@ -398,62 +398,16 @@ Test(executor, no_push_after_a_failed_thread_init)
 
 /* ---- quality: a scheduler that ignored priorities would pass every other suite (SSSP
  * stays correct in any order), so each one's mean rank error is held under a bound. One
- * thread, a fixed seed: N keys uniform in [0, R) are prefilled, then each step pops one
- * task (its rank error = keys present that are smaller) and pushes a fresh uniform key.
- * A FIFO impostor registered only here must fail its bound. ---- */
-
-#define Q_R (1u << 20) /* key range */
-#define Q_N 4096       /* keys present */
-
-struct fenwick {
-	uint32_t t[Q_R + 1];
-};
-
-static void fw_add(struct fenwick *f, uint64_t k, int v)
-{
-	for (uint64_t i = k + 1; i <= Q_R; i += i & (0 - i))
-		f->t[i] += (uint32_t)v;
-}
-
-static uint64_t fw_below(const struct fenwick *f, uint64_t k) /* keys < k */
-{
-	uint64_t s = 0;
-	for (uint64_t i = k; i; i -= i & (0 - i))
-		s += f->t[i];
-	return s;
-}
-
-static double mean_rank_error(const struct ordo_wl_ops *ops, struct ordo_wl *wl,
-                              struct ordo_tctx *ctx, int steps)
-{
-	static struct fenwick f;
-	memset(&f, 0, sizeof f);
-	struct ordo_rng rng;
-	ordo_rng_seed(&rng, 11, 0);
-	for (int i = 0; i < Q_N; i++) {
-		struct ordo_task t = {ordo_rng_below(&rng, Q_R), (uint64_t)i};
-		fw_add(&f, t.prio, 1);
-		ops->push(wl, ctx, &t, 1);
-	}
-	double sum = 0;
-	for (int i = 0; i < steps; i++) {
-		struct ordo_task t;
-		cr_assert(ops->pop(wl, ctx, &t), "pop %d failed with keys left", i);
-		sum += (double)fw_below(&f, t.prio);
-		fw_add(&f, t.prio, -1);
-		struct ordo_task n = {ordo_rng_below(&rng, Q_R), (uint64_t)i};
-		fw_add(&f, n.prio, 1);
-		ops->push(wl, ctx, &n, 1);
-	}
-	return sum / steps;
-}
+ * thread, a fixed seed (wl_rig.h: N keys uniform in [0, R) prefilled, then each step
+ * pops one task and pushes a fresh uniform key). A FIFO impostor registered only here
+ * must fail its bound. ---- */
 
 /* FIFO in disguise: the registered fifo scheduler under a priority scheduler's name */
 static double impostor_rank(void)
 {
 	struct rig r;
 	rig_init(&r, "fifo", 1, 0);
-	double m = mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000);
+	double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL);
 	rig_free(&r);
 	return m;
 }
@@ -484,11 +438,11 @@ Test(quality, mean_rank_error_per_scheduler, .timeout = 120)
 		rig_init(&r, ops->name, 1, 0);
 		const int64_t *p = r.wl.params;
 		double bound;
-		double m = mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000);
+		double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL);
 		if (!strcmp(ops->name, "obim"))
-			bound = (double)(1u << p[0]) * Q_N / Q_R;
+			bound = (double)(1u << p[0]) * RANK_N / RANK_R;
 		else if (!strcmp(ops->name, "pmod"))
-			bound = (double)(1ull << (p[0] + r.ctx[0]->wl_stat[0])) * Q_N / Q_R;
+			bound = (double)(1ull << (p[0] + r.ctx[0]->wl_stat[0])) * RANK_N / RANK_R;
 		else if (!strcmp(ops->name, "smq"))
 			bound = (double)p[1];
 		else if (!strcmp(ops->name, "mq"))

@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordo_wl.h"
 
@@ -43,6 +44,64 @@ static inline void rig_init_seeded(struct rig *r, const char *spec, int T, int f
 static inline void rig_init(struct rig *r, const char *spec, int T, int fake)
 {
 	rig_init_seeded(r, spec, T, fake, 5);
+}
+
+/* ---- the rank-error workload ----
+ * One thread, a fixed seed: RANK_N keys uniform in [0, RANK_R) are prefilled, then each
+ * step pops one task (its rank error = keys present that are smaller, from a Fenwick
+ * tree over the keys) and pushes a fresh uniform key. Returns the mean rank error over
+ * the pops that returned a task. A failed pop pushes nothing; with fails == NULL it is
+ * a test failure, otherwise *fails counts them. */
+#define RANK_R (1u << 20) /* key range */
+#define RANK_N 4096       /* keys present */
+
+static uint32_t rank_fw[RANK_R + 1];
+
+static inline void rank_fw_add(uint64_t k, int v)
+{
+	for (uint64_t i = k + 1; i <= RANK_R; i += i & (0 - i))
+		rank_fw[i] += (uint32_t)v;
+}
+
+static inline uint64_t rank_fw_below(uint64_t k) /* keys < k */
+{
+	uint64_t s = 0;
+	for (uint64_t i = k; i; i -= i & (0 - i))
+		s += rank_fw[i];
+	return s;
+}
+
+static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct ordo_wl *wl,
+                                         struct ordo_tctx *ctx, int steps, uint64_t seed,
+                                         uint64_t *fails)
+{
+	memset(rank_fw, 0, sizeof rank_fw);
+	struct ordo_rng rng;
+	ordo_rng_seed(&rng, seed, 0);
+	for (int i = 0; i < RANK_N; i++) {
+		struct ordo_task t = {ordo_rng_below(&rng, RANK_R), (uint64_t)i};
+		rank_fw_add(t.prio, 1);
+		ops->push(wl, ctx, &t, 1);
+	}
+	double sum = 0;
+	int got = 0;
+	if (fails)
+		*fails = 0;
+	for (int i = 0; i < steps; i++) {
+		struct ordo_task t;
+		if (!ops->pop(wl, ctx, &t)) {
+			cr_assert(fails, "pop %d failed with keys left", i);
+			++*fails;
+			continue;
+		}
+		got++;
+		sum += (double)rank_fw_below(t.prio);
+		rank_fw_add(t.prio, -1);
+		struct ordo_task n = {ordo_rng_below(&rng, RANK_R), (uint64_t)i};
+		rank_fw_add(n.prio, 1);
+		ops->push(wl, ctx, &n, 1);
+	}
+	return got ? sum / got : 0;
 }
 
 static inline void rig_free(struct rig *r)
