@@ -179,16 +179,16 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			}
 		}
 #pragma omp barrier
+		/* Every thread reads every context's flag before any thread_init may set its
+		 * own (a data race otherwise, found by TSan over test_schedulers). A scheduler
+		 * whose thread_init could not allocate sets push_oom: then no thread may push
+		 * into its half-built state, and the run ends with ENOMEM. */
 		bool ok = got_threads == T;
 		for (int i = 0; ok && i < T; i++)
 			ok = ctx[i] != NULL && !ctx[i]->push_oom;
-			/* every thread has read every context's flag before any thread_init may set
-			 * its own (a data race otherwise, found by TSan over test_schedulers) */
 #pragma omp barrier
 		if (ok && ops->thread_init)
 			ops->thread_init(wl, ctx[t]);
-			/* a scheduler whose thread_init could not allocate sets push_oom: then no
-			 * thread may push into its half-built state; the run ends with ENOMEM */
 #pragma omp barrier
 		for (int i = 0; ok && i < T; i++)
 			ok = !ctx[i]->push_oom;
