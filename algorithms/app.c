@@ -721,13 +721,20 @@ static int app_setup(struct app_run *r)
 			        (unsigned long long)bs.duplicates_removed, (unsigned long long)g->m,
 			        ordo_now() - t0);
 	}
-	if ((k->needs & APP_NEEDS_WEIGHTS) && !g->w) {
+	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)) {
 		if (g->coord_kind == ORDO_COORD_NONE) {
 			fprintf(stderr,
 			        "%s: %s needs arc weights and %s has none; give --random-weights "
 			        "LO:HI (or coordinates with --coords to weigh arcs by length)\n",
 			        cli_prog, k->name, r->input);
 			return 2;
+		}
+		if (ordo_graph_compressed(g)) { /* weights are set on a plain graph */
+			struct ordo_graph *plain;
+			if ((rc = ordo_graph_decompress(g, r->topo.nthreads, &plain, &err)))
+				return cli_fail(cli_prog, &err);
+			ordo_graph_free(g);
+			r->g = g = plain;
 		}
 		if ((rc = ordo_graph_weights_from_coords(g, &err)))
 			return cli_fail(cli_prog, &err);
@@ -736,6 +743,13 @@ static int app_setup(struct app_run *r)
 			        "%s is unweighted: weights = rounded Euclidean lengths from "
 			        "its coordinates\n",
 			        r->input);
+	}
+	if (c->lo.build.compress && !ordo_graph_compressed(g)) { /* symmetrised or weighed */
+		struct ordo_graph *cg;
+		if ((rc = ordo_graph_compress(g, r->topo.nthreads, &cg, &err)))
+			return cli_fail(cli_prog, &err);
+		ordo_graph_free(g);
+		r->g = g = cg;
 	}
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
 		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", cli_prog,

@@ -39,17 +39,21 @@ static void summary(const struct ordo_graph *g, const char *name)
 		dmax = d > dmax ? d : dmax;
 		isolated += d == 0;
 	}
-	if (g->w)
-		for (uint64_t e = 0; e < g->m; e++) {
-			wmin = g->w[e] < wmin ? g->w[e] : wmin;
-			wmax = g->w[e] > wmax ? g->w[e] : wmax;
+	if (ordo_graph_weighted(g))
+		for (uint32_t u = 0; u < g->n; u++) {
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &v, &w);) {
+				wmin = w < wmin ? w : wmin;
+				wmax = w > wmax ? w : wmax;
+			}
 		}
 	printf("graph %s\n  nodes %u\n  arcs %llu\n  average out-degree %.3f (min %llu, max "
 	       "%llu, %llu with none)\n",
 	       name, g->n, (unsigned long long)g->m, g->n ? (double)g->m / g->n : 0.0,
 	       (unsigned long long)(g->n ? dmin : 0), (unsigned long long)dmax,
 	       (unsigned long long)isolated);
-	if (g->w)
+	if (ordo_graph_weighted(g))
 		printf("  weights %u..%u\n", g->m ? wmin : 0, g->m ? wmax : 0);
 	else
 		printf("  unweighted\n");
@@ -58,8 +62,14 @@ static void summary(const struct ordo_graph *g, const char *name)
 	       : g->coord_kind == ORDO_COORD_INT32 ? "int32"
 	                                           : "double",
 	       g->coord_unit[0] ? " (" : "", g->coord_unit, g->coord_unit[0] ? ")" : "");
-	printf("  CSR %.1f MiB%s\n", (double)ordo_graph_csr_bytes(g) / (1 << 20),
+	const double bytes = (double)ordo_graph_csr_bytes(g);
+	printf("  %s %.1f MiB, %.2f bytes per arc%s\n",
+	       ordo_graph_compressed(g) ? "compressed CSR" : "CSR", bytes / (1 << 20),
+	       g->m ? bytes / (double)g->m : 0.0,
 	       (g->flags & ORDO_GRAPH_SYMMETRIC) ? ", symmetric" : "");
+	if (ordo_graph_compressed(g))
+		printf("  %llu wide blocks of 16 nodes, %llu bytes of arcs\n",
+		       (unsigned long long)g->cz_nwide, (unsigned long long)g->cz_bytes);
 }
 
 static int save(const char *path, int fmt, const struct ordo_graph *g,

@@ -21,6 +21,8 @@
 
 #include <omp.h>
 
+#include "cz_internal.h"
+#include "graph_sort.h"
 #include "ordo_graph.h"
 #include "ordo_rng.h"
 #include "ordo_util.h"
@@ -31,88 +33,6 @@ struct part_chains {
 	struct ordo_edge_chain *c; /* [T][P] */
 	int T, P;
 };
-
-static void insertion_u64(uint64_t *a, uint64_t n)
-{
-	for (uint64_t i = 1; i < n; i++) {
-		uint64_t v = a[i], j = i;
-		while (j > 0 && a[j - 1] > v) {
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-	}
-}
-
-static void sift_u64(uint64_t *a, uint64_t i, uint64_t n)
-{
-	for (;;) {
-		uint64_t c = 2 * i + 1;
-		if (c >= n)
-			return;
-		if (c + 1 < n && a[c + 1] > a[c])
-			c++;
-		if (a[i] >= a[c])
-			return;
-		uint64_t t = a[i];
-		a[i] = a[c];
-		a[c] = t;
-		i = c;
-	}
-}
-
-/* Introsort with the comparison inline (glibc's qsort is a merge sort calling a
- * function per comparison; sorting the adjacency lists is about a fifth of the time of
- * symmetrising rmat20, and this made that load 6.1-6.3 s -> 6.0 s). Quicksort with a
- * median of three, insertion sort below 24, heapsort past 2 log2(n) levels (no
- * quadratic case). */
-static void sort_u64(uint64_t *a, uint64_t n)
-{
-	int depth = 0;
-	for (uint64_t k = n; k > 1; k >>= 1)
-		depth += 2;
-	while (n > 24) {
-		if (depth-- == 0) {
-			for (uint64_t i = n / 2; i-- > 0;)
-				sift_u64(a, i, n);
-			for (uint64_t i = n - 1; i > 0; i--) {
-				uint64_t t = a[0];
-				a[0] = a[i];
-				a[i] = t;
-				sift_u64(a, 0, i);
-			}
-			return;
-		}
-		uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
-		uint64_t piv =
-		    x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-		uint64_t i = 0, j = n - 1;
-		for (;;) { /* Hoare partition: a[0..j] <= piv <= a[j+1..n-1] */
-			while (a[i] < piv)
-				i++;
-			while (a[j] > piv)
-				j--;
-			if (i >= j)
-				break;
-			uint64_t t = a[i];
-			a[i] = a[j];
-			a[j] = t;
-			i++;
-			j--;
-		}
-		/* recurse into the smaller side, loop on the larger (stack depth log n) */
-		uint64_t left = j + 1;
-		if (left < n - left) {
-			sort_u64(a, left);
-			a += left;
-			n -= left;
-		} else {
-			sort_u64(a + left, n - left);
-			n = left;
-		}
-	}
-	insertion_u64(a, n);
-}
 
 /* Sorts each adjacency of nodes [lo, hi) by (dst, w), keeps the first arc per dst, and
  * compacts the partition so it starts at `base`. Returns the arcs kept; off[lo..hi) are
@@ -146,6 +66,133 @@ static uint64_t dedup_partition(struct ordo_graph *g, uint32_t lo, uint32_t hi, 
 		}
 	}
 	return wp - base;
+}
+
+/* The builder's last stage for a compressed result: each partition's arcs become a
+ * small CSR of that node range only (sorted, deduplicated if asked), which is encoded
+ * and freed, so the plain CSR of the whole graph never exists. Peak memory: the
+ * partition chains not yet encoded, the bytes encoded so far, and one partition per
+ * thread. The bytes are those ordo_graph_compress gives for the same arcs. */
+static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shift, uint32_t n,
+                            bool wout, bool dedup, struct ordo_build_stats *st,
+                            struct ordo_graph **out, struct ordo_err *err)
+{
+	uint32_t wbase = UINT32_MAX;
+	if (wout) {
+#pragma omp parallel for num_threads(T) reduction(min : wbase) schedule(dynamic, 1)
+		for (int i = 0; i < T * P; i++)
+			for (struct ordo_edge_block *b = parts[i].head; b; b = b->next)
+				for (uint32_t k = 0; k < b->count; k++)
+					wbase = b->w[k] < wbase ? b->w[k] : wbase;
+	}
+	uint64_t total = 0;
+	for (int i = 0; i < T * P; i++)
+		total += parts[i].count;
+	if (!wout || !total)
+		wbase = 0;
+	const uint64_t nb = (uint64_t)n / 16 + 1;
+	struct ordo_cz_chunk *ch = calloc((size_t)P, sizeof *ch);
+	uint64_t *len = malloc(((uint64_t)n + 1) * sizeof *len);
+	uint8_t *modes = calloc((nb + 7) / 8, 1);
+	uint64_t *kept = calloc((size_t)P, sizeof *kept);
+	struct ordo_graph *g = calloc(1, sizeof *g);
+	int rc = 0;
+	bool fail = !ch || !len || !modes || !kept || !g;
+	if (!fail) {
+#pragma omp parallel num_threads(T) reduction(|| : fail)
+		{
+			const size_t span_max = (size_t)1 << shift;
+			uint64_t *loff = malloc((span_max + 1) * sizeof *loff);
+			uint64_t *cur = malloc(span_max * sizeof *cur);
+			uint64_t *pairs = NULL, cap = 0;
+			fail = !loff || !cur;
+#pragma omp for schedule(dynamic, 1)
+			for (int p = 0; p < P; p++) {
+				if (fail)
+					continue;
+				const uint32_t lo = (uint32_t)((uint64_t)p << shift);
+				const uint32_t hi =
+				    (uint32_t)((uint64_t)lo + span_max < n ? (uint64_t)lo + span_max
+				                                           : n);
+				const uint32_t span = hi - lo;
+				uint64_t cnt = 0;
+				for (int t = 0; t < T; t++)
+					cnt += parts[(size_t)t * P + p].count;
+				if (cnt > cap) {
+					free(pairs);
+					cap = cnt;
+					if (!(pairs = malloc(cap * sizeof *pairs))) {
+						cap = 0;
+						fail = true;
+						continue;
+					}
+				}
+				memset(cur, 0, (size_t)span * sizeof *cur);
+				for (int t = 0; t < T; t++)
+					for (struct ordo_edge_block *b =
+					         parts[(size_t)t * P + p].head;
+					     b; b = b->next)
+						for (uint32_t i = 0; i < b->count; i++)
+							cur[b->src[i] - lo]++;
+				loff[0] = 0;
+				for (uint32_t k = 0; k < span; k++) {
+					loff[k + 1] = loff[k] + cur[k];
+					cur[k] = loff[k];
+				}
+				for (int t = 0; t < T; t++) {
+					struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
+					for (struct ordo_edge_block *b = c->head; b; b = b->next)
+						for (uint32_t i = 0; i < b->count; i++)
+							pairs[cur[b->src[i] - lo]++] =
+							    (uint64_t)b->dst[i] << 32 |
+							    (wout ? b->w[i] : 0);
+					ordo_chain_free(c);
+				}
+				uint64_t wp = 0;
+				for (uint32_t k = 0; k < span; k++) {
+					uint64_t b = loff[k], d = loff[k + 1] - b;
+					sort_u64(pairs + b, d);
+					loff[k] = wp;
+					for (uint64_t i = 0; i < d; i++)
+						if (!dedup || !i ||
+						    (pairs[b + i] >> 32) !=
+						        (pairs[b + i - 1] >> 32))
+							pairs[wp++] = pairs[b + i];
+				}
+				loff[span] = wp;
+				kept[p] = wp;
+				if (!ordo_cz_encode_range(lo, hi, loff, pairs, wout, wbase,
+				                          len + lo, modes + (lo >> 7), &ch[p]))
+					fail = true;
+			}
+			free(loff);
+			free(cur);
+			free(pairs);
+		}
+	}
+	if (fail) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building a compressed graph");
+		goto out;
+	}
+	g->n = n;
+	for (int p = 0; p < P; p++)
+		g->m += kept[p];
+	st->duplicates_removed = total - g->m;
+	g->cz_wbase = wbase;
+	g->cz_flags = wout ? ORDO_CZ_WEIGHTED : 0;
+	if ((rc = ordo_cz_assemble(g, ch, (uint64_t)P, len, modes, T, err)))
+		goto out;
+	*out = g;
+	g = NULL;
+out:
+	for (int i = 0; i < T * P; i++)
+		ordo_chain_free(&parts[i]);
+	ordo_cz_free_chunks(ch, (uint64_t)P);
+	free(len);
+	free(modes);
+	free(kept);
+	ordo_graph_free(g);
+	return rc;
 }
 
 int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
@@ -271,6 +318,20 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 				pbase[p + 1] += parts[(size_t)t * P + p].count;
 		}
 		st.reverse_arcs_added = pbase[P] - (st.input_arcs - st.self_loops_removed);
+		if (opts->compress) {
+			free(pbase);
+			rc = build_compressed(parts, T, P, shift, (uint32_t)n, wout, opts->dedup,
+			                      &st, &g, err);
+			free(parts);
+			if (rc)
+				return rc;
+			if (opts->symmetrize)
+				g->flags |= ORDO_GRAPH_SYMMETRIC;
+			if (stats)
+				*stats = st;
+			*out = g;
+			return 0;
+		}
 		rc = ordo_graph_alloc((uint32_t)n, pbase[P], wout, &g, err);
 		if (rc)
 			goto fail_parts;
@@ -398,11 +459,11 @@ int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_
                            struct ordo_build_stats *stats, struct ordo_err *err)
 {
 	struct ordo_edge_chain c;
-	ordo_chain_init(&c, g->w != NULL);
+	ordo_chain_init(&c, ordo_graph_weighted(g));
+	uint32_t v, w;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-			if (!ordo_chain_push(&c, u, ordo_graph_dst(g, e),
-			                     ordo_graph_weight(g, e))) {
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+			if (!ordo_chain_push(&c, u, v, w)) {
 				ordo_chain_free(&c);
 				return ordo_err_set(err, ORDO_ENOMEM,
 				                    "out of memory symmetrising the graph");

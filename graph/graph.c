@@ -54,8 +54,17 @@ void ordo_graph_free(struct ordo_graph *g)
 	free(g->dst);
 	free(g->w);
 	free(g->coord);
+	free(g->cz);
+	free(g->cz_blk);
+	free(g->cz_rel);
+	free(g->cz_wide);
 	free(g);
 }
+
+const uint32_t ordo_graph_one = 1;
+const uint32_t ordo_graph_ones[ORDO_ARCS_BATCH] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
 int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err)
 {
@@ -74,6 +83,9 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 
 uint64_t ordo_graph_csr_bytes(const struct ordo_graph *g)
 {
+	if (g->cz)
+		return g->cz_bytes + 8 + ((uint64_t)g->n / 16 + 1) * 8 + (uint64_t)g->n + 1 +
+		       g->cz_nwide * 16 * 8;
 	return ((uint64_t)g->n + 1) * 8 + g->m * 4 + (g->w ? g->m * 4 : 0);
 }
 
@@ -94,14 +106,28 @@ void ordo_graph_coord(const struct ordo_graph *g, uint32_t u, double *x, double 
 
 bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b)
 {
-	if (a->n != b->n || a->m != b->m || !a->w != !b->w || a->coord_kind != b->coord_kind)
+	if (a->n != b->n || a->m != b->m || !a->w != !b->w || a->coord_kind != b->coord_kind ||
+	    !a->cz != !b->cz)
 		return false;
-	if (memcmp(a->off, b->off, ((size_t)a->n + 1) * sizeof *a->off))
+	if (a->cz) {
+		if (a->cz_bytes != b->cz_bytes || a->cz_wbase != b->cz_wbase ||
+		    a->cz_flags != b->cz_flags || memcmp(a->cz, b->cz, a->cz_bytes))
+			return false;
+		for (uint64_t blk = 0; blk <= a->n / 16; blk++)
+			if ((a->cz_blk[blk] & ORDO_CZ_SRCREL) != (b->cz_blk[blk] & ORDO_CZ_SRCREL))
+				return false;
+		for (uint32_t u = 0; u < a->n; u++) {
+			uint64_t ab, ae, bb, bend;
+			ordo_cz_range(a, u, &ab, &ae);
+			ordo_cz_range(b, u, &bb, &bend);
+			if (ab != bb || ae != bend)
+				return false;
+		}
+	} else if (memcmp(a->off, b->off, ((size_t)a->n + 1) * sizeof *a->off) ||
+	           (a->m && memcmp(a->dst, b->dst, a->m * sizeof *a->dst)) ||
+	           (a->w && a->m && memcmp(a->w, b->w, a->m * sizeof *a->w))) {
 		return false;
-	if (a->m && memcmp(a->dst, b->dst, a->m * sizeof *a->dst))
-		return false;
-	if (a->w && a->m && memcmp(a->w, b->w, a->m * sizeof *a->w))
-		return false;
+	}
 	if (a->coord_kind != ORDO_COORD_NONE) {
 		size_t sz = a->coord_kind == ORDO_COORD_INT32 ? 4 : 8;
 		if (memcmp(a->coord, b->coord, 2 * (size_t)a->n * sz))
@@ -112,6 +138,8 @@ bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b)
 
 int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err)
 {
+	if (g->cz)
+		return ordo_graph_cz_validate(g, err);
 	if (g->off[0] != 0 || g->off[g->n] != g->m)
 		return ordo_err_set(err, ORDO_EFORMAT, "offsets span %llu..%llu, expected 0..%llu",
 		                    (unsigned long long)g->off[0], (unsigned long long)g->off[g->n],
@@ -130,6 +158,10 @@ int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err)
 
 int ordo_graph_weights_from_coords(struct ordo_graph *g, struct ordo_err *err)
 {
+	if (g->cz)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "weights from coordinates: the graph is compressed; set the "
+		                    "weights before compressing");
 	if (g->coord_kind == ORDO_COORD_NONE)
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "weights from coordinates: the graph has no coordinates");
@@ -266,8 +298,9 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 		seen[s] = 1;
 		while (head < tail) {
 			uint32_t u = queue[head++];
-			for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-				uint32_t v = ordo_graph_dst(g, e);
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &v, &w);) {
 				if (!seen[v]) {
 					seen[v] = 1;
 					queue[tail++] = v;

@@ -308,10 +308,11 @@ static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *m
 /* CSR -> arc chain (frees g), so CSR inputs can be rebuilt with build options. */
 static int csr_to_chain(struct ordo_graph *g, struct ordo_edge_chain *c, struct ordo_err *err)
 {
-	ordo_chain_init(c, g->w != NULL);
+	ordo_chain_init(c, ordo_graph_weighted(g));
+	uint32_t v, w;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
-			if (!ordo_chain_push(c, u, g->dst[e], g->w ? g->w[e] : 1)) {
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+			if (!ordo_chain_push(c, u, v, w)) {
 				ordo_chain_free(c);
 				return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 			}
@@ -409,6 +410,8 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	char kept_unit[32];
 	struct ordo_build_opts bo = opts->build;
 	bo.threads = opts->threads;
+	/* weights from coordinates are set on a plain graph, then it is compressed */
+	bo.compress = opts->build.compress && !opts->weights_from_coords;
 	bool need_build = true;
 	if (fmt == ORDO_FMT_NATIVE || fmt == ORDO_FMT_GALOIS) {
 		if (fmt == ORDO_FMT_NATIVE) {
@@ -538,6 +541,14 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		}
 	}
 	if (opts->weights_from_coords) {
+		if (g->cz) { /* a compressed .ordo file */
+			struct ordo_graph *plain;
+			rc = ordo_graph_decompress(g, opts->threads, &plain, err);
+			ordo_graph_free(g);
+			if (rc)
+				return rc;
+			g = plain;
+		}
 		rc = ordo_graph_weights_from_coords(g, err);
 		if (rc) {
 			ordo_err_prefix(err, "%s: ", path);
@@ -550,6 +561,14 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		note(&info, "%s",
 		     info.build.weights_replaced ? "input weights replaced by random weights"
 		                                 : "random weights");
+	if (opts->build.compress && !g->cz) {
+		struct ordo_graph *c;
+		rc = ordo_graph_compress(g, opts->threads, &c, err);
+		ordo_graph_free(g);
+		if (rc)
+			return rc;
+		g = c;
+	}
 	info.seconds = ordo_now() - t0;
 	if (info_out)
 		*info_out = info;
@@ -567,6 +586,16 @@ int ordo_save(const char *path, int format, const struct ordo_graph *g,
 	}
 	if (format == ORDO_FMT_AUTO)
 		format = ordo_format_for_output(path);
+	if (g->cz && format != ORDO_FMT_NATIVE) {
+		/* other formats list arcs: write them from a plain copy */
+		struct ordo_graph *plain;
+		int rc = ordo_graph_decompress(g, opts->threads, &plain, err);
+		if (rc)
+			return rc;
+		rc = ordo_save(path, format, plain, opts, err);
+		ordo_graph_free(plain);
+		return rc;
+	}
 	switch (format) {
 	case ORDO_FMT_NATIVE:
 		return io_write_native(path, g, opts, err);

@@ -4,17 +4,20 @@
  * Layout (all integers little-endian):
  *   header, 128 bytes:
  *     0  char magic[8] = "ORDOGRPH"
- *     8  u32 version = 1
- *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates
+ *     8  u32 version = 1 (plain CSR), 2 (compressed CSR)
+ *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates, 8 compressed CSR
  *    16  u64 n, u64 m
  *    32  u32 nsections, u32 coord_kind (enum ordo_coord_kind)
  *    40  char coord_unit[32]
  *    72  u64 block_bytes (raw bytes per frame, last frame of a section may be shorter)
- *    80  u64 reserved[5] = 0
+ *    80  u64 compressed CSR (flag 8): weight base | cz flags << 32; else 0
+ *    88  u64 reserved[4] = 0
  *   120  u64 checksum of bytes 0..119
  *   section table: nsections x 48 bytes:
  *     u32 kind (1 degrees: n x u64, 2 destinations: m x u32, 3 weights: m x u32,
- *               4 coordinates: 2n x int32 or double), u32 reserved,
+ *               4 coordinates: 2n x int32 or double; a compressed CSR has instead
+ *               5 node byte lengths: n x u64, 6 block modes: a bit per 16 nodes,
+ *               7 node data: the byte-coded arcs), u32 reserved,
  *     u64 raw_bytes, u64 nframes, u64 frame_table_offset,
  *     u64 checksum (over the frame checksums), u64 reserved
  *   u64 checksum of the section table
@@ -22,6 +25,10 @@
  *     u64 file offset, u32 stored bytes, u32 codec (0 raw, 1 zstd), u64 checksum of the
  *     frame's raw bytes
  *   frames: each an independent zstd frame (or raw bytes when zstd does not shrink them)
+ * Compressed graphs are version 2, so that older readers refuse them by the version
+ * rather than misread them. They load without re-encoding: the node data goes straight
+ * into place, the block table is rebuilt from the lengths, and every node is checked
+ * (ordo_graph_validate) before anyone decodes it.
  * The offsets are stored as degrees (their differences), which compress far better;
  * loading rebuilds them with a prefix sum. Frames are independent, so loading
  * decompresses them in parallel straight into the CSR arrays, and verifies each
@@ -39,14 +46,15 @@
 
 #include "io_internal.h"
 
-#define MAGIC   "ORDOGRPH"
-#define VERSION 1
-#define HDR     128
-#define SEC     48
-#define FRAME   24
-#define BLOCK   (1u << 21)
+#define MAGIC      "ORDOGRPH"
+#define VERSION    1
+#define VERSION_CZ 2
+#define HDR        128
+#define SEC        48
+#define FRAME      24
+#define BLOCK      (1u << 21)
 
-enum { S_DEG = 1, S_DST, S_W, S_COORD };
+enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CLEN, S_CMODE, S_CBYTES, S_KINDS };
 
 struct sec {
 	uint32_t kind;
@@ -125,17 +133,35 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 {
 	int T = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 	int level = o && o->zstd_level ? o->zstd_level : 3;
+	const bool cz = g->cz != NULL;
+	const uint64_t nmode = ((uint64_t)g->n / 16 + 1 + 7) / 8;
 	uint64_t *deg = malloc(((uint64_t)g->n + 1) * sizeof *deg);
-	if (!deg)
+	uint8_t *modes = cz ? malloc(nmode) : NULL;
+	if (!deg || (cz && !modes)) {
+		free(deg), free(modes);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	for (uint64_t u = 0; u < g->n; u++)
-		deg[u] = g->off[u + 1] - g->off[u];
+	}
+	for (uint64_t u = 0; u < g->n; u++) {
+		uint64_t b, e;
+		if (cz)
+			ordo_cz_range(g, (uint32_t)u, &b, &e);
+		else
+			b = g->off[u], e = g->off[u + 1];
+		deg[u] = e - b; /* compressed: the node's byte length */
+	}
 	struct sec s[4];
 	int ns = 0;
-	s[ns++] = (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg};
-	s[ns++] = (struct sec){.kind = S_DST, .raw = 4 * g->m, .data = g->dst};
-	if (g->w)
-		s[ns++] = (struct sec){.kind = S_W, .raw = 4 * g->m, .data = g->w};
+	if (cz) {
+		ordo_graph_cz_modes(g, modes);
+		s[ns++] = (struct sec){.kind = S_CLEN, .raw = 8ull * g->n, .data = deg};
+		s[ns++] = (struct sec){.kind = S_CMODE, .raw = nmode, .data = modes};
+		s[ns++] = (struct sec){.kind = S_CBYTES, .raw = g->cz_bytes, .data = g->cz};
+	} else {
+		s[ns++] = (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg};
+		s[ns++] = (struct sec){.kind = S_DST, .raw = 4 * g->m, .data = g->dst};
+		if (g->w)
+			s[ns++] = (struct sec){.kind = S_W, .raw = 4 * g->m, .data = g->w};
+	}
 	if (g->coord_kind != ORDO_COORD_NONE)
 		s[ns++] =
 		    (struct sec){.kind = S_COORD,
@@ -155,7 +181,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		uint32_t codec;
 	} *jobs = calloc(nfr + 1, sizeof *jobs);
 	if (!jobs) {
-		free(deg);
+		free(deg), free(modes);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
 	uint64_t k = 0;
@@ -165,7 +191,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 	struct io_out *out;
 	int rc = io_out_open(path, 0, &out, err);
 	if (rc) {
-		free(deg), free(jobs);
+		free(deg), free(modes), free(jobs);
 		return rc;
 	}
 	int fd = io_out_fd(out);
@@ -207,6 +233,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		ZSTD_freeCCtx(cc);
 	}
 	free(deg);
+	free(modes);
 	if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory compressing %s", path);
 	unsigned char *mb = calloc(1, meta);
@@ -214,9 +241,12 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	if (!rc) {
 		memcpy(mb, MAGIC, 8);
-		put32(mb + 8, VERSION);
-		put32(mb + 12, (g->w ? 1u : 0) | ((g->flags & ORDO_GRAPH_SYMMETRIC) ? 2u : 0) |
-		                   (g->coord_kind ? 4u : 0));
+		put32(mb + 8, cz ? VERSION_CZ : VERSION);
+		put32(mb + 12, (ordo_graph_weighted(g) ? 1u : 0) |
+		                   ((g->flags & ORDO_GRAPH_SYMMETRIC) ? 2u : 0) |
+		                   (g->coord_kind ? 4u : 0) | (cz ? 8u : 0));
+		if (cz)
+			put64(mb + 80, g->cz_wbase | (uint64_t)g->cz_flags << 32);
 		put64(mb + 16, g->n);
 		put64(mb + 24, g->m);
 		put32(mb + 32, (uint32_t)ns);
@@ -275,6 +305,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	unsigned char h[HDR];
 	struct ordo_graph *g = NULL;
 	unsigned char *meta = NULL;
+	uint64_t *lens = NULL;
+	uint8_t *modes = NULL;
 	int rc = pread_all(fd, h, HDR, 0, path, err);
 	if (rc)
 		goto done;
@@ -282,10 +314,10 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		rc = ordo_err_set(err, ORDO_EFORMAT, "%s: byte 0: expected magic 'ORDOGRPH'", path);
 		goto done;
 	}
-	if (get32(h + 8) != VERSION) {
+	if (get32(h + 8) != VERSION && get32(h + 8) != VERSION_CZ) {
 		rc = ordo_err_set(err, ORDO_EUNSUPPORTED,
-		                  "%s: byte 8: expected format version %d, found %u", path, VERSION,
-		                  get32(h + 8));
+		                  "%s: byte 8: expected format version %d or %d, found %u", path,
+		                  VERSION, VERSION_CZ, get32(h + 8));
 		goto done;
 	}
 	if (get64(h + 120) != io_checksum(h, 120, 0)) {
@@ -295,19 +327,17 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	}
 	uint32_t flags = get32(h + 12), ns = get32(h + 32), ck = get32(h + 36);
 	uint64_t n = get64(h + 16), m = get64(h + 24), block = get64(h + 72);
+	const bool cz = flags & 8;
+	const uint64_t czp = get64(h + 80), nmode = (n / 16 + 1 + 7) / 8;
 	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 4 || ns < 2 || ck > 2 || block == 0 ||
-	    block > (1u << 30) || (flags & ~7u)) {
+	    block > (1u << 30) || (flags & ~15u) || cz != (get32(h + 8) == VERSION_CZ) ||
+	    (cz ? (czp >> 32) != (flags & 1) : czp != 0)) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
 		                  "flags %#x)",
 		                  path, (unsigned long long)n, (unsigned long long)m, ns, flags);
 		goto done;
 	}
-	uint64_t need =
-	    8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
-	rc = io_check_memory(path, "the graph", need, err);
-	if (rc)
-		goto done;
 	uint64_t tbl = (uint64_t)ns * SEC + 8;
 	meta = malloc(tbl);
 	if (!meta) {
@@ -322,7 +352,24 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		                  "%s: byte %d: section table checksum mismatch", path, HDR);
 		goto done;
 	}
-	rc = ordo_graph_alloc((uint32_t)n, m, flags & 1, &g, err);
+	uint64_t czbytes = 0; /* a compressed graph's node data: its section's size */
+	for (uint32_t i = 0; cz && i < ns; i++)
+		if (get32(meta + (uint64_t)i * SEC) == S_CBYTES)
+			czbytes = get64(meta + (uint64_t)i * SEC + 8);
+	uint64_t need =
+	    cz ? czbytes + 8 + 17 * n + nmode + ((flags & 4) ? 16 * n : 0)
+	       : 8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
+	rc = io_check_memory(path, "the graph", need, err);
+	if (rc)
+		goto done;
+	if (cz) {
+		rc =
+		    ordo_graph_alloc_cz((uint32_t)n, m, czbytes, flags & 1, (uint32_t)czp, &g, err);
+		if (!rc && (!(lens = malloc((n + 1) * sizeof *lens)) || !(modes = malloc(nmode))))
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	} else {
+		rc = ordo_graph_alloc((uint32_t)n, m, flags & 1, &g, err);
+	}
 	if (rc)
 		goto done;
 	if (flags & 2)
@@ -342,7 +389,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	/* sections -> destinations; gather frames */
 	struct sec s[4];
 	uint64_t nfr = 0;
-	bool seen[5] = {0};
+	bool seen[S_KINDS] = {0};
 	for (uint32_t i = 0; i < ns; i++) {
 		const unsigned char *se = meta + (uint64_t)i * SEC;
 		s[i].kind = get32(se);
@@ -351,7 +398,16 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		s[i].table = get64(se + 24);
 		s[i].sum = get64(se + 32);
 		uint64_t want = 0;
-		switch (s[i].kind) {
+		switch (cz && s[i].kind != S_COORD ? s[i].kind + 100 : s[i].kind) {
+		case S_CLEN + 100:
+			s[i].data = lens, want = 8 * n;
+			break;
+		case S_CMODE + 100:
+			s[i].data = modes, want = nmode;
+			break;
+		case S_CBYTES + 100:
+			s[i].data = g->cz, want = czbytes;
+			break;
 		case S_DEG:
 			s[i].data = g->off + 1, want = 8 * n;
 			break;
@@ -383,7 +439,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		seen[s[i].kind] = true;
 		nfr += s[i].nframes;
 	}
-	if (!seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W]) ||
+	if ((cz ? !seen[S_CLEN] || !seen[S_CMODE] || !seen[S_CBYTES]
+	        : !seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W])) ||
 	    ((flags & 4) && !seen[S_COORD])) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte %d: a section the header promises is missing", path,
@@ -505,6 +562,12 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	free(fr);
 	if (rc)
 		goto done;
+	if (cz) {
+		if ((rc = ordo_graph_cz_index(g, lens, modes, err)) ||
+		    (rc = ordo_graph_validate(g, err)))
+			ordo_err_prefix(err, "%s: ", path);
+		goto done;
+	}
 	/* degrees -> offsets: two-level parallel prefix sum. Each degree is checked
 	 * against m, so a forged section cannot wrap the sums around. */
 	{
@@ -562,6 +625,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	}
 done:
 	free(meta);
+	free(lens);
+	free(modes);
 	close(fd);
 	if (rc) {
 		ordo_graph_free(g);

@@ -155,17 +155,19 @@ int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int p
 	for (int k = 0; k < 3; k++) {
 		uint32_t t = (uint32_t)((uint64_t)g->n * (2 * k + 1) / 6);
 		const double *tp = j.geo.p + 3 * (size_t)t;
-		for (uint32_t u = 0; u < g->n; u++)
-			for (uint64_t a = ordo_graph_begin(g, u); a < ordo_graph_end(g, u); a++) {
-				uint32_t v = ordo_graph_dst(g, a);
+		for (uint32_t u = 0; u < g->n; u++) {
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &v, &w);) {
 				uint64_t hu = ordo_geo_h(&j.geo, j.geo.scale, u, tp);
 				uint64_t hv = ordo_geo_h(&j.geo, j.geo.scale, v, tp);
-				if (hu > ordo_graph_weight(g, a) + hv) {
+				if (hu > w + hv) {
 					FAIL("%s: heuristic inconsistent at arc %u->%u towards %u",
 					     what, u, v, t);
 					goto out_geo;
 				}
 			}
+		}
 	}
 	for (int p = 0; p < pairs; p++) {
 		if (ordo_graph_pick_pair(g, 1, (uint64_t)p, &j.src, &j.dst, &e) ||
@@ -285,5 +287,66 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 		rc = every_scheduler(what, maxT, kcore_one, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.core);
+	return rc;
+}
+
+/* ---- plain against compressed ---- */
+
+int apps_same_answers(const struct ordo_graph *p, const struct ordo_graph *c, const char *what,
+                      char *msg, size_t cap)
+{
+	if (p->n != c->n || p->m != c->m)
+		return FAIL("%s: %u nodes, %llu arcs compressed, %u and %llu plain", what, c->n,
+		            (unsigned long long)c->m, p->n, (unsigned long long)p->m);
+	const size_t n = p->n ? p->n : 1;
+	uint64_t *d1 = malloc(n * sizeof *d1), *d2 = malloc(n * sizeof *d2), s1, s2;
+	uint32_t *l1 = malloc(n * sizeof *l1), *l2 = malloc(n * sizeof *l2);
+	struct ordo_err e = {0};
+	int rc = 0;
+	const uint32_t src = ordo_graph_pick_source(p, 1, 0);
+	if (!d1 || !d2 || !l1 || !l2) {
+		rc = FAIL("out of memory");
+		goto out;
+	}
+	if (src != ordo_graph_pick_source(c, 1, 0)) {
+		rc = FAIL("%s: another source picked", what);
+		goto out;
+	}
+	if (src == UINT32_MAX)
+		goto out;
+	if (ordo_dijkstra(p, src, d1, &s1, &e) || ordo_dijkstra(c, src, d2, &s2, &e) ||
+	    ordo_bfs_seq(p, src, l1, &s1, &e) || ordo_bfs_seq(c, src, l2, &s2, &e)) {
+		rc = FAIL("%s: %s", what, e.msg);
+		goto out;
+	}
+	for (uint32_t v = 0; v < p->n; v++)
+		if (d1[v] != d2[v] || l1[v] != l2[v]) {
+			rc = FAIL(
+			    "%s: node %u: distance %llu / level %u compressed, %llu / %u plain",
+			    what, v, (unsigned long long)d2[v], l2[v], (unsigned long long)d1[v],
+			    l1[v]);
+			goto out;
+		}
+	if (p->flags & ORDO_GRAPH_SYMMETRIC) {
+		struct ordo_forest f1, f2;
+		if (ordo_kruskal(p, &f1, &e) || ordo_kruskal(c, &f2, &e) ||
+		    ordo_kcore_seq(p, l1, &e) || ordo_kcore_seq(c, l2, &e)) {
+			rc = FAIL("%s: %s", what, e.msg);
+			goto out;
+		}
+		if (f1.weight != f2.weight || f1.edges != f2.edges) {
+			rc = FAIL("%s: forest of weight %llu compressed, %llu plain", what,
+			          (unsigned long long)f2.weight, (unsigned long long)f1.weight);
+			goto out;
+		}
+		for (uint32_t v = 0; v < p->n; v++)
+			if (l1[v] != l2[v]) {
+				rc = FAIL("%s: node %u: core %u compressed, %u plain", what, v,
+				          l2[v], l1[v]);
+				goto out;
+			}
+	}
+out:
+	free(d1), free(d2), free(l1), free(l2);
 	return rc;
 }

@@ -22,4 +22,10 @@ int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 /* k-core numbers (g symmetric) against Batagelj-Zaversnik. */
 int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 
+/* The same sequential answers (Dijkstra distances and BFS levels from the first picked
+ * source; on symmetric graphs the forest and every core number) on a plain graph and
+ * its compressed copy. */
+int apps_same_answers(const struct ordo_graph *plain, const struct ordo_graph *compressed,
+                      const char *what, char *msg, size_t cap);
+
 #endif

@@ -3,7 +3,7 @@
  * graphs of ../shared/inputs (or $ORDO_INPUTS), each run verified against its exact
  * sequential baseline: rome99 (directed; symmetrised for MST and k-core), luxembourg
  * with its .xyz (A*; arcs weighed by length), soc-Slashdot0902 and ca-AstroPh with
- * random weights 1..255.
+ * random weights 1..255; each on the plain graph and on its compressed copy.
  * Exits 77 (CTest's skip) with the reason when the directory is absent.
  * `apps_inputs --generated` runs the same checks on small generated graphs instead
  * (the ThreadSanitizer test runs that; tsan_test.sh).
@@ -40,26 +40,47 @@ static void report(int rc, const char *what, const char *msg)
 	fails += rc != 0;
 }
 
-static void all_apps(struct ordo_graph *g, const char *name, bool astar, int maxT)
+/* Every app on g (and its symmetrised copy s for MST and k-core). */
+static void apps_on(const struct ordo_graph *g, const struct ordo_graph *s, const char *name,
+                    bool astar, int maxT)
 {
-	char msg[1024], what[256];
+	char msg[1024], what[300];
 	snprintf(what, sizeof what, "bfs on %s", name);
 	report(apps_bfs_all(g, name, maxT, msg, sizeof msg), what, msg);
 	if (astar) {
 		snprintf(what, sizeof what, "astar on %s", name);
 		report(apps_astar_all(g, name, maxT, 2, msg, sizeof msg), what, msg);
 	}
-	struct ordo_graph *s = g;
+	snprintf(what, sizeof what, "mst on %s", name);
+	report(apps_mst_all(s, name, maxT, msg, sizeof msg), what, msg);
+	snprintf(what, sizeof what, "kcore on %s", name);
+	report(apps_kcore_all(s, name, maxT, msg, sizeof msg), what, msg);
+}
+
+/* Every app on the plain graph, then on its compressed copy, whose sequential answers
+ * must be the plain graph's. */
+static void all_apps(struct ordo_graph *g, const char *name, bool astar, int maxT)
+{
+	struct ordo_graph *s = g, *gc = NULL, *sc = NULL;
 	struct ordo_build_stats bs;
 	struct ordo_err e = {0};
 	if (!(g->flags & ORDO_GRAPH_SYMMETRIC) && ordo_graph_symmetrized(g, 2, &s, &bs, &e)) {
 		report(-1, "symmetrise", e.msg);
 		return;
 	}
-	snprintf(what, sizeof what, "mst on %s", name);
-	report(apps_mst_all(s, name, maxT, msg, sizeof msg), what, msg);
-	snprintf(what, sizeof what, "kcore on %s", name);
-	report(apps_kcore_all(s, name, maxT, msg, sizeof msg), what, msg);
+	apps_on(g, s, name, astar, maxT);
+	if (ordo_graph_compress(g, 2, &gc, &e) || ordo_graph_compress(s, 2, &sc, &e)) {
+		report(-1, "compress", e.msg);
+	} else {
+		char msg[1024], what[300], cname[260];
+		snprintf(cname, sizeof cname, "%s (compressed)", name);
+		snprintf(what, sizeof what, "same answers on %s", cname);
+		report(apps_same_answers(g, gc, name, msg, sizeof msg), what, msg);
+		report(apps_same_answers(s, sc, name, msg, sizeof msg), what, msg);
+		apps_on(gc, sc, cname, astar, maxT < 4 ? maxT : 4);
+	}
+	ordo_graph_free(gc);
+	ordo_graph_free(sc);
 	if (s != g)
 		ordo_graph_free(s);
 }

@@ -40,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.mtx_real = (data[0] & 8) ? ORDO_MTX_REAL_ROUND : ORDO_MTX_REAL_REJECT;
 	o.build.dedup = (data[0] & 16) != 0;
 	o.build.symmetrize = (data[0] & 32) != 0;
+	o.build.compress = (data[0] & 64) != 0; /* the compressed builder and check */
 	struct ordo_graph *g = NULL;
 	struct ordo_err e = {0};
 	int rc = ordo_load(path, &o, &g, NULL, &e);

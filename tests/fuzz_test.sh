@@ -33,7 +33,7 @@ rm -rf "$corpus"
 mkdir -p "$corpus"
 i=0
 for f in "$src"/tests/fixtures/* "$src"/tests/malformed/*; do
-	for b in 0 1 2 3 4 5 6; do # prefix byte = format choice
+	for b in 0 1 2 3 4 5 6 70; do # prefix byte = format choice (+64: --compress)
 		i=$((i + 1))
 		{ printf "\\$(printf %o "$b")"; cat "$f"; } >"$corpus/seed$i"
 	done

@@ -291,3 +291,42 @@ Test(kcore, every_scheduler_on_generated_graphs, .timeout = 600)
 		ordo_graph_free(g);
 	}
 }
+
+/* Every app on compressed copies of the fixtures and of generated graphs: the same
+ * sequential answers as the plain graph, and every scheduler verified. */
+Test(compressed, every_app_on_fixtures_and_generated_graphs, .timeout = 600)
+{
+	const char *files[] = {"tiny.gr", "undirected.graph", "tiny.mtx", "isolated.graph",
+	                       "sparse.txt"};
+	const char *specs[] = {"road:W=60,H=50,seed=3", "rmat:scale=11,ef=8",
+	                       "grid:W=30,H=20,lo=1,hi=1"};
+	for (size_t i = 0; i < sizeof files / sizeof *files + sizeof specs / sizeof *specs; i++) {
+		struct ordo_graph *g, *s, *gc, *sc;
+		struct ordo_err e = {0};
+		struct ordo_build_stats bs;
+		const bool file = i < sizeof files / sizeof *files;
+		const char *name = file ? files[i] : specs[i - sizeof files / sizeof *files];
+		if (file) {
+			char p[512];
+			snprintf(p, sizeof p, ORDO_TEST_DIR "/fixtures/%s", name);
+			cr_assert_eq(ordo_load(p, NULL, &g, NULL, &e), 0, "%s", e.msg);
+		} else {
+			cr_assert_eq(ordo_generate(name, 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+		}
+		cr_assert_eq(ordo_graph_symmetrized(g, 2, &s, &bs, &e), 0);
+		cr_assert_eq(ordo_graph_compress(g, 2, &gc, &e), 0, "%s", e.msg);
+		cr_assert_eq(ordo_graph_compress(s, 2, &sc, &e), 0, "%s", e.msg);
+		char msg[512];
+		cr_assert_eq(apps_same_answers(g, gc, name, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_same_answers(s, sc, name, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_bfs_all(gc, name, 4, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_mst_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_kcore_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
+		if (g->coord_kind != ORDO_COORD_NONE && ordo_graph_weighted(g))
+			cr_assert_eq(apps_astar_all(gc, name, 4, 2, msg, sizeof msg), 0, "%s", msg);
+		ordo_graph_free(gc);
+		ordo_graph_free(sc);
+		ordo_graph_free(s);
+		ordo_graph_free(g);
+	}
+}

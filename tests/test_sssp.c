@@ -32,7 +32,7 @@ Test(dijkstra, tiny_fixture)
 	ordo_graph_free(g);
 }
 
-static void run_all(const struct ordo_graph *g, const char *what, int maxT)
+static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 {
 	uint64_t *ref = malloc(g->n * sizeof *ref), settled;
 	_Atomic uint64_t *dist = malloc(g->n * sizeof *dist);
@@ -77,6 +77,19 @@ static void run_all(const struct ordo_graph *g, const char *what, int maxT)
 	}
 	free(ref);
 	free(dist);
+}
+
+/* Every scheduler on g, then on its compressed copy (up to 4 threads). */
+static void run_all(const struct ordo_graph *g, const char *what, int maxT)
+{
+	run_all_one(g, what, maxT);
+	struct ordo_graph *c;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_compress(g, 2, &c, &e), 0, "%s", e.msg);
+	char name[300];
+	snprintf(name, sizeof name, "%s (compressed)", what);
+	run_all_one(c, name, maxT < 4 ? maxT : 4);
+	ordo_graph_free(c);
 }
 
 Test(sssp, every_scheduler_on_fixtures, .timeout = 300)

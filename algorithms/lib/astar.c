@@ -54,19 +54,20 @@ int ordo_geo_init(const struct ordo_graph *g, struct ordo_geo *geo, struct ordo_
 		uint64_t z = 0;
 		uint32_t mu = UINT32_MAX, mv = UINT32_MAX;
 #pragma omp for schedule(dynamic, 4096) nowait
-		for (uint64_t u = 0; u < g->n; u++)
-			for (uint64_t e = ordo_graph_begin(g, (uint32_t)u);
-			     e < ordo_graph_end(g, (uint32_t)u); e++) {
-				const uint32_t v = ordo_graph_dst(g, e);
+		for (uint64_t u = 0; u < g->n; u++) {
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, (uint32_t)u);
+			     ordo_arcs_next(&a, &v, &w);) {
 				const double len = ordo_geo_len(geo, (uint32_t)u, v);
 				if (len <= 0) {
 					z++;
 					continue;
 				}
-				const double r = ordo_graph_weight(g, e) / len;
+				const double r = w / len;
 				if (r < mine)
 					mine = r, mu = (uint32_t)u, mv = v;
 			}
+		}
 #pragma omp critical
 		{
 			zero += z;
@@ -118,9 +119,9 @@ int ordo_astar_seq(const struct ordo_graph *g, const struct ordo_geo *geo, doubl
 		if (u == dst)
 			break;
 		const uint64_t du = dist[u];
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-			const uint32_t v = ordo_graph_dst(g, e);
-			const uint64_t nd = du + ordo_graph_weight(g, e);
+		uint32_t v, w;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			const uint64_t nd = du + w;
 			if (nd >= dist[v])
 				continue;
 			dist[v] = nd;
@@ -164,10 +165,9 @@ static bool astar_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *use
 	const uint64_t dt = atomic_load_explicit(&s->dist[s->target], memory_order_relaxed);
 	if (gu > atomic_load_explicit(&s->dist[u], memory_order_relaxed) || t->prio >= dt)
 		return false;
-	const uint64_t begin = ordo_graph_begin(g, u), end = ordo_graph_end(g, u);
-	for (uint64_t e = begin; e < end; e++) {
-		const uint32_t v = ordo_graph_dst(g, e);
-		const uint64_t nd = gu + ordo_graph_weight(g, e);
+	uint32_t v, w;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+		const uint64_t nd = gu + w;
 		uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
 		if (nd >= old)
 			continue;
@@ -206,8 +206,8 @@ static void astar_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 		ordo_graph_prefetch_arcs(g, u);
 		return;
 	}
-	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-		const uint32_t v = ordo_graph_dst(g, e);
+	uint32_t v, w;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
 		__builtin_prefetch(&s->dist[v], 1);
 		ordo_prefetch(s->geo->p + 3 * (size_t)v);
 	}
@@ -246,11 +246,12 @@ int ordo_astar_admissible(const struct ordo_graph *g, const struct ordo_geo *geo
 	int rc = ordo_graph_alloc(g->n, g->m, true, &r, err);
 	if (rc)
 		return rc;
+	uint32_t v, w;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-			r->off[ordo_graph_dst(g, e) + 1]++;
-	for (uint32_t v = 0; v < g->n; v++)
-		r->off[v + 1] += r->off[v];
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+			r->off[v + 1]++;
+	for (uint32_t x = 0; x < g->n; x++)
+		r->off[x + 1] += r->off[x];
 	uint64_t *fill = malloc((size_t)g->n * sizeof *fill);
 	uint64_t *d = malloc((size_t)g->n * sizeof *d), settled;
 	if (!fill || !d) {
@@ -259,10 +260,10 @@ int ordo_astar_admissible(const struct ordo_graph *g, const struct ordo_geo *geo
 	}
 	memcpy(fill, r->off, (size_t)g->n * sizeof *fill);
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-			uint64_t k = fill[ordo_graph_dst(g, e)]++;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			uint64_t k = fill[v]++;
 			r->dst[k] = u;
-			r->w[k] = ordo_graph_weight(g, e);
+			r->w[k] = w;
 		}
 	free(fill);
 	rc = ordo_dijkstra(r, dst, d, &settled, err);

@@ -24,22 +24,27 @@ static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	const uint32_t l = (uint32_t)t->prio;
-	const uint64_t begin = ordo_graph_begin(g, u), end = ordo_graph_end(g, u);
+	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 		return false;
-	for (uint64_t e = begin; e < end; e++)
-		__builtin_prefetch(&s->level[ordo_graph_dst(g, e)], 1);
 	const uint32_t nl = l + 1;
-	for (uint64_t e = begin; e < end; e++) {
-		const uint32_t v = ordo_graph_dst(g, e);
-		uint32_t old = atomic_load_explicit(&s->level[v], memory_order_relaxed);
-		while (nl < old) {
-			/* relaxed: the level travels in the task; the worklist orders the rest */
-			if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
-			                                          memory_order_relaxed,
-			                                          memory_order_relaxed)) {
-				ordo_push(ctx, nl, v);
-				break;
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb, *wb;
+	for (unsigned k; (k = ordo_arcs_batch(&a, vbuf, wbuf, &vb, &wb));) {
+		for (unsigned i = 0; i < k; i++)
+			__builtin_prefetch(&s->level[vb[i]], 1);
+		for (unsigned i = 0; i < k; i++) {
+			const uint32_t v = vb[i];
+			uint32_t old = atomic_load_explicit(&s->level[v], memory_order_relaxed);
+			while (nl < old) {
+				/* relaxed: the level travels in the task; the worklist orders
+				 * the rest */
+				if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
+				                                          memory_order_relaxed,
+				                                          memory_order_relaxed)) {
+					ordo_push(ctx, nl, v);
+					break;
+				}
 			}
 		}
 	}
@@ -64,8 +69,10 @@ static void bfs_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 		ordo_graph_prefetch_arcs(g, u);
 		return;
 	}
-	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-		__builtin_prefetch(&s->level[ordo_graph_dst(g, e)], 1);
+	/* the first 32 (a hub's task decodes and prefetches its own list) */
+	uint32_t v, w, k = 0;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
+		__builtin_prefetch(&s->level[v], 1);
 }
 
 int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
@@ -105,8 +112,8 @@ int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint
 	while (head < tail) {
 		const uint32_t u = queue[head++];
 		const uint32_t nl = level[u] + 1;
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-			const uint32_t v = ordo_graph_dst(g, e);
+		uint32_t v, w;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
 			if (level[v] == ORDO_LEVEL_INF) {
 				level[v] = nl;
 				queue[tail++] = v;

@@ -66,9 +66,9 @@ static uint32_t hindex(const struct kc_ctx *s, uint32_t *cnt, uint32_t v, uint32
                        int64_t *support)
 {
 	const struct ordo_graph *g = s->g;
-	for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
-		uint32_t x =
-		    atomic_load_explicit(&s->est[ordo_graph_dst(g, e)], memory_order_seq_cst);
+	uint32_t u, wt;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &u, &wt);) {
+		uint32_t x = atomic_load_explicit(&s->est[u], memory_order_seq_cst);
 		cnt[x < cap ? x : cap]++;
 	}
 	uint32_t h = 0, above = 0;
@@ -109,8 +109,8 @@ static bool recompute(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t v)
 		/* seq_cst: the store, then the loads of the neighbours' estimates (below
 		 * and in the re-check), are one side of the Dekker pair */
 		atomic_store_explicit(&s->est[v], h, memory_order_seq_cst);
-		for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
-			const uint32_t w = ordo_graph_dst(g, e);
+		uint32_t w, wt;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &w, &wt);) {
 			const uint32_t x = atomic_load_explicit(&s->est[w], memory_order_seq_cst);
 			if (h < x && x <= cur &&
 			    atomic_fetch_sub_explicit(&s->support[w], 1, memory_order_acq_rel) - 1 <
@@ -168,8 +168,10 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 		ordo_graph_prefetch_arcs(g, u);
 		return;
 	}
-	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-		__builtin_prefetch(&s->est[ordo_graph_dst(g, e)]);
+	/* the first 32 (a hub's task decodes and prefetches its own list) */
+	uint32_t v, w, k = 0;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
+		__builtin_prefetch(&s->est[v]);
 }
 
 /* The largest degree; core numbers and counts are 32-bit. */
@@ -270,8 +272,8 @@ int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *
 	bin[0] = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint32_t v = vert[i];
-		for (uint64_t e = ordo_graph_begin(g, v); e < ordo_graph_end(g, v); e++) {
-			const uint32_t u = ordo_graph_dst(g, e);
+		uint32_t u, wt;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &u, &wt);) {
 			if (core[u] > core[v]) {
 				const uint32_t du = core[u], pu = pos[u], pw = bin[du],
 				               w = vert[pw];

@@ -60,6 +60,7 @@ struct ordo_mst {
 	_Atomic uint32_t *parent; /* union-find; a root is its own parent */
 	struct mst_node *node;
 	uint64_t *base;        /* every node's arcs as weight << 32 | other end */
+	uint64_t *aoff;        /* n + 1: node u's arcs are base[aoff[u] .. aoff[u+1]) */
 	struct mst_edge *pick; /* per merged-away root: the arc that merged it */
 	struct ordo_task *init;
 };
@@ -221,8 +222,8 @@ static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 	}
 	if (atomic_load_explicit(&m->parent[r], memory_order_relaxed) != r)
 		return;
-	const uint64_t *first = m->base + ordo_graph_begin(m->g, r);
-	if (ordo_graph_degree(m->g, r) == 0)
+	const uint64_t *first = m->base + m->aoff[r];
+	if (m->aoff[r + 1] == m->aoff[r])
 		return;
 	if (ahead == 2)
 		ordo_prefetch(first);
@@ -252,10 +253,14 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 	m->base = ordo_alloc_huge((g->m ? g->m : 1) * sizeof *m->base);
 	m->pick = ordo_alloc_huge(n * sizeof *m->pick + 8);
 	m->init = ordo_alloc_huge(n * sizeof *m->init + 8);
-	if (!m->parent || !m->node || !m->base || !m->pick || !m->init) {
+	m->aoff = ordo_alloc_huge((n + 1) * sizeof *m->aoff);
+	if (!m->parent || !m->node || !m->base || !m->pick || !m->init || !m->aoff) {
 		ordo_mst_free(m);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
 	}
+	m->aoff[0] = 0;
+	for (size_t u = 0; u < n; u++)
+		m->aoff[u + 1] = m->aoff[u] + ordo_graph_degree(g, (uint32_t)u);
 	*out = m;
 	return 0;
 }
@@ -269,6 +274,7 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->base);
 	free(m->pick);
 	free(m->init);
+	free(m->aoff);
 	free(m);
 }
 
@@ -279,11 +285,12 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 	/* fresh state: every node its own component with its arcs (not timed) */
 #pragma omp parallel for num_threads(o->topo->nthreads) schedule(dynamic, 4096)
 	for (uint64_t u = 0; u < g->n; u++) {
-		const uint64_t b = ordo_graph_begin(g, (uint32_t)u),
-		               e = ordo_graph_end(g, (uint32_t)u);
-		uint64_t *arc = m->base + b;
-		for (uint64_t k = b; k < e; k++)
-			m->base[k] = (uint64_t)ordo_graph_weight(g, k) << 32 | ordo_graph_dst(g, k);
+		const uint64_t b = m->aoff[u], e = m->aoff[u + 1];
+		uint64_t *arc = m->base + b, k = b;
+		uint32_t v, w;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, (uint32_t)u);
+		     ordo_arcs_next(&a, &v, &w);)
+			m->base[k++] = (uint64_t)w << 32 | v;
 		if (e - b > 32) {
 			qsort(arc, e - b, sizeof *arc, cmp_u64);
 		} else {
@@ -307,8 +314,8 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 	}
 	uint64_t ninit = 0;
 	for (uint64_t u = 0; u < g->n; u++)
-		if (ordo_graph_degree(g, (uint32_t)u))
-			m->init[ninit++] = (struct ordo_task){ordo_graph_degree(g, (uint32_t)u), u};
+		if (m->aoff[u + 1] > m->aoff[u])
+			m->init[ninit++] = (struct ordo_task){m->aoff[u + 1] - m->aoff[u], u};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = mst_prefetch;
 	if (!eo.lookahead)
@@ -353,9 +360,10 @@ static bool seq_union(uint32_t *p, uint32_t *size, uint32_t a, uint32_t b)
 int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err)
 {
 	uint64_t k = 0;
+	uint32_t v, w;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-			k += u < ordo_graph_dst(g, e);
+		for (struct ordo_arcs it = ordo_graph_arcs(g, u); ordo_arcs_next(&it, &v, &w);)
+			k += u < v;
 	struct mst_edge *a = malloc((k ? k : 1) * sizeof *a), *b = malloc((k ? k : 1) * sizeof *b);
 	uint32_t *p = malloc((size_t)g->n * sizeof *p), *size = malloc((size_t)g->n * sizeof *size);
 	uint64_t *cnt = calloc(65536, sizeof *cnt);
@@ -365,10 +373,9 @@ int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_
 	}
 	k = 0;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-			if (u < ordo_graph_dst(g, e))
-				a[k++] = (struct mst_edge){ordo_graph_weight(g, e), u,
-				                           ordo_graph_dst(g, e)};
+		for (struct ordo_arcs it = ordo_graph_arcs(g, u); ordo_arcs_next(&it, &v, &w);)
+			if (u < v)
+				a[k++] = (struct mst_edge){w, u, v};
 	/* stable LSD radix sort by weight, two 16-bit digits (ties need no order: every
 	 * minimum spanning forest has the same weight and edge count) */
 	for (int pass = 0; pass < 2; pass++) {

@@ -29,25 +29,30 @@ static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	const uint64_t d = t->prio;
-	const uint64_t begin = ordo_graph_begin(g, u), end = ordo_graph_end(g, u);
+	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return false;
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
-	 * neighbours' distances would be taken one at a time: start them all first. */
-	for (uint64_t e = begin; e < end; e++)
-		__builtin_prefetch(&s->dist[ordo_graph_dst(g, e)], 1);
-	for (uint64_t e = begin; e < end; e++) {
-		const uint32_t v = ordo_graph_dst(g, e);
-		const uint64_t nd = d + ordo_graph_weight(g, e);
-		uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
-		while (nd < old) {
-			/* relaxed: the distance travels in the task; the worklist's push/pop
-			 * orders the rest */
-			if (atomic_compare_exchange_weak_explicit(&s->dist[v], &old, nd,
-			                                          memory_order_relaxed,
-			                                          memory_order_relaxed)) {
-				ordo_push(ctx, nd, v);
-				break;
+	 * neighbours' distances would be taken one at a time: start them all first (a
+	 * batch at a time). */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb, *wb;
+	for (unsigned k; (k = ordo_arcs_batch(&a, vbuf, wbuf, &vb, &wb));) {
+		for (unsigned i = 0; i < k; i++)
+			__builtin_prefetch(&s->dist[vb[i]], 1);
+		for (unsigned i = 0; i < k; i++) {
+			const uint32_t v = vb[i];
+			const uint64_t nd = d + wb[i];
+			uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
+			while (nd < old) {
+				/* relaxed: the distance travels in the task; the worklist's
+				 * push/pop orders the rest */
+				if (atomic_compare_exchange_weak_explicit(&s->dist[v], &old, nd,
+				                                          memory_order_relaxed,
+				                                          memory_order_relaxed)) {
+					ordo_push(ctx, nd, v);
+					break;
+				}
 			}
 		}
 	}
@@ -75,8 +80,10 @@ static void sssp_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 		return;
 	}
 	/* the neighbours' distances, for writing */
-	for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++)
-		__builtin_prefetch(&s->dist[ordo_graph_dst(g, e)], 1);
+	/* the first 32 (a hub's task decodes and prefetches its own list) */
+	uint32_t v, w, k = 0;
+	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
+		__builtin_prefetch(&s->dist[v], 1);
 }
 
 int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
@@ -125,9 +132,9 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 		const uint32_t u = top.node;
 		count++;
 		const uint64_t du = top.key;
-		for (uint64_t e = ordo_graph_begin(g, u); e < ordo_graph_end(g, u); e++) {
-			const uint32_t v = ordo_graph_dst(g, e);
-			const uint64_t nd = du + ordo_graph_weight(g, e);
+		uint32_t v, w;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			const uint64_t nd = du + w;
 			if (nd >= dist[v])
 				continue;
 			dist[v] = nd;

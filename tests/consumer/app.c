@@ -27,8 +27,8 @@ static bool wcc_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const uint32_t v = (uint32_t)t->data, l = (uint32_t)t->prio;
 	if (atomic_load_explicit(&s->label[v], memory_order_relaxed) != l)
 		return false; /* v has a smaller label already: empty work */
-	for (uint64_t e = ordo_graph_begin(s->g, v); e < ordo_graph_end(s->g, v); e++) {
-		const uint32_t w = ordo_graph_dst(s->g, e);
+	uint32_t w, weight;
+	for (struct ordo_arcs a = ordo_graph_arcs(s->g, v); ordo_arcs_next(&a, &w, &weight);) {
 		uint32_t old = atomic_load_explicit(&s->label[w], memory_order_relaxed);
 		while (l < old)
 			if (atomic_compare_exchange_weak_explicit(&s->label[w], &old, l,
@@ -79,9 +79,9 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 		queue[tail++] = r;
 		while (head < tail) {
 			const uint32_t u = queue[head++];
-			for (uint64_t e = ordo_graph_begin(s->g, u); e < ordo_graph_end(s->g, u);
-			     e++) {
-				const uint32_t w = ordo_graph_dst(s->g, e);
+			uint32_t w, weight;
+			for (struct ordo_arcs a = ordo_graph_arcs(s->g, u);
+			     ordo_arcs_next(&a, &w, &weight);) {
 				if (s->ref[w] == UINT32_MAX) {
 					s->ref[w] = r;
 					queue[tail++] = w;
