@@ -68,7 +68,7 @@ static void summary(const struct ordo_graph *g, const char *name)
 	       g->m ? bytes / (double)g->m : 0.0,
 	       (g->flags & ORDO_GRAPH_SYMMETRIC) ? ", symmetric" : "");
 	if (ordo_graph_compressed(g))
-		printf("  %llu wide blocks of 16 nodes, %llu bytes of arcs\n",
+		printf("  %llu blocks of 16 nodes padded for hubs, %llu bytes of arcs\n",
 		       (unsigned long long)g->cz_nwide, (unsigned long long)g->cz_bytes);
 }
 

@@ -77,19 +77,24 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
                             bool wout, bool dedup, struct ordo_build_stats *st,
                             struct ordo_graph **out, struct ordo_err *err)
 {
-	uint32_t wbase = UINT32_MAX;
+	uint32_t wbase = UINT32_MAX, wmax = 0;
 	if (wout) {
-#pragma omp parallel for num_threads(T) reduction(min : wbase) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(T) reduction(min                    \
+                                                  : wbase) reduction(max \
+                                                                     : wmax) schedule(dynamic, 1)
 		for (int i = 0; i < T * P; i++)
 			for (struct ordo_edge_block *b = parts[i].head; b; b = b->next)
-				for (uint32_t k = 0; k < b->count; k++)
+				for (uint32_t k = 0; k < b->count; k++) {
 					wbase = b->w[k] < wbase ? b->w[k] : wbase;
+					wmax = b->w[k] > wmax ? b->w[k] : wmax;
+				}
 	}
 	uint64_t total = 0;
 	for (int i = 0; i < T * P; i++)
 		total += parts[i].count;
 	if (!wout || !total)
-		wbase = 0;
+		wbase = wmax = 0;
+	const uint32_t flags = ordo_cz_weight_flags(wout, wbase, wmax);
 	const uint64_t nb = (uint64_t)n / 16 + 1;
 	struct ordo_cz_chunk *ch = calloc((size_t)P, sizeof *ch);
 	uint64_t *len = malloc(((uint64_t)n + 1) * sizeof *len);
@@ -161,7 +166,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 				}
 				loff[span] = wp;
 				kept[p] = wp;
-				if (!ordo_cz_encode_range(lo, hi, loff, pairs, wout, wbase,
+				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,
 				                          len + lo, modes + (lo >> 7), &ch[p]))
 					fail = true;
 			}
@@ -179,7 +184,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 		g->m += kept[p];
 	st->duplicates_removed = total - g->m;
 	g->cz_wbase = wbase;
-	g->cz_flags = wout ? ORDO_CZ_WEIGHTED : 0;
+	g->cz_flags = flags;
 	if ((rc = ordo_cz_assemble(g, ch, (uint64_t)P, len, modes, T, err)))
 		goto out;
 	*out = g;

@@ -68,40 +68,72 @@ static inline uint8_t *wput(uint8_t *p, uint32_t c)
 	return vput(p, c - 255u);
 }
 
+static inline unsigned blen(uint32_t x) /* bytes of a group value: 1..4 */
+{
+	return x < (1u << 8) ? 1 : x < (1u << 16) ? 2 : x < (1u << 24) ? 3 : 4;
+}
+static inline uint8_t *bput(uint8_t *p, uint32_t x, unsigned len)
+{
+	for (unsigned i = 0; i < len; i++)
+		*p++ = (uint8_t)(x >> (8 * i));
+	return p;
+}
+
 uint64_t ordo_cz_node_code(uint8_t *out, uint32_t u, const uint64_t *a, uint64_t d, bool srcrel,
-                           bool weighted, uint32_t wbase)
+                           uint32_t flags, uint32_t wbase)
 {
 	if (!d)
 		return 0;
+	const bool weighted = flags & ORDO_CZ_WEIGHTED, w8 = flags & ORDO_CZ_W8;
+	uint8_t tmp[48], *p = out ? out : tmp;
 	uint64_t len = 0;
-	uint8_t *p = out;
 	const uint32_t v0 = (uint32_t)(a[0] >> 32);
 	const uint64_t h = zigzag((int64_t)v0 - (int64_t)u) << 2 | (d - 1 < 3 ? d - 1 : 3);
-	if (out) {
-		p = vput(p, h);
-		if (d >= 4)
-			p = vput(p, d - 4);
-	} else {
-		len = vlen(h) + (d >= 4 ? vlen(d - 4) : 0);
+	p = vput(p, h);
+	if (d >= 4)
+		p = vput(p, d - 4);
+	if (weighted)
+		p = wput(p, (uint32_t)a[0] - wbase);
+	len = (uint64_t)(p - (out ? out : tmp));
+	if (!out)
+		p = tmp;
+	if (d >= ORDO_CZ_GROUP_MIN) { /* groups of four: control byte(s), gaps, weights */
+		for (uint64_t i = 1; i < d; i += 4) {
+			const unsigned k = d - i < 4 ? (unsigned)(d - i) : 4;
+			unsigned ct = 0, cw = 0, bytes = 1 + (weighted && !w8);
+			uint32_t gap[4], wc[4];
+			for (unsigned j = 0; j < k; j++) {
+				gap[j] =
+				    (uint32_t)(a[i + j] >> 32) - (uint32_t)(a[i + j - 1] >> 32);
+				wc[j] = (uint32_t)a[i + j] - wbase;
+				ct |= (blen(gap[j]) - 1) << (2 * j);
+				cw |= (blen(wc[j]) - 1) << (2 * j);
+				bytes += blen(gap[j]) + (weighted ? (w8 ? 1 : blen(wc[j])) : 0);
+			}
+			len += bytes;
+			if (!out)
+				continue;
+			*p++ = (uint8_t)ct;
+			if (weighted && !w8)
+				*p++ = (uint8_t)cw;
+			for (unsigned j = 0; j < k; j++)
+				p = bput(p, gap[j], blen(gap[j]));
+			for (unsigned j = 0; weighted && j < k; j++)
+				p = bput(p, wc[j], w8 ? 1 : blen(wc[j]));
+		}
+		return len;
 	}
 	uint32_t prev = v0;
-	for (uint64_t i = 0; i < d; i++) {
+	for (uint64_t i = 1; i < d; i++) {
 		const uint32_t v = (uint32_t)(a[i] >> 32);
-		if (i) {
-			const uint64_t x =
-			    srcrel ? zigzag((int64_t)v - (int64_t)u) : (uint64_t)(v - prev);
-			if (out)
-				p = vput(p, x);
-			else
-				len += vlen(x);
-			prev = v;
-		}
-		if (weighted) {
-			const uint32_t c = (uint32_t)a[i] - wbase;
-			if (out)
-				p = wput(p, c);
-			else
-				len += wlen(c);
+		const uint64_t x = srcrel ? zigzag((int64_t)v - (int64_t)u) : (uint64_t)(v - prev);
+		prev = v;
+		if (out) {
+			p = vput(p, x);
+			if (weighted)
+				p = wput(p, (uint32_t)a[i] - wbase);
+		} else {
+			len += vlen(x) + (weighted ? wlen((uint32_t)a[i] - wbase) : 0);
 		}
 	}
 	return out ? (uint64_t)(p - out) : len;
@@ -110,7 +142,7 @@ uint64_t ordo_cz_node_code(uint8_t *out, uint32_t u, const uint64_t *a, uint64_t
 #define chunk ordo_cz_chunk
 
 bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const uint64_t *pairs,
-                          bool weighted, uint32_t wbase, uint64_t *len, uint8_t *modes,
+                          uint32_t flags, uint32_t wbase, uint64_t *len, uint8_t *modes,
                           struct chunk *out)
 {
 	uint64_t total = 0;
@@ -124,14 +156,16 @@ bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const 
 		for (uint32_t u = blo; u < bhi; u++) {
 			const uint64_t *a = pairs + loff[u - lo];
 			uint64_t d = loff[u - lo + 1] - loff[u - lo];
-			gap += ordo_cz_node_code(NULL, u, a, d, false, weighted, wbase);
-			rel += ordo_cz_node_code(NULL, u, a, d, true, weighted, wbase);
+			gap += ordo_cz_node_code(NULL, u, a, d, false, flags, wbase);
+			rel += ordo_cz_node_code(NULL, u, a, d, true, flags, wbase);
 		}
 		src[b] = rel < gap;
 		total += src[b] ? rel : gap;
 	}
 	out->buf = malloc(total ? total : 1);
 	out->bytes = total;
+	out->lo = lo;
+	out->hi = hi;
 	if (!out->buf) {
 		free(src);
 		return false;
@@ -141,7 +175,7 @@ bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const 
 		const uint32_t b = (u - lo) / 16;
 		uint64_t k =
 		    ordo_cz_node_code(p, u, pairs + loff[u - lo], loff[u - lo + 1] - loff[u - lo],
-		                      src[b], weighted, wbase);
+		                      src[b], flags, wbase);
 		len[u - lo] = k;
 		p += k;
 	}
@@ -152,7 +186,14 @@ bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const 
 	return true;
 }
 
-int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, bool weighted, uint32_t wbase,
+uint32_t ordo_cz_weight_flags(bool weighted, uint32_t wbase, uint32_t wmax)
+{
+	return !weighted            ? 0
+	       : wmax - wbase < 256 ? ORDO_CZ_WEIGHTED | ORDO_CZ_W8
+	                            : ORDO_CZ_WEIGHTED;
+}
+
+int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags, uint32_t wbase,
                         struct ordo_graph **out, struct ordo_err *err)
 {
 	*out = NULL;
@@ -168,7 +209,7 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, bool weighted, u
 	g->m = m;
 	g->cz_bytes = bytes;
 	g->cz_wbase = wbase;
-	g->cz_flags = weighted ? ORDO_CZ_WEIGHTED : 0;
+	g->cz_flags = czflags;
 	g->cz = ordo_alloc_huge(bytes + 8);
 	if (!g->cz) {
 		free(g);
@@ -178,6 +219,22 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, bool weighted, u
 	memset(g->cz + bytes, 0, 8);
 	*out = g;
 	return 0;
+}
+
+/* The shift of a block whose nodes start at st[0..k] (relative to st[0]): the smallest
+ * s with every start a multiple of 2^s and the last at most 255 << s; -1 if none. */
+static int block_shift(const uint64_t *st, unsigned k)
+{
+	for (int s = 0; s <= ORDO_CZ_MAX_SHIFT; s++) {
+		if ((st[k] - st[0]) >> s > 255)
+			continue;
+		bool ok = true;
+		for (unsigned i = 1; i <= k && ok; i++)
+			ok = ((st[i] - st[0]) & ((1ull << s) - 1)) == 0;
+		if (ok)
+			return s;
+	}
+	return -1;
 }
 
 int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
@@ -199,36 +256,31 @@ int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcr
 		return ordo_err_set(err, ORDO_EFORMAT,
 		                    "the nodes' data takes %llu bytes, the graph has %llu",
 		                    (unsigned long long)acc, (unsigned long long)g->cz_bytes);
+	if (acc > ORDO_CZ_BASE)
+		return ordo_err_set(err, ORDO_ERANGE, "%llu bytes of arcs: too many to index",
+		                    (unsigned long long)acc);
 	len[n] = acc;
 	const uint64_t nb = (uint64_t)n / 16 + 1;
-	uint64_t nwide = 0;
-	for (uint64_t b = 0; b < nb; b++) {
-		uint64_t last = 16 * b + 15 < n ? 16 * b + 15 : n;
-		nwide += len[last] - len[16 * b] > 255;
-	}
-	free(g->cz_blk), free(g->cz_rel), free(g->cz_wide);
+	free(g->cz_blk), free(g->cz_rel);
 	g->cz_blk = ordo_alloc_huge(nb * sizeof *g->cz_blk);
 	g->cz_rel = ordo_alloc_huge((uint64_t)n + 1);
-	g->cz_wide = malloc((nwide ? nwide : 1) * 16 * sizeof *g->cz_wide);
-	g->cz_nwide = nwide;
-	if (!g->cz_blk || !g->cz_rel || !g->cz_wide)
+	if (!g->cz_blk || !g->cz_rel)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory indexing a compressed graph");
-	uint64_t w = 0;
+	g->cz_nwide = 0;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t lo = 16 * b, last = lo + 15 < n ? lo + 15 : n;
 		const uint64_t mode =
 		    srcrel && (srcrel[b >> 3] >> (b & 7) & 1) ? ORDO_CZ_SRCREL : 0;
-		if (len[last] - len[lo] > 255) {
-			for (uint64_t u = lo; u <= last; u++) {
-				g->cz_wide[w * 16 + (u - lo)] = len[u];
-				g->cz_rel[u] = 0;
-			}
-			g->cz_blk[b] = ORDO_CZ_WIDE | mode | w++;
-		} else {
-			for (uint64_t u = lo; u <= last; u++)
-				g->cz_rel[u] = (uint8_t)(len[u] - len[lo]);
-			g->cz_blk[b] = len[lo] | mode;
-		}
+		const int s = block_shift(len + lo, (unsigned)(last - lo));
+		if (s < 0)
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "nodes %llu..%llu: their starts cannot be indexed (not "
+			                    "aligned, or too far apart)",
+			                    (unsigned long long)lo, (unsigned long long)last);
+		for (uint64_t u = lo; u <= last; u++)
+			g->cz_rel[u] = (uint8_t)((len[u] - len[lo]) >> s);
+		g->cz_blk[b] = len[lo] | (uint64_t)s << ORDO_CZ_SHIFT_AT | mode;
+		g->cz_nwide += s > 0;
 	}
 	return 0;
 }
@@ -242,31 +294,77 @@ void ordo_graph_cz_modes(const struct ordo_graph *g, uint8_t *bits)
 			bits[b >> 3] |= (uint8_t)(1u << (b & 7));
 }
 
+/* Places nodes with the given lengths (len[0..n-1]) block by block: in a block whose
+ * first 15 nodes take more than 255 bytes, each node starts at a multiple of 2^s past
+ * the block's start (zero bytes pad the node before), for the smallest s that brings
+ * the 16th start within 255 << s. Writes the padded lengths to pad[0..n-1]. */
+static void place(const uint64_t *len, uint64_t *pad, uint32_t n)
+{
+	for (uint64_t lo = 0; lo < n; lo += 16) {
+		const uint64_t hi = lo + 16 < n ? lo + 16 : n;
+		/* the block's last start: node hi-1's, or the end (node n's) when node n is
+		 * in this block; after that the next block starts anywhere */
+		const uint64_t last = hi == n && (n & 15) ? hi : hi - 1;
+		for (int s = 0;; s++) {
+			const uint64_t a = (1ull << s) - 1;
+			uint64_t pos = 0;
+			for (uint64_t u = lo; u < last; u++) {
+				pad[u] = (len[u] + a) & ~a;
+				pos += pad[u];
+			}
+			if (pos >> s <= 255 || s == ORDO_CZ_MAX_SHIFT)
+				break;
+		}
+		if (last < hi)
+			pad[hi - 1] = len[hi - 1];
+	}
+}
+
 int ordo_cz_assemble(struct ordo_graph *g, struct chunk *ch, uint64_t nch, uint64_t *len,
                      const uint8_t *modes, int T, struct ordo_err *err)
 {
+	const uint32_t n = g->n;
+	uint64_t *pad = malloc(((uint64_t)n + 1) * sizeof *pad);
+	if (!pad)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory placing compressed nodes");
+	place(len, pad, n);
 	uint64_t total = 0;
-	for (uint64_t c = 0; c < nch; c++)
-		total += ch[c].bytes;
+	for (uint64_t u = 0; u < n; u++)
+		total += pad[u];
 	g->cz_bytes = total;
 	g->cz = ordo_alloc_huge(total + 8);
-	if (!g->cz)
+	if (!g->cz) {
+		free(pad);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu bytes of arcs",
 		                    (unsigned long long)total);
+	}
 	memset(g->cz + total, 0, 8);
-	uint64_t at = 0;
-	for (uint64_t c = 0; c < nch; c++) {
-		uint64_t k = ch[c].bytes;
-		ch[c].bytes = at; /* now its position */
-		at += k;
+	/* chunk c holds nodes [lo, hi) back to back; each goes to its padded place */
+	uint64_t *cstart = malloc((nch + 1) * sizeof *cstart);
+	if (!cstart) {
+		free(pad);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory placing compressed nodes");
+	}
+	for (uint64_t c = 0, at = 0; c < nch; c++) {
+		cstart[c] = at;
+		for (uint32_t u = ch[c].lo; u < ch[c].hi; u++)
+			at += pad[u];
 	}
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1)
 	for (uint64_t c = 0; c < nch; c++) {
-		uint64_t end = c + 1 < nch ? ch[c + 1].bytes : total;
-		memcpy(g->cz + ch[c].bytes, ch[c].buf, end - ch[c].bytes);
+		uint64_t at = cstart[c], from = 0;
+		for (uint32_t u = ch[c].lo; u < ch[c].hi; u++) {
+			memcpy(g->cz + at, ch[c].buf + from, len[u]);
+			memset(g->cz + at + len[u], 0, pad[u] - len[u]);
+			from += len[u];
+			at += pad[u];
+		}
 		free(ch[c].buf);
 		ch[c].buf = NULL;
 	}
+	free(cstart);
+	memcpy(len, pad, (uint64_t)n * sizeof *len);
+	free(pad);
 	return ordo_graph_cz_index(g, len, modes, err);
 }
 
@@ -299,14 +397,17 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 	const int T = threads > 0 ? threads : omp_get_max_threads();
 	const uint32_t n = g->n;
 	const bool weighted = g->w != NULL;
-	uint32_t wbase = UINT32_MAX;
+	uint32_t wbase = UINT32_MAX, wmax = 0;
 	if (weighted) {
-#pragma omp parallel for num_threads(T) reduction(min : wbase)
-		for (uint64_t e = 0; e < g->m; e++)
+#pragma omp parallel for num_threads(T) reduction(min : wbase) reduction(max : wmax)
+		for (uint64_t e = 0; e < g->m; e++) {
 			wbase = g->w[e] < wbase ? g->w[e] : wbase;
+			wmax = g->w[e] > wmax ? g->w[e] : wmax;
+		}
 	}
 	if (!weighted || !g->m)
-		wbase = 0;
+		wbase = wmax = 0;
+	const uint32_t flags = ordo_cz_weight_flags(weighted, wbase, wmax);
 	const uint64_t nch = ((uint64_t)n + CHUNK - 1) / CHUNK, nb = (uint64_t)n / 16 + 1;
 	struct chunk *ch = calloc(nch + 1, sizeof *ch);
 	uint64_t *len = malloc(((uint64_t)n + 1) * sizeof *len);
@@ -345,7 +446,7 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 				for (uint32_t u = lo; u < hi; u++)
 					sort_u64(pairs + loff[u - lo],
 					         loff[u - lo + 1] - loff[u - lo]);
-				if (!ordo_cz_encode_range(lo, hi, loff, pairs, weighted, wbase,
+				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,
 				                          len + lo, modes + (lo >> 7), &ch[c]))
 					fail = true;
 			}
@@ -360,7 +461,7 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 	h->n = n;
 	h->m = g->m;
 	h->cz_wbase = wbase;
-	h->cz_flags = weighted ? ORDO_CZ_WEIGHTED : 0;
+	h->cz_flags = flags;
 	if ((rc = ordo_cz_assemble(h, ch, nch, len, modes, T, err)) ||
 	    (rc = copy_coords(g, h, err)))
 		goto out;
@@ -422,6 +523,18 @@ static bool safe_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 	return false;
 }
 
+/* A weight code at p (one byte, or 255 and a varint) within end, giving a weight that
+ * fits 32 bits. */
+static bool safe_wcode(const uint8_t **p, const uint8_t *end, uint32_t wbase)
+{
+	uint64_t x;
+	if (*p == end)
+		return false;
+	if (*(*p)++ != 255)
+		return true;
+	return safe_varint(p, end, &x) && x <= UINT32_MAX - 255ull - wbase;
+}
+
 /* Checks node u's bytes; returns its degree, or UINT64_MAX with a reason in why. */
 static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **why)
 {
@@ -452,9 +565,60 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 		return UINT64_MAX;
 	}
 	int64_t v = (int64_t)u + ordo_cz_unzigzag(h >> 2);
-	const bool srcrel = be & ORDO_CZ_SRCREL, weighted = g->cz_flags & ORDO_CZ_WEIGHTED;
-	for (uint64_t i = 0; i < d; i++) {
-		if (i) {
+	const bool srcrel = be & ORDO_CZ_SRCREL, weighted = g->cz_flags & ORDO_CZ_WEIGHTED,
+	           w8 = g->cz_flags & ORDO_CZ_W8;
+	if (v < 0 || v >= (int64_t)g->n) {
+		*why = "a target is not a node";
+		return UINT64_MAX;
+	}
+	if (weighted && !safe_wcode(&p, end, g->cz_wbase)) {
+		*why = "a weight is cut short or larger than 32 bits";
+		return UINT64_MAX;
+	}
+	if (d >= ORDO_CZ_GROUP_MIN) {
+		for (uint64_t i = 1; i < d; i += 4) {
+			const unsigned k = d - i < 4 ? (unsigned)(d - i) : 4;
+			const unsigned head = 1 + (weighted && !w8);
+			if ((uint64_t)(end - p) < head) {
+				*why = "a group's control byte is missing";
+				return UINT64_MAX;
+			}
+			const unsigned ct = p[0], cw = head == 2 ? p[1] : 0;
+			p += head;
+			for (unsigned j = 0; j < k; j++) {
+				const unsigned l = ((ct >> (2 * j)) & 3) + 1;
+				if ((uint64_t)(end - p) < l) {
+					*why = "a group is cut short";
+					return UINT64_MAX;
+				}
+				uint64_t gap = 0;
+				for (unsigned c = 0; c < l; c++)
+					gap |= (uint64_t)p[c] << (8 * c);
+				p += l;
+				v += (int64_t)gap;
+				if (v >= (int64_t)g->n) {
+					*why = "a target is not a node";
+					return UINT64_MAX;
+				}
+			}
+			for (unsigned j = 0; weighted && j < k; j++) {
+				const unsigned l = w8 ? 1 : ((cw >> (2 * j)) & 3) + 1;
+				if ((uint64_t)(end - p) < l) {
+					*why = "a group's weights are cut short";
+					return UINT64_MAX;
+				}
+				uint64_t c = 0;
+				for (unsigned q = 0; q < l; q++)
+					c |= (uint64_t)p[q] << (8 * q);
+				p += l;
+				if (c > UINT32_MAX - (uint64_t)g->cz_wbase) {
+					*why = "a weight is larger than 32 bits";
+					return UINT64_MAX;
+				}
+			}
+		}
+	} else {
+		for (uint64_t i = 1; i < d; i++) {
 			if (!safe_varint(&p, end, &x)) {
 				*why = "a target is cut short or longer than 5 bytes";
 				return UINT64_MAX;
@@ -465,38 +629,37 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 				return UINT64_MAX;
 			}
 			v = nv;
-		}
-		if (v < 0 || v >= (int64_t)g->n) {
-			*why = "a target is not a node";
-			return UINT64_MAX;
-		}
-		if (weighted) {
-			if (p == end) {
-				*why = "a weight is missing";
+			if (v >= (int64_t)g->n) {
+				*why = "a target is not a node";
 				return UINT64_MAX;
 			}
-			if (*p++ == 255 &&
-			    (!safe_varint(&p, end, &x) || x > UINT32_MAX - 255ull - g->cz_wbase)) {
+			if (weighted && !safe_wcode(&p, end, g->cz_wbase)) {
 				*why = "a weight is cut short or larger than 32 bits";
 				return UINT64_MAX;
 			}
 		}
 	}
-	if (p != end) {
+	/* what follows is padding: zero bytes, fewer than the block's alignment */
+	const uint64_t align = 1ull << ((be >> ORDO_CZ_SHIFT_AT) & 63);
+	if ((uint64_t)(end - p) >= align) {
 		*why = "bytes are left over after its arcs";
 		return UINT64_MAX;
 	}
+	for (; p < end; p++)
+		if (*p) {
+			*why = "bytes are left over after its arcs";
+			return UINT64_MAX;
+		}
 	return d;
 }
 
 int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err)
 {
-	if (g->cz_wbase && !(g->cz_flags & ORDO_CZ_WEIGHTED))
-		return ordo_err_set(err, ORDO_EFORMAT, "an unweighted graph with a weight base");
-	for (uint64_t b = 0; b <= g->n / 16; b++)
-		if ((g->cz_blk[b] & ORDO_CZ_WIDE) && (g->cz_blk[b] & ORDO_CZ_MASK) >= g->cz_nwide)
-			return ordo_err_set(err, ORDO_EFORMAT, "block %llu: no such wide block",
-			                    (unsigned long long)b);
+	if ((g->cz_wbase || (g->cz_flags & ORDO_CZ_W8)) && !(g->cz_flags & ORDO_CZ_WEIGHTED))
+		return ordo_err_set(err, ORDO_EFORMAT, "an unweighted graph with weight codes");
+	if (g->cz_flags & ~(uint32_t)(ORDO_CZ_WEIGHTED | ORDO_CZ_W8))
+		return ordo_err_set(err, ORDO_EFORMAT, "unknown compressed-graph flags %#x",
+		                    g->cz_flags);
 	uint64_t bad = UINT64_MAX, sum = 0;
 #pragma omp parallel for reduction(min : bad) reduction(+ : sum) schedule(dynamic, 4096)
 	for (uint64_t u = 0; u < g->n; u++) {

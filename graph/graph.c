@@ -57,7 +57,6 @@ void ordo_graph_free(struct ordo_graph *g)
 	free(g->cz);
 	free(g->cz_blk);
 	free(g->cz_rel);
-	free(g->cz_wide);
 	free(g);
 }
 
@@ -84,8 +83,7 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 uint64_t ordo_graph_csr_bytes(const struct ordo_graph *g)
 {
 	if (g->cz)
-		return g->cz_bytes + 8 + ((uint64_t)g->n / 16 + 1) * 8 + (uint64_t)g->n + 1 +
-		       g->cz_nwide * 16 * 8;
+		return g->cz_bytes + 8 + ((uint64_t)g->n / 16 + 1) * 8 + (uint64_t)g->n + 1;
 	return ((uint64_t)g->n + 1) * 8 + g->m * 4 + (g->w ? g->m * 4 : 0);
 }
 

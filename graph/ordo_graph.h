@@ -40,12 +40,19 @@ enum ordo_graph_flags {
 
 enum ordo_cz_flags {
 	ORDO_CZ_WEIGHTED = 1u << 0, /* each arc carries a weight code */
+	ORDO_CZ_W8 = 1u << 1,       /* every weight code is below 256 (grouped: one byte each) */
 };
+/* Nodes of at least this degree code arcs 1.. in groups of four (see below). */
+#define ORDO_CZ_GROUP_MIN 8
 
-/* Block table entries of a compressed graph (one per 16 nodes; see compress.c). */
-#define ORDO_CZ_WIDE   (1ull << 63) /* the block's starts are in cz_wide[] */
-#define ORDO_CZ_SRCREL (1ull << 62) /* targets after the first: zig-zag from the source */
-#define ORDO_CZ_MASK   ((1ull << 62) - 1)
+/* Block table entries of a compressed graph, one per 16 nodes: the byte offset of the
+ * block's first node (56 bits), the shift s of its nodes' relative starts (node u
+ * starts at offset + (cz_rel[u] << s): a block of hubs pads its nodes to multiples of
+ * 2^s, so one byte per node still reaches them), and the code of its short lists. */
+#define ORDO_CZ_BASE      ((1ull << 56) - 1)
+#define ORDO_CZ_SHIFT_AT  56
+#define ORDO_CZ_MAX_SHIFT 31
+#define ORDO_CZ_SRCREL    (1ull << 62) /* targets after the first: zig-zag from the source */
 
 struct ordo_graph {
 	uint32_t n;
@@ -60,10 +67,9 @@ struct ordo_graph {
 	/* Compressed adjacency; cz is NULL for a plain graph. */
 	uint8_t *cz;       /* cz_bytes of node data, then 8 zero bytes of padding */
 	uint64_t cz_bytes; /* bytes of node data */
-	uint64_t *cz_blk;  /* n/16 + 1: start, or wide index | WIDE; | SRCREL */
-	uint8_t *cz_rel;   /* n + 1: start of node u minus its narrow block's start */
-	uint64_t *cz_wide; /* 16 starts per wide block */
-	uint64_t cz_nwide; /* wide blocks */
+	uint64_t *cz_blk;  /* n/16 + 1 block entries (see ORDO_CZ_BASE) */
+	uint8_t *cz_rel;   /* n + 1: node u's start past its block's, >> the block's shift */
+	uint64_t cz_nwide; /* blocks with a shift (hubs) */
 	uint32_t cz_wbase; /* every weight is cz_wbase + its code */
 	uint32_t cz_flags; /* enum ordo_cz_flags */
 };
@@ -75,6 +81,20 @@ static inline bool ordo_graph_compressed(const struct ordo_graph *g)
 static inline bool ordo_graph_weighted(const struct ordo_graph *g)
 {
 	return g->w || (g->cz && (g->cz_flags & ORDO_CZ_WEIGHTED));
+}
+
+/* The graph's part of an operator's prefetch pipeline (ordo_exec_opts.prefetch) for
+ * node u, `ahead` (>= 2) tasks before it runs: a plain graph's arc range from 3 up, its
+ * arcs at 2; a compressed graph's index entries from 4 up, its bytes at 3 and 2 (they
+ * are decoded at stage 1, to prefetch the neighbours, so they get two stages to come). */
+static inline void ordo_graph_prefetch_node(const struct ordo_graph *g, uint32_t u);
+static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t u);
+static inline void ordo_graph_prefetch_stage(const struct ordo_graph *g, uint32_t u, unsigned ahead)
+{
+	if (ahead >= (g->cz ? 4u : 3u))
+		ordo_graph_prefetch_node(g, u);
+	else
+		ordo_graph_prefetch_arcs(g, u);
 }
 
 /* ---- Plain-CSR index accessors (plain graphs only) ---- */
@@ -101,8 +121,16 @@ static inline uint32_t ordo_graph_weight(const struct ordo_graph *g, uint64_t e)
  *   header  varint(zigzag(v0 - u) << 2 | min(d - 1, 3)), then varint(d - 4) if d >= 4
  *   weight  of arc 0 (weighted graphs): one byte c < 255 (w = wbase + c), or 255 and
  *           varint(w - wbase - 255)
- *   then for each further arc i: varint(v_i - v_{i-1}) (gap), or, in blocks marked
- *           ORDO_CZ_SRCREL, varint(zigzag(v_i - u)); then its weight as above.
+ *   then, for d < ORDO_CZ_GROUP_MIN, each further arc i: varint(v_i - v_{i-1}) (gap),
+ *           or, in blocks marked ORDO_CZ_SRCREL, varint(zigzag(v_i - u)); then its
+ *           weight as above;
+ *   or, for d >= ORDO_CZ_GROUP_MIN, arcs 1..d-1 in groups of four (the last may be
+ *           shorter), each: a control byte (2 bits per gap: its length 1-4 bytes), a
+ *           second one for the weight codes unless ORDO_CZ_W8, the gaps (little-endian,
+ *           that many bytes each), then the weight codes (one byte each with
+ *           ORDO_CZ_W8, else as long as their control byte says). Lengths come from the
+ *           control byte, so the four loads do not wait on one another: a hub decodes
+ *           several times faster than with varints.
  * Targets are sorted (v_0 <= v_1 <= ...). Varints are LEB128 (7 bits a byte, low first,
  * at most 5 bytes); they are decoded without branches from one 8-byte load, which the
  * padding keeps inside the buffer. A loaded graph is checked whole (ordo_graph_validate)
@@ -125,8 +153,7 @@ static inline int64_t ordo_cz_unzigzag(uint64_t z)
 /* Byte range of node u's data, and its block's entry (for the SRCREL bit). */
 static inline uint64_t ordo_cz_start(const struct ordo_graph *g, uint32_t u, uint64_t be)
 {
-	return (be & ORDO_CZ_WIDE) ? g->cz_wide[(be & ORDO_CZ_MASK) * 16 + (u & 15)]
-	                           : (be & ORDO_CZ_MASK) + g->cz_rel[u];
+	return (be & ORDO_CZ_BASE) + ((uint64_t)g->cz_rel[u] << ((be >> ORDO_CZ_SHIFT_AT) & 63));
 }
 static inline uint64_t ordo_cz_range(const struct ordo_graph *g, uint32_t u, uint64_t *begin,
                                      uint64_t *end)
@@ -144,33 +171,85 @@ struct ordo_arcs {
 	size_t ws;                  /* plain: weight stride (0: the constant 1) */
 	const uint8_t *p;           /* compressed: next byte */
 	uint64_t left;              /* compressed: arcs not yet returned */
-	uint32_t v;                 /* compressed: the next target, decoded ahead */
-	uint32_t u;                 /* compressed: the source */
-	uint32_t wbase;
-	bool cz, srcrel, weighted;
+	uint32_t v, wc;             /* compressed: the next arc, decoded ahead */
+	uint32_t u, wbase;
+	const uint8_t *wq; /* grouped nodes: the current group's next weight code */
+	uint8_t ct, cw;    /* grouped nodes: its control bytes, shifted to the next arc */
+	uint8_t gk;        /* grouped nodes: arcs of it not yet decoded */
+	bool cz, srcrel, weighted, w8, grp;
 };
 
 extern const uint32_t ordo_graph_one; /* the weight of unweighted arcs */
 
+static inline uint32_t ordo_cz_wcode(const uint8_t **pp)
+{
+	uint32_t c = *(*pp)++;
+	if (__builtin_expect(c == 255, 0))
+		c += (uint32_t)ordo_cz_varint(pp);
+	return c;
+}
+
+/* One group of k <= 4 arcs at p: gaps into gv, weights (wbase + code) into gw (when
+ * weighted); returns the byte after it. */
+static inline const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool weighted, bool w8,
+                                           uint32_t wbase, uint32_t *gv, uint32_t *gw)
+{
+	static const uint32_t mask[4] = {0xFFu, 0xFFFFu, 0xFFFFFFu, 0xFFFFFFFFu};
+	const unsigned ct = p[0], cw = weighted && !w8 ? p[1] : 0;
+	const uint8_t *q = p + 1 + (weighted && !w8);
+	for (unsigned i = 0; i < k; i++) {
+		const unsigned l = (ct >> (2 * i)) & 3;
+		uint32_t x;
+		__builtin_memcpy(&x, q, 4);
+		gv[i] = x & mask[l];
+		q += l + 1;
+	}
+	if (!weighted)
+		return q;
+	if (w8) {
+		for (unsigned i = 0; i < k; i++)
+			gw[i] = wbase + q[i];
+		return q + k;
+	}
+	for (unsigned i = 0; i < k; i++) {
+		const unsigned l = (cw >> (2 * i)) & 3;
+		uint32_t x;
+		__builtin_memcpy(&x, q, 4);
+		gw[i] = wbase + (x & mask[l]);
+		q += l + 1;
+	}
+	return q;
+}
+
 /* Iterator over the compressed arcs of node u that start at p (empty: no bytes). */
 static inline struct ordo_arcs ordo_cz_arcs_at(const uint8_t *p, bool empty, uint32_t u,
-                                               bool srcrel, bool weighted, uint32_t wbase)
+                                               bool srcrel, uint32_t czflags, uint32_t wbase)
 {
 	struct ordo_arcs a;
+	a.d = a.de = a.w = NULL;
+	a.ws = 0;
 	a.cz = true;
 	a.u = u;
 	a.wbase = wbase;
 	a.srcrel = srcrel;
-	a.weighted = weighted;
+	a.weighted = czflags & ORDO_CZ_WEIGHTED;
+	a.w8 = czflags & ORDO_CZ_W8;
 	a.left = 0;
 	a.p = p;
 	a.v = 0;
+	a.wc = 1;
+	a.wq = NULL;
+	a.ct = a.cw = a.gk = 0;
+	a.grp = false;
 	if (!empty) {
 		const uint64_t h = ordo_cz_varint(&a.p);
 		a.left = (h & 3) + 1;
 		if (a.left == 4)
 			a.left += ordo_cz_varint(&a.p);
 		a.v = (uint32_t)((int64_t)u + ordo_cz_unzigzag(h >> 2));
+		if (a.weighted)
+			a.wc = wbase + ordo_cz_wcode(&a.p);
+		a.grp = a.left >= ORDO_CZ_GROUP_MIN;
 	}
 	return a;
 }
@@ -189,8 +268,7 @@ static inline struct ordo_arcs ordo_graph_arcs(const struct ordo_graph *g, uint3
 	}
 	uint64_t b, e;
 	const uint64_t be = ordo_cz_range(g, u, &b, &e);
-	return ordo_cz_arcs_at(g->cz + b, b == e, u, be & ORDO_CZ_SRCREL,
-	                       g->cz_flags & ORDO_CZ_WEIGHTED, g->cz_wbase);
+	return ordo_cz_arcs_at(g->cz + b, b == e, u, be & ORDO_CZ_SRCREL, g->cz_flags, g->cz_wbase);
 }
 
 static inline bool ordo_arcs_next(struct ordo_arcs *a, uint32_t *v, uint32_t *w)
@@ -206,21 +284,48 @@ static inline bool ordo_arcs_next(struct ordo_arcs *a, uint32_t *v, uint32_t *w)
 	if (!a->left)
 		return false;
 	*v = a->v;
-	const uint8_t *p = a->p;
-	if (a->weighted) {
-		uint32_t c = *p++;
-		if (__builtin_expect(c == 255, 0))
-			c += (uint32_t)ordo_cz_varint(&p);
-		*w = a->wbase + c;
-	} else {
-		*w = 1;
+	*w = a->wc;
+	if (--a->left) { /* decode the next arc */
+		if (a->grp) {
+			static const uint32_t mask[4] = {0xFFu, 0xFFFFu, 0xFFFFFFu, 0xFFFFFFFFu};
+			if (!a->gk) { /* a new group: control bytes, and where its weights are */
+				const unsigned k = a->left < 4 ? (unsigned)a->left : 4;
+				const uint8_t *p = a->p;
+				a->ct = *p++;
+				if (a->weighted && !a->w8)
+					a->cw = *p++;
+				unsigned tb = k; /* bytes of its gaps */
+				for (unsigned i = 0; i < k; i++)
+					tb += (a->ct >> (2 * i)) & 3;
+				a->p = p;
+				a->wq = p + tb;
+				a->gk = (uint8_t)k;
+			}
+			uint32_t x;
+			__builtin_memcpy(&x, a->p, 4);
+			a->v += x & mask[a->ct & 3];
+			a->p += (a->ct & 3) + 1;
+			a->ct >>= 2;
+			if (a->weighted) {
+				if (a->w8) {
+					a->wc = a->wbase + *a->wq++;
+				} else {
+					__builtin_memcpy(&x, a->wq, 4);
+					a->wc = a->wbase + (x & mask[a->cw & 3]);
+					a->wq += (a->cw & 3) + 1;
+					a->cw >>= 2;
+				}
+			}
+			if (!--a->gk && a->weighted)
+				a->p = a->wq; /* the next group follows the weights */
+		} else {
+			const uint64_t x = ordo_cz_varint(&a->p);
+			a->v = a->srcrel ? (uint32_t)((int64_t)a->u + ordo_cz_unzigzag(x))
+			                 : a->v + (uint32_t)x;
+			if (a->weighted)
+				a->wc = a->wbase + ordo_cz_wcode(&a->p);
+		}
 	}
-	if (--a->left) {
-		const uint64_t x = ordo_cz_varint(&p);
-		a->v = a->srcrel ? (uint32_t)((int64_t)a->u + ordo_cz_unzigzag(x))
-		                 : a->v + (uint32_t)x;
-	}
-	a->p = p;
 	return true;
 }
 
@@ -243,11 +348,54 @@ static inline unsigned ordo_arcs_batch(struct ordo_arcs *a, uint32_t *vbuf, uint
 		a->w += a->ws * k;
 		return k;
 	}
-	while (k < ORDO_ARCS_BATCH && ordo_arcs_next(a, &vbuf[k], &wbuf[k]))
-		k++;
 	*vp = vbuf;
 	*wp = wbuf;
+	if (a->grp && !a->gk) {
+		/* grouped: whole groups straight into the buffers, gaps summed in place */
+		uint32_t v = a->v, wc = a->wc;
+		while (k + 5 <= ORDO_ARCS_BATCH && a->left > 1) {
+			const unsigned g = a->left - 1 < 4 ? (unsigned)(a->left - 1) : 4;
+			vbuf[k] = v;
+			wbuf[k] = wc;
+			a->p = ordo_cz_group(a->p, g, a->weighted, a->w8, a->wbase, vbuf + k + 1,
+			                     wbuf + k + 1);
+			for (unsigned i = 1; i <= g; i++)
+				vbuf[k + i] = v += vbuf[k + i];
+			if (!a->weighted)
+				for (unsigned i = 1; i <= g; i++)
+					wbuf[k + i] = 1;
+			wc = wbuf[k + g];
+			k += g;
+			a->left -= g;
+		}
+		a->v = v;
+		a->wc = wc;
+		if (a->left == 1 && k < ORDO_ARCS_BATCH) { /* the last arc */
+			vbuf[k] = v;
+			wbuf[k++] = wc;
+			a->left = 0;
+		}
+		return k;
+	}
+	while (k < ORDO_ARCS_BATCH && ordo_arcs_next(a, &vbuf[k], &wbuf[k]))
+		k++;
 	return k;
+}
+
+/* Stage 1 of an operator's prefetch pipeline: the targets of node u whose state is
+ * worth prefetching before its task runs, into *vp as ordo_arcs_batch gives them: a
+ * plain list's first batch; a compressed list's first batch when it is long (grouped);
+ * none for a short compressed list, where decoding it twice costs more than the few
+ * misses, which the task's own batch prefetch takes anyway. */
+static inline unsigned ordo_graph_prefetch_targets(const struct ordo_graph *g, uint32_t u,
+                                                   uint32_t *vbuf, uint32_t *wbuf,
+                                                   const uint32_t **vp)
+{
+	struct ordo_arcs a = ordo_graph_arcs(g, u);
+	const uint32_t *wp;
+	if (a.cz && !a.grp)
+		return 0;
+	return ordo_arcs_batch(&a, vbuf, wbuf, vp, &wp);
 }
 
 static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
@@ -329,7 +477,7 @@ int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_g
  * `bytes` of node data (cz, padded), to be filled, then indexed by
  * ordo_graph_cz_index from the nodes' byte lengths (len[0..n-1]; consumed: used as
  * scratch) and checked with ordo_graph_validate. */
-int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, bool weighted, uint32_t wbase,
+int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags, uint32_t wbase,
                         struct ordo_graph **out, struct ordo_err *err);
 /* Builds the block table from the byte lengths; `srcrel` has one bit per block of 16
  * nodes (NULL: all gap-coded). EFORMAT when the lengths do not sum to cz_bytes. */

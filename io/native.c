@@ -331,7 +331,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	const uint64_t czp = get64(h + 80), nmode = (n / 16 + 1 + 7) / 8;
 	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 4 || ns < 2 || ck > 2 || block == 0 ||
 	    block > (1u << 30) || (flags & ~15u) || cz != (get32(h + 8) == VERSION_CZ) ||
-	    (cz ? (czp >> 32) != (flags & 1) : czp != 0)) {
+	    (cz ? ((czp >> 32) & 1) != (flags & 1) || (czp >> 34) : czp != 0)) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
 		                  "flags %#x)",
@@ -363,8 +363,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	if (rc)
 		goto done;
 	if (cz) {
-		rc =
-		    ordo_graph_alloc_cz((uint32_t)n, m, czbytes, flags & 1, (uint32_t)czp, &g, err);
+		rc = ordo_graph_alloc_cz((uint32_t)n, m, czbytes, (uint32_t)(czp >> 32),
+		                         (uint32_t)czp, &g, err);
 		if (!rc && (!(lens = malloc((n + 1) * sizeof *lens)) || !(modes = malloc(nmode))))
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	} else {

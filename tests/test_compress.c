@@ -206,8 +206,42 @@ Test(compressed, random_access_at_block_boundaries)
 	ordo_graph_free(c);
 }
 
+/* Decodes node u's code in buf with ordo_arcs_next and with ordo_arcs_batch and
+ * compares both with arcs[]; the iterator must stop exactly at the code's end. */
+static void expect_decodes(const uint8_t *buf, uint64_t len, uint32_t u, const uint64_t *arcs,
+                           uint64_t d, bool srcrel, uint32_t flags, const char *what)
+{
+	struct ordo_arcs a = ordo_cz_arcs_at(buf, false, u, srcrel, flags, 0);
+	uint32_t v, w;
+	uint64_t k = 0;
+	while (ordo_arcs_next(&a, &v, &w)) {
+		cr_assert_lt(k, d, "%s: too many arcs", what);
+		cr_assert_eq(v, (uint32_t)(arcs[k] >> 32), "%s: arc %llu target", what,
+		             (unsigned long long)k);
+		cr_assert_eq(w, (uint32_t)arcs[k], "%s: arc %llu weight", what,
+		             (unsigned long long)k);
+		k++;
+	}
+	cr_assert_eq(k, d, "%s: arcs", what);
+	cr_assert_eq(a.p, buf + len, "%s: read exactly its bytes", what);
+	a = ordo_cz_arcs_at(buf, false, u, srcrel, flags, 0);
+	uint32_t vb[ORDO_ARCS_BATCH], wb[ORDO_ARCS_BATCH];
+	const uint32_t *vp, *wp;
+	k = 0;
+	for (unsigned got; (got = ordo_arcs_batch(&a, vb, wb, &vp, &wp));)
+		for (unsigned i = 0; i < got; i++, k++) {
+			cr_assert_lt(k, d, "%s: batch: too many arcs", what);
+			cr_assert_eq(vp[i], (uint32_t)(arcs[k] >> 32), "%s: batch arc %llu", what,
+			             (unsigned long long)k);
+			cr_assert_eq(wp[i], (uint32_t)arcs[k], "%s: batch weight %llu", what,
+			             (unsigned long long)k);
+		}
+	cr_assert_eq(k, d, "%s: batch arcs", what);
+}
+
 /* The codec alone, at ids and weights a graph this small cannot hold: node 0 pointing
- * to node 2^32-2 and back, gaps of 2^32-2, weights 0 and 2^32-1, in both codes. */
+ * to node 2^32-2 and back, gaps of 2^32-2, weights 0 and 2^32-1, in both varint codes
+ * and in groups (long lists, whose group lengths 1-4 bytes all occur). */
 Test(compressed, codec_keeps_extreme_ids_and_weights)
 {
 	const uint32_t top = 0xFFFFFFFEu;
@@ -227,29 +261,50 @@ Test(compressed, codec_keeps_extreme_ids_and_weights)
 	     {12345ull << 32, 12345ull << 32, 12345ull << 32 | 254, 12346ull << 32 | 255},
 	     4},
 	};
-	uint8_t buf[128 + 8];
+	uint8_t buf[1024];
+	char what[64];
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
 		for (int srcrel = 0; srcrel < 2; srcrel++) {
 			memset(buf, 0, sizeof buf);
 			uint64_t len = ordo_cz_node_code(buf, cases[i].u, cases[i].arcs, cases[i].d,
-			                                 srcrel, true, 0);
-			cr_assert_leq(len, 128);
-			cr_assert_eq(len, ordo_cz_node_code(NULL, cases[i].u, cases[i].arcs,
-			                                    cases[i].d, srcrel, true, 0));
-			struct ordo_arcs a =
-			    ordo_cz_arcs_at(buf, false, cases[i].u, srcrel, true, 0);
-			uint32_t v, w;
-			uint64_t k = 0;
-			while (ordo_arcs_next(&a, &v, &w)) {
-				cr_assert_lt(k, cases[i].d);
-				cr_assert_eq(v, (uint32_t)(cases[i].arcs[k] >> 32),
-				             "case %zu arc %llu target", i, (unsigned long long)k);
-				cr_assert_eq(w, (uint32_t)cases[i].arcs[k], "case %zu weight", i);
-				k++;
-			}
-			cr_assert_eq(k, cases[i].d);
-			cr_assert_eq(a.p, buf + len, "case %zu: read exactly its bytes", i);
+			                                 srcrel, ORDO_CZ_WEIGHTED, 0);
+			cr_assert_eq(len,
+			             ordo_cz_node_code(NULL, cases[i].u, cases[i].arcs, cases[i].d,
+			                               srcrel, ORDO_CZ_WEIGHTED, 0));
+			snprintf(what, sizeof what, "case %zu srcrel %d", i, srcrel);
+			expect_decodes(buf, len, cases[i].u, cases[i].arcs, cases[i].d, srcrel,
+			               ORDO_CZ_WEIGHTED, what);
 		}
+	/* grouped lists: 8..70 arcs (partial last groups, more than one batch), gaps of
+	 * every byte length up to 2^32-2, weights 0..2^32-1 (and below 256 for W8) */
+	uint64_t arcs[70];
+	for (uint64_t d = ORDO_CZ_GROUP_MIN; d <= 70; d += 7)
+		for (int w8 = 0; w8 < 2; w8++)
+			for (int weighted = 0; weighted < 2; weighted++) {
+				const uint32_t flags =
+				    weighted ? ORDO_CZ_WEIGHTED | (w8 ? ORDO_CZ_W8 : 0) : 0;
+				const uint32_t gaps[] = {0, 1, 255, 256, 65535, 65536, 1u << 24, 3};
+				uint32_t v = 0;
+				for (uint64_t k = 0; k < d; k++) {
+					v += k ? gaps[k % 8] : 0;
+					if (k == d - 1 && d == 64)
+						v = top; /* a gap of nearly 2^32 */
+					uint32_t wt = (uint32_t)ordo_hash2(d, k);
+					wt = !weighted ? 1
+					     : w8      ? wt % 256
+					     : k % 3   ? wt
+					               : UINT32_MAX;
+					arcs[k] = (uint64_t)v << 32 | wt;
+				}
+				memset(buf, 0, sizeof buf);
+				uint64_t len = ordo_cz_node_code(buf, 7, arcs, d, false, flags, 0);
+				cr_assert_lt(len, sizeof buf - 8);
+				cr_assert_eq(len,
+				             ordo_cz_node_code(NULL, 7, arcs, d, false, flags, 0));
+				snprintf(what, sizeof what, "grouped d=%llu flags %u",
+				         (unsigned long long)d, flags);
+				expect_decodes(buf, len, 7, arcs, d, false, flags, what);
+			}
 }
 
 /* A real, if smaller, version of the same through the whole graph: arcs between the

@@ -195,21 +195,24 @@ static void astar_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 	const struct astar_ctx *s = user;
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 3) {
-		ordo_prefetch(&s->dist[u]);
-		ordo_graph_prefetch_node(g, u);
+	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
+		if (ahead >= 3)
+			ordo_prefetch(&s->dist[u]);
+		else if (t->prio - task_h(s, t) >
+		         atomic_load_explicit(&s->dist[u], memory_order_relaxed))
+			return; /* stale: its arcs will not be read */
+		ordo_graph_prefetch_stage(g, u, ahead);
 		return;
 	}
 	if (t->prio - task_h(s, t) > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return;
-	if (ahead == 2) {
-		ordo_graph_prefetch_arcs(g, u);
-		return;
-	}
-	uint32_t v, w;
-	for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
-		__builtin_prefetch(&s->dist[v], 1);
-		ordo_prefetch(s->geo->p + 3 * (size_t)v);
+	/* the neighbours' distances (for writing) and positions: see
+	 * ordo_graph_prefetch_targets */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++) {
+		__builtin_prefetch(&s->dist[vb[i]], 1);
+		ordo_prefetch(s->geo->p + 3 * (size_t)vb[i]);
 	}
 }
 

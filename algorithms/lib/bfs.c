@@ -24,9 +24,9 @@ static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	const uint32_t l = (uint32_t)t->prio;
-	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
-		return false;
+		return false; /* stale: its arcs are not read (nor decoded) */
+	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	const uint32_t nl = l + 1;
 	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb, *wb;
@@ -58,21 +58,21 @@ static void bfs_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 	const struct bfs_ctx *s = user;
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 3) {
-		ordo_prefetch(&s->level[u]);
-		ordo_graph_prefetch_node(g, u);
+	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
+		if (ahead >= 3)
+			ordo_prefetch(&s->level[u]);
+		else if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
+			return; /* stale: its arcs will not be read */
+		ordo_graph_prefetch_stage(g, u, ahead);
 		return;
 	}
 	if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 		return;
-	if (ahead == 2) {
-		ordo_graph_prefetch_arcs(g, u);
-		return;
-	}
-	/* the first 32 (a hub's task decodes and prefetches its own list) */
-	uint32_t v, w, k = 0;
-	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
-		__builtin_prefetch(&s->level[v], 1);
+	/* the neighbours' levels, for writing: see ordo_graph_prefetch_targets */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+		__builtin_prefetch(&s->level[vb[i]], 1);
 }
 
 int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,

@@ -157,21 +157,21 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 	const struct kc_ctx *s = user;
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 3) {
-		ordo_prefetch(&s->state[u]);
-		ordo_graph_prefetch_node(g, u);
+	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
+		if (ahead >= 3)
+			ordo_prefetch(&s->state[u]);
+		else if (!atomic_load_explicit(&s->state[u], memory_order_relaxed))
+			return; /* stale: its arcs will not be read */
+		ordo_graph_prefetch_stage(g, u, ahead);
 		return;
 	}
 	if (!atomic_load_explicit(&s->state[u], memory_order_relaxed))
 		return;
-	if (ahead == 2) {
-		ordo_graph_prefetch_arcs(g, u);
-		return;
-	}
-	/* the first 32 (a hub's task decodes and prefetches its own list) */
-	uint32_t v, w, k = 0;
-	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
-		__builtin_prefetch(&s->est[v]);
+	/* the neighbours' estimates: see ordo_graph_prefetch_targets */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+		__builtin_prefetch(&s->est[vb[i]]);
 }
 
 /* The largest degree; core numbers and counts are 32-bit. */

@@ -29,9 +29,9 @@ static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
 	const uint64_t d = t->prio;
-	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
-		return false;
+		return false; /* stale: its arcs are not read (nor decoded) */
+	struct ordo_arcs a = ordo_graph_arcs(g, u);
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
 	 * neighbours' distances would be taken one at a time: start them all first (a
 	 * batch at a time). */
@@ -67,23 +67,21 @@ static void sssp_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 	const struct sssp_ctx *s = user;
 	const struct ordo_graph *g = s->g;
 	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 3) { /* the node's distance and arc range */
-		__builtin_prefetch(&s->dist[u]);
-		ordo_graph_prefetch_node(g, u);
+	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
+		if (ahead >= 3)
+			ordo_prefetch(&s->dist[u]);
+		else if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
+			return; /* stale: its arcs will not be read */
+		ordo_graph_prefetch_stage(g, u, ahead);
 		return;
 	}
-	/* a stale task will not read its arcs */
 	if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return;
-	if (ahead == 2) { /* the arcs: first and last line of targets and weights */
-		ordo_graph_prefetch_arcs(g, u);
-		return;
-	}
-	/* the neighbours' distances, for writing */
-	/* the first 32 (a hub's task decodes and prefetches its own list) */
-	uint32_t v, w, k = 0;
-	for (struct ordo_arcs a = ordo_graph_arcs(g, u); k++ < 32 && ordo_arcs_next(&a, &v, &w);)
-		__builtin_prefetch(&s->dist[v], 1);
+	/* the neighbours' distances, for writing: see ordo_graph_prefetch_targets */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+		__builtin_prefetch(&s->dist[vb[i]], 1);
 }
 
 int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
