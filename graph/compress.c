@@ -211,8 +211,10 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
 	g->cz_wbase = wbase;
 	g->cz_flags = czflags;
 	g->cz = ordo_alloc_huge(bytes + 8);
-	if (!g->cz) {
-		free(g);
+	g->cz_blk = ordo_alloc_huge(((uint64_t)n / 16 + 1) * sizeof *g->cz_blk);
+	g->cz_rel = ordo_alloc_huge((uint64_t)n + 1);
+	if (!g->cz || !g->cz_blk || !g->cz_rel) {
+		ordo_graph_free(g);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu bytes of arcs",
 		                    (unsigned long long)bytes);
 	}
@@ -283,15 +285,6 @@ int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcr
 		g->cz_nwide += s > 0;
 	}
 	return 0;
-}
-
-void ordo_graph_cz_modes(const struct ordo_graph *g, uint8_t *bits)
-{
-	const uint64_t nb = (uint64_t)g->n / 16 + 1;
-	memset(bits, 0, (nb + 7) / 8);
-	for (uint64_t b = 0; b < nb; b++)
-		if (g->cz_blk[b] & ORDO_CZ_SRCREL)
-			bits[b >> 3] |= (uint8_t)(1u << (b & 7));
 }
 
 /* Places nodes with the given lengths (len[0..n-1]) block by block: in a block whose
@@ -653,8 +646,48 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 	return d;
 }
 
+/* The index: known bits only, each block's first node at its base, node starts rising
+ * from 0 to cz_bytes. */
+static int check_index(const struct ordo_graph *g, struct ordo_err *err)
+{
+	const uint32_t n = g->n;
+	const uint64_t known =
+	    ORDO_CZ_BASE | (uint64_t)ORDO_CZ_MAX_SHIFT << ORDO_CZ_SHIFT_AT | ORDO_CZ_SRCREL;
+	uint64_t prev = 0;
+	for (uint64_t b = 0; b <= n / 16; b++) {
+		const uint64_t be = g->cz_blk[b], lo = 16 * b, last = lo + 15 < n ? lo + 15 : n;
+		if (be & ~known)
+			return ordo_err_set(err, ORDO_EFORMAT, "block %llu: unknown bits in %#llx",
+			                    (unsigned long long)b, (unsigned long long)be);
+		if (g->cz_rel[lo])
+			return ordo_err_set(
+			    err, ORDO_EFORMAT,
+			    "node %llu: the first of its block, but not at its start",
+			    (unsigned long long)lo);
+		for (uint64_t u = lo; u <= last; u++) {
+			const uint64_t st = ordo_cz_start(g, (uint32_t)u, be);
+			if (st < prev || st > g->cz_bytes || (u == 0 && st != 0))
+				return ordo_err_set(
+				    err, ORDO_EFORMAT,
+				    "node %llu starts at byte %llu: before the node "
+				    "ahead of it or outside the %llu bytes of arcs",
+				    (unsigned long long)u, (unsigned long long)st,
+				    (unsigned long long)g->cz_bytes);
+			prev = st;
+		}
+	}
+	if (prev != g->cz_bytes)
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "the nodes' data ends at byte %llu, the graph has %llu",
+		                    (unsigned long long)prev, (unsigned long long)g->cz_bytes);
+	return 0;
+}
+
 int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err)
 {
+	int rc = check_index(g, err);
+	if (rc)
+		return rc;
 	if ((g->cz_wbase || (g->cz_flags & ORDO_CZ_W8)) && !(g->cz_flags & ORDO_CZ_WEIGHTED))
 		return ordo_err_set(err, ORDO_EFORMAT, "an unweighted graph with weight codes");
 	if (g->cz_flags & ~(uint32_t)(ORDO_CZ_WEIGHTED | ORDO_CZ_W8))

@@ -32,6 +32,11 @@
 
 #define ORDO_MAX_NODES 0xFFFFFFFFu /* ids are 0 .. 2^32-2 */
 
+/* The arc iterator's functions are always inlined: a call would spill the iterator to
+ * memory, and in an operator compiled for one representation (ORDO_GRAPH_OPERATOR) the
+ * other's code folds away only once inlined. */
+#define ORDO_INLINE static inline __attribute__((always_inline))
+
 enum ordo_coord_kind { ORDO_COORD_NONE = 0, ORDO_COORD_INT32 = 1, ORDO_COORD_DOUBLE = 2 };
 
 enum ordo_graph_flags {
@@ -89,13 +94,37 @@ static inline bool ordo_graph_weighted(const struct ordo_graph *g)
  * are decoded at stage 1, to prefetch the neighbours, so they get two stages to come). */
 static inline void ordo_graph_prefetch_node(const struct ordo_graph *g, uint32_t u);
 static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t u);
+ORDO_INLINE void ordo_graph_prefetch_stage_as(const struct ordo_graph *g, uint32_t u,
+                                              unsigned ahead, const bool cz);
 static inline void ordo_graph_prefetch_stage(const struct ordo_graph *g, uint32_t u, unsigned ahead)
 {
-	if (ahead >= (g->cz ? 4u : 3u))
-		ordo_graph_prefetch_node(g, u);
-	else
-		ordo_graph_prefetch_arcs(g, u);
+	ordo_graph_prefetch_stage_as(g, u, ahead, g->cz != NULL);
 }
+
+/* An operator NAME_plain and NAME_cz from one body BODY(args..., const bool cz), always
+ * inlined, that reads the graph with the _as(..., cz) forms (ordo_graph_arcs_as,
+ * ordo_graph_prefetch_stage_as, ordo_graph_prefetch_targets_as): pick one by
+ * ordo_graph_compressed. Each runs as if written for its representation alone; one body
+ * testing the representation at run time cost the plain CSR 5-10% (road2k SSSP). */
+#define ORDO_GRAPH_OPERATOR(name, body, ret, a1, a2, a3) \
+	static ret name##_plain(a1, a2, a3)              \
+	{                                                \
+		return body(ctx, t, user, false);        \
+	}                                                \
+	static ret name##_cz(a1, a2, a3)                 \
+	{                                                \
+		return body(ctx, t, user, true);         \
+	}
+/* The same for a prefetch hook (const struct ordo_task *t, unsigned ahead, void *user). */
+#define ORDO_GRAPH_HOOK(name, body)                                                     \
+	static void name##_plain(const struct ordo_task *t, unsigned ahead, void *user) \
+	{                                                                               \
+		body(t, ahead, user, false);                                            \
+	}                                                                               \
+	static void name##_cz(const struct ordo_task *t, unsigned ahead, void *user)    \
+	{                                                                               \
+		body(t, ahead, user, true);                                             \
+	}
 
 /* ---- Plain-CSR index accessors (plain graphs only) ---- */
 static inline uint64_t ordo_graph_begin(const struct ordo_graph *g, uint32_t u)
@@ -136,7 +165,7 @@ static inline uint32_t ordo_graph_weight(const struct ordo_graph *g, uint64_t e)
  * padding keeps inside the buffer. A loaded graph is checked whole (ordo_graph_validate)
  * before anyone decodes it this way. */
 
-static inline uint64_t ordo_cz_varint(const uint8_t **pp)
+ORDO_INLINE uint64_t ordo_cz_varint(const uint8_t **pp)
 {
 	uint64_t x;
 	__builtin_memcpy(&x, *pp, 8); /* little-endian: checked in compress.c */
@@ -146,17 +175,17 @@ static inline uint64_t ordo_cz_varint(const uint8_t **pp)
 	return (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000) | (x >> 3 & 0xfe00000) |
 	       (x >> 4 & 0x7f0000000ull);
 }
-static inline int64_t ordo_cz_unzigzag(uint64_t z)
+ORDO_INLINE int64_t ordo_cz_unzigzag(uint64_t z)
 {
 	return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
 }
 /* Byte range of node u's data, and its block's entry (for the SRCREL bit). */
-static inline uint64_t ordo_cz_start(const struct ordo_graph *g, uint32_t u, uint64_t be)
+ORDO_INLINE uint64_t ordo_cz_start(const struct ordo_graph *g, uint32_t u, uint64_t be)
 {
 	return (be & ORDO_CZ_BASE) + ((uint64_t)g->cz_rel[u] << ((be >> ORDO_CZ_SHIFT_AT) & 63));
 }
-static inline uint64_t ordo_cz_range(const struct ordo_graph *g, uint32_t u, uint64_t *begin,
-                                     uint64_t *end)
+ORDO_INLINE uint64_t ordo_cz_range(const struct ordo_graph *g, uint32_t u, uint64_t *begin,
+                                   uint64_t *end)
 {
 	const uint64_t be = g->cz_blk[u >> 4];
 	*begin = ordo_cz_start(g, u, be);
@@ -181,7 +210,7 @@ struct ordo_arcs {
 
 extern const uint32_t ordo_graph_one; /* the weight of unweighted arcs */
 
-static inline uint32_t ordo_cz_wcode(const uint8_t **pp)
+ORDO_INLINE uint32_t ordo_cz_wcode(const uint8_t **pp)
 {
 	uint32_t c = *(*pp)++;
 	if (__builtin_expect(c == 255, 0))
@@ -191,8 +220,10 @@ static inline uint32_t ordo_cz_wcode(const uint8_t **pp)
 
 /* One group of k <= 4 arcs at p: gaps into gv, weights (wbase + code) into gw (when
  * weighted); returns the byte after it. */
-static inline const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool weighted, bool w8,
-                                           uint32_t wbase, uint32_t *gv, uint32_t *gw)
+/* One group of k <= 4 arcs at p: gaps into gv, weights (wbase + code) into gw when
+ * weighted and gw is not NULL (else they are skipped); returns the byte after it. */
+ORDO_INLINE const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool weighted, bool w8,
+                                         uint32_t wbase, uint32_t *gv, uint32_t *gw)
 {
 	static const uint32_t mask[4] = {0xFFu, 0xFFFFu, 0xFFFFFFu, 0xFFFFFFFFu};
 	const unsigned ct = p[0], cw = weighted && !w8 ? p[1] : 0;
@@ -206,6 +237,14 @@ static inline const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool we
 	}
 	if (!weighted)
 		return q;
+	if (!gw) { /* skip the weights */
+		if (w8)
+			return q + k;
+		unsigned wb = k;
+		for (unsigned i = 0; i < k; i++)
+			wb += (cw >> (2 * i)) & 3;
+		return q + wb;
+	}
 	if (w8) {
 		for (unsigned i = 0; i < k; i++)
 			gw[i] = wbase + q[i];
@@ -222,8 +261,8 @@ static inline const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool we
 }
 
 /* Iterator over the compressed arcs of node u that start at p (empty: no bytes). */
-static inline struct ordo_arcs ordo_cz_arcs_at(const uint8_t *p, bool empty, uint32_t u,
-                                               bool srcrel, uint32_t czflags, uint32_t wbase)
+ORDO_INLINE struct ordo_arcs ordo_cz_arcs_at(const uint8_t *p, bool empty, uint32_t u, bool srcrel,
+                                             uint32_t czflags, uint32_t wbase)
 {
 	struct ordo_arcs a;
 	a.d = a.de = a.w = NULL;
@@ -254,9 +293,12 @@ static inline struct ordo_arcs ordo_cz_arcs_at(const uint8_t *p, bool empty, uin
 	return a;
 }
 
-static inline struct ordo_arcs ordo_graph_arcs(const struct ordo_graph *g, uint32_t u)
+/* ordo_graph_arcs for a graph known to be compressed (cz true) or plain (false); with
+ * a constant cz the other representation's code folds away (ORDO_GRAPH_OPERATOR). */
+ORDO_INLINE struct ordo_arcs ordo_graph_arcs_as(const struct ordo_graph *g, uint32_t u,
+                                                const bool cz)
 {
-	if (__builtin_expect(!g->cz, 1)) {
+	if (!cz) {
 		struct ordo_arcs a;
 		const uint64_t b = g->off[u], e = g->off[u + 1];
 		a.d = g->dst + b;
@@ -271,7 +313,12 @@ static inline struct ordo_arcs ordo_graph_arcs(const struct ordo_graph *g, uint3
 	return ordo_cz_arcs_at(g->cz + b, b == e, u, be & ORDO_CZ_SRCREL, g->cz_flags, g->cz_wbase);
 }
 
-static inline bool ordo_arcs_next(struct ordo_arcs *a, uint32_t *v, uint32_t *w)
+ORDO_INLINE struct ordo_arcs ordo_graph_arcs(const struct ordo_graph *g, uint32_t u)
+{
+	return ordo_graph_arcs_as(g, u, __builtin_expect(g->cz != NULL, 0));
+}
+
+ORDO_INLINE bool ordo_arcs_next(struct ordo_arcs *a, uint32_t *v, uint32_t *w)
 {
 	if (__builtin_expect(!a->cz, 1)) {
 		if (a->d == a->de)
@@ -335,36 +382,41 @@ static inline bool ordo_arcs_next(struct ordo_arcs *a, uint32_t *v, uint32_t *w)
  * operators that read their arcs twice (prefetch, then relax): one decoding, no copy. */
 #define ORDO_ARCS_BATCH 64
 extern const uint32_t ordo_graph_ones[ORDO_ARCS_BATCH];
-static inline unsigned ordo_arcs_batch(struct ordo_arcs *a, uint32_t *vbuf, uint32_t *wbuf,
-                                       const uint32_t **vp, const uint32_t **wp)
+ORDO_INLINE unsigned ordo_arcs_batch_impl(struct ordo_arcs *a, uint32_t *vbuf, uint32_t *wbuf,
+                                          const uint32_t **vp, const uint32_t **wp,
+                                          const bool want_w)
 {
 	unsigned k = 0;
 	if (__builtin_expect(!a->cz, 1)) {
 		const size_t left = (size_t)(a->de - a->d);
 		k = left < ORDO_ARCS_BATCH ? (unsigned)left : ORDO_ARCS_BATCH;
 		*vp = a->d;
-		*wp = a->ws ? a->w : ordo_graph_ones;
+		if (want_w)
+			*wp = a->ws ? a->w : ordo_graph_ones;
 		a->d += k;
 		a->w += a->ws * k;
 		return k;
 	}
 	*vp = vbuf;
-	*wp = wbuf;
+	if (want_w)
+		*wp = wbuf;
 	if (a->grp && !a->gk) {
 		/* grouped: whole groups straight into the buffers, gaps summed in place */
 		uint32_t v = a->v, wc = a->wc;
 		while (k + 5 <= ORDO_ARCS_BATCH && a->left > 1) {
 			const unsigned g = a->left - 1 < 4 ? (unsigned)(a->left - 1) : 4;
 			vbuf[k] = v;
-			wbuf[k] = wc;
+			if (want_w)
+				wbuf[k] = wc;
 			a->p = ordo_cz_group(a->p, g, a->weighted, a->w8, a->wbase, vbuf + k + 1,
-			                     wbuf + k + 1);
+			                     want_w ? wbuf + k + 1 : NULL);
 			for (unsigned i = 1; i <= g; i++)
 				vbuf[k + i] = v += vbuf[k + i];
-			if (!a->weighted)
+			if (want_w && !a->weighted)
 				for (unsigned i = 1; i <= g; i++)
 					wbuf[k + i] = 1;
-			wc = wbuf[k + g];
+			if (want_w)
+				wc = wbuf[k + g];
 			k += g;
 			a->left -= g;
 		}
@@ -372,14 +424,30 @@ static inline unsigned ordo_arcs_batch(struct ordo_arcs *a, uint32_t *vbuf, uint
 		a->wc = wc;
 		if (a->left == 1 && k < ORDO_ARCS_BATCH) { /* the last arc */
 			vbuf[k] = v;
-			wbuf[k++] = wc;
+			if (want_w)
+				wbuf[k] = wc;
+			k++;
 			a->left = 0;
 		}
 		return k;
 	}
-	while (k < ORDO_ARCS_BATCH && ordo_arcs_next(a, &vbuf[k], &wbuf[k]))
+	uint32_t w;
+	while (k < ORDO_ARCS_BATCH && ordo_arcs_next(a, &vbuf[k], want_w ? &wbuf[k] : &w))
 		k++;
 	return k;
+}
+
+ORDO_INLINE unsigned ordo_arcs_batch(struct ordo_arcs *a, uint32_t *vbuf, uint32_t *wbuf,
+                                     const uint32_t **vp, const uint32_t **wp)
+{
+	return ordo_arcs_batch_impl(a, vbuf, wbuf, vp, wp, true);
+}
+/* ordo_arcs_batch without the weights (BFS, k-core): a compressed list skips their
+ * bytes. Once used on an iterator, go on with it alone. */
+ORDO_INLINE unsigned ordo_arcs_targets_batch(struct ordo_arcs *a, uint32_t *vbuf,
+                                             const uint32_t **vp)
+{
+	return ordo_arcs_batch_impl(a, vbuf, NULL, vp, NULL, false);
 }
 
 /* Stage 1 of an operator's prefetch pipeline: the targets of node u whose state is
@@ -387,15 +455,19 @@ static inline unsigned ordo_arcs_batch(struct ordo_arcs *a, uint32_t *vbuf, uint
  * plain list's first batch; a compressed list's first batch when it is long (grouped);
  * none for a short compressed list, where decoding it twice costs more than the few
  * misses, which the task's own batch prefetch takes anyway. */
-static inline unsigned ordo_graph_prefetch_targets(const struct ordo_graph *g, uint32_t u,
-                                                   uint32_t *vbuf, uint32_t *wbuf,
-                                                   const uint32_t **vp)
+ORDO_INLINE unsigned ordo_graph_prefetch_targets_as(const struct ordo_graph *g, uint32_t u,
+                                                    uint32_t *vbuf, const uint32_t **vp,
+                                                    const bool cz)
 {
-	struct ordo_arcs a = ordo_graph_arcs(g, u);
-	const uint32_t *wp;
+	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
 	if (a.cz && !a.grp)
 		return 0;
-	return ordo_arcs_batch(&a, vbuf, wbuf, vp, &wp);
+	return ordo_arcs_targets_batch(&a, vbuf, vp);
+}
+static inline unsigned ordo_graph_prefetch_targets(const struct ordo_graph *g, uint32_t u,
+                                                   uint32_t *vbuf, const uint32_t **vp)
+{
+	return ordo_graph_prefetch_targets_as(g, u, vbuf, vp, g->cz != NULL);
 }
 
 static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
@@ -444,6 +516,38 @@ static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t
 	}
 }
 
+ORDO_INLINE void ordo_graph_prefetch_stage_as(const struct ordo_graph *g, uint32_t u,
+                                              unsigned ahead, const bool cz)
+{
+	if (cz) {
+		if (ahead >= 4) {
+			ordo_prefetch(&g->cz_blk[u >> 4]);
+			ordo_prefetch(&g->cz_rel[u]);
+		} else {
+			uint64_t b, e;
+			ordo_cz_range(g, u, &b, &e);
+			if (b != e) {
+				ordo_prefetch(g->cz + b);
+				ordo_prefetch(g->cz + e - 1);
+			}
+		}
+		return;
+	}
+	if (ahead >= 3) {
+		ordo_prefetch(&g->off[u]);
+		return;
+	}
+	const uint64_t b = g->off[u], e = g->off[u + 1];
+	if (b == e)
+		return;
+	ordo_prefetch(&g->dst[b]);
+	ordo_prefetch(&g->dst[e - 1]);
+	if (g->w) {
+		ordo_prefetch(&g->w[b]);
+		ordo_prefetch(&g->w[e - 1]);
+	}
+}
+
 /* Allocates an empty graph with arrays for n nodes and m arcs (off zeroed, dst/w
  * uninitialised). ENOMEM on failure or when the size is absurd. */
 int ordo_graph_alloc(uint32_t n, uint64_t m, bool weighted, struct ordo_graph **out,
@@ -473,20 +577,18 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 /* A plain copy of g (of a compressed graph: sorted lists; of a plain one: a copy). */
 int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_graph **out,
                           struct ordo_err *err);
-/* For readers of stored compressed graphs: an empty compressed graph with room for
- * `bytes` of node data (cz, padded), to be filled, then indexed by
- * ordo_graph_cz_index from the nodes' byte lengths (len[0..n-1]; consumed: used as
- * scratch) and checked with ordo_graph_validate. */
+/* For readers of stored compressed graphs: a compressed graph with room for `bytes` of
+ * node data (cz, padded) and for its index (cz_blk, cz_rel), to be filled, then checked
+ * with ordo_graph_validate before any use. */
 int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags, uint32_t wbase,
                         struct ordo_graph **out, struct ordo_err *err);
-/* Builds the block table from the byte lengths; `srcrel` has one bit per block of 16
- * nodes (NULL: all gap-coded). EFORMAT when the lengths do not sum to cz_bytes. */
+/* Builds the index from the nodes' byte lengths (len[0..n-1], starts on return; n + 1
+ * entries) and one SRCREL bit per block of 16 nodes in srcrel (NULL: none). EFORMAT
+ * when the lengths do not sum to cz_bytes or a block's starts cannot be indexed. */
 int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
                         struct ordo_err *err);
 /* ordo_graph_validate's check of a compressed graph. */
 int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err);
-/* Per-block SRCREL bits of g (one bit per block, (n/16+1+7)/8 bytes) into bits. */
-void ordo_graph_cz_modes(const struct ordo_graph *g, uint8_t *bits);
 /* Coordinates of node u as doubles. */
 void ordo_graph_coord(const struct ordo_graph *g, uint32_t u, double *x, double *y);
 

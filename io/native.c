@@ -16,7 +16,7 @@
  *   section table: nsections x 48 bytes:
  *     u32 kind (1 degrees: n x u64, 2 destinations: m x u32, 3 weights: m x u32,
  *               4 coordinates: 2n x int32 or double; a compressed CSR has instead
- *               5 node byte lengths: n x u64, 6 block modes: a bit per 16 nodes,
+ *               5 block table: (n/16 + 1) x u64, 6 relative starts: n + 1 bytes,
  *               7 node data: the byte-coded arcs), u32 reserved,
  *     u64 raw_bytes, u64 nframes, u64 frame_table_offset,
  *     u64 checksum (over the frame checksums), u64 reserved
@@ -27,8 +27,8 @@
  *   frames: each an independent zstd frame (or raw bytes when zstd does not shrink them)
  * Compressed graphs are version 2, so that older readers refuse them by the version
  * rather than misread them. They load without re-encoding: the node data goes straight
- * into place, the block table is rebuilt from the lengths, and every node is checked
- * (ordo_graph_validate) before anyone decodes it.
+ * into place with its index, and the index and every node are checked
+ * (ordo_graph_validate) before anyone decodes them.
  * The offsets are stored as degrees (their differences), which compress far better;
  * loading rebuilds them with a prefix sum. Frames are independent, so loading
  * decompresses them in parallel straight into the CSR arrays, and verifies each
@@ -54,7 +54,7 @@
 #define FRAME      24
 #define BLOCK      (1u << 21)
 
-enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CLEN, S_CMODE, S_CBYTES, S_KINDS };
+enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_KINDS };
 
 struct sec {
 	uint32_t kind;
@@ -134,27 +134,19 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 	int T = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 	int level = o && o->zstd_level ? o->zstd_level : 3;
 	const bool cz = g->cz != NULL;
-	const uint64_t nmode = ((uint64_t)g->n / 16 + 1 + 7) / 8;
-	uint64_t *deg = malloc(((uint64_t)g->n + 1) * sizeof *deg);
-	uint8_t *modes = cz ? malloc(nmode) : NULL;
-	if (!deg || (cz && !modes)) {
-		free(deg), free(modes);
+	uint64_t *deg = cz ? NULL : malloc(((uint64_t)g->n + 1) * sizeof *deg);
+	if (!cz && !deg)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	}
-	for (uint64_t u = 0; u < g->n; u++) {
-		uint64_t b, e;
-		if (cz)
-			ordo_cz_range(g, (uint32_t)u, &b, &e);
-		else
-			b = g->off[u], e = g->off[u + 1];
-		deg[u] = e - b; /* compressed: the node's byte length */
-	}
+	for (uint64_t u = 0; !cz && u < g->n; u++)
+		deg[u] = g->off[u + 1] - g->off[u];
 	struct sec s[4];
 	int ns = 0;
 	if (cz) {
-		ordo_graph_cz_modes(g, modes);
-		s[ns++] = (struct sec){.kind = S_CLEN, .raw = 8ull * g->n, .data = deg};
-		s[ns++] = (struct sec){.kind = S_CMODE, .raw = nmode, .data = modes};
+		/* the index as it is in memory: loading puts it in place and checks it */
+		s[ns++] = (struct sec){
+		    .kind = S_CBLK, .raw = 8 * ((uint64_t)g->n / 16 + 1), .data = g->cz_blk};
+		s[ns++] =
+		    (struct sec){.kind = S_CREL, .raw = (uint64_t)g->n + 1, .data = g->cz_rel};
 		s[ns++] = (struct sec){.kind = S_CBYTES, .raw = g->cz_bytes, .data = g->cz};
 	} else {
 		s[ns++] = (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg};
@@ -181,7 +173,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		uint32_t codec;
 	} *jobs = calloc(nfr + 1, sizeof *jobs);
 	if (!jobs) {
-		free(deg), free(modes);
+		free(deg);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
 	uint64_t k = 0;
@@ -191,7 +183,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 	struct io_out *out;
 	int rc = io_out_open(path, 0, &out, err);
 	if (rc) {
-		free(deg), free(modes), free(jobs);
+		free(deg), free(jobs);
 		return rc;
 	}
 	int fd = io_out_fd(out);
@@ -233,7 +225,6 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		ZSTD_freeCCtx(cc);
 	}
 	free(deg);
-	free(modes);
 	if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory compressing %s", path);
 	unsigned char *mb = calloc(1, meta);
@@ -305,8 +296,6 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	unsigned char h[HDR];
 	struct ordo_graph *g = NULL;
 	unsigned char *meta = NULL;
-	uint64_t *lens = NULL;
-	uint8_t *modes = NULL;
 	int rc = pread_all(fd, h, HDR, 0, path, err);
 	if (rc)
 		goto done;
@@ -328,7 +317,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	uint32_t flags = get32(h + 12), ns = get32(h + 32), ck = get32(h + 36);
 	uint64_t n = get64(h + 16), m = get64(h + 24), block = get64(h + 72);
 	const bool cz = flags & 8;
-	const uint64_t czp = get64(h + 80), nmode = (n / 16 + 1 + 7) / 8;
+	const uint64_t czp = get64(h + 80);
 	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 4 || ns < 2 || ck > 2 || block == 0 ||
 	    block > (1u << 30) || (flags & ~15u) || cz != (get32(h + 8) == VERSION_CZ) ||
 	    (cz ? ((czp >> 32) & 1) != (flags & 1) || (czp >> 34) : czp != 0)) {
@@ -357,7 +346,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		if (get32(meta + (uint64_t)i * SEC) == S_CBYTES)
 			czbytes = get64(meta + (uint64_t)i * SEC + 8);
 	uint64_t need =
-	    cz ? czbytes + 8 + 17 * n + nmode + ((flags & 4) ? 16 * n : 0)
+	    cz ? czbytes + 8 + 2 * n + 16 + ((flags & 4) ? 16 * n : 0)
 	       : 8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
 	rc = io_check_memory(path, "the graph", need, err);
 	if (rc)
@@ -365,8 +354,6 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	if (cz) {
 		rc = ordo_graph_alloc_cz((uint32_t)n, m, czbytes, (uint32_t)(czp >> 32),
 		                         (uint32_t)czp, &g, err);
-		if (!rc && (!(lens = malloc((n + 1) * sizeof *lens)) || !(modes = malloc(nmode))))
-			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	} else {
 		rc = ordo_graph_alloc((uint32_t)n, m, flags & 1, &g, err);
 	}
@@ -399,11 +386,11 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		s[i].sum = get64(se + 32);
 		uint64_t want = 0;
 		switch (cz && s[i].kind != S_COORD ? s[i].kind + 100 : s[i].kind) {
-		case S_CLEN + 100:
-			s[i].data = lens, want = 8 * n;
+		case S_CBLK + 100:
+			s[i].data = g->cz_blk, want = 8 * (n / 16 + 1);
 			break;
-		case S_CMODE + 100:
-			s[i].data = modes, want = nmode;
+		case S_CREL + 100:
+			s[i].data = g->cz_rel, want = n + 1;
 			break;
 		case S_CBYTES + 100:
 			s[i].data = g->cz, want = czbytes;
@@ -439,7 +426,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		seen[s[i].kind] = true;
 		nfr += s[i].nframes;
 	}
-	if ((cz ? !seen[S_CLEN] || !seen[S_CMODE] || !seen[S_CBYTES]
+	if ((cz ? !seen[S_CBLK] || !seen[S_CREL] || !seen[S_CBYTES]
 	        : !seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W])) ||
 	    ((flags & 4) && !seen[S_COORD])) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
@@ -563,9 +550,10 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	if (rc)
 		goto done;
 	if (cz) {
-		if ((rc = ordo_graph_cz_index(g, lens, modes, err)) ||
-		    (rc = ordo_graph_validate(g, err)))
+		if ((rc = ordo_graph_validate(g, err)))
 			ordo_err_prefix(err, "%s: ", path);
+		for (uint64_t b = 0; b <= n / 16; b++)
+			g->cz_nwide += (g->cz_blk[b] >> ORDO_CZ_SHIFT_AT & 63) != 0;
 		goto done;
 	}
 	/* degrees -> offsets: two-level parallel prefix sum. Each degree is checked
@@ -625,8 +613,6 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	}
 done:
 	free(meta);
-	free(lens);
-	free(modes);
 	close(fd);
 	if (rc) {
 		ordo_graph_free(g);

@@ -237,6 +237,15 @@ static void expect_decodes(const uint8_t *buf, uint64_t len, uint32_t u, const u
 			             (unsigned long long)k);
 		}
 	cr_assert_eq(k, d, "%s: batch arcs", what);
+	a = ordo_cz_arcs_at(buf, false, u, srcrel, flags, 0);
+	k = 0;
+	for (unsigned got; (got = ordo_arcs_targets_batch(&a, vb, &vp));)
+		for (unsigned i = 0; i < got; i++, k++) {
+			cr_assert_lt(k, d, "%s: targets: too many arcs", what);
+			cr_assert_eq(vp[i], (uint32_t)(arcs[k] >> 32), "%s: targets arc %llu", what,
+			             (unsigned long long)k);
+		}
+	cr_assert_eq(k, d, "%s: targets arcs", what);
 }
 
 /* The codec alone, at ids and weights a graph this small cannot hold: node 0 pointing

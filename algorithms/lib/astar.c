@@ -208,9 +208,9 @@ static void astar_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 		return;
 	/* the neighbours' distances (for writing) and positions: see
 	 * ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++) {
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, &vb); i < k; i++) {
 		__builtin_prefetch(&s->dist[vb[i]], 1);
 		ordo_prefetch(s->geo->p + 3 * (size_t)vb[i]);
 	}

@@ -18,7 +18,9 @@ struct bfs_ctx {
 	_Atomic uint32_t *level;
 };
 
-static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+/* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
+static inline __attribute__((always_inline)) bool
+bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
 	const struct bfs_ctx *s = user;
 	const struct ordo_graph *g = s->g;
@@ -26,11 +28,11 @@ static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const uint32_t l = (uint32_t)t->prio;
 	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs(g, u);
+	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
 	const uint32_t nl = l + 1;
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
-	const uint32_t *vb, *wb;
-	for (unsigned k; (k = ordo_arcs_batch(&a, vbuf, wbuf, &vb, &wb));) {
+	uint32_t vbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		for (unsigned i = 0; i < k; i++)
 			__builtin_prefetch(&s->level[vb[i]], 1);
 		for (unsigned i = 0; i < k; i++) {
@@ -53,7 +55,8 @@ static bool bfs_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 
 /* Pipeline stages as SSSP's: the node's level and arc range, its arcs, its
  * neighbours' levels. */
-static void bfs_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
+static inline __attribute__((always_inline)) void
+bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
 {
 	const struct bfs_ctx *s = user;
 	const struct ordo_graph *g = s->g;
@@ -63,17 +66,21 @@ static void bfs_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 			ordo_prefetch(&s->level[u]);
 		else if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 			return; /* stale: its arcs will not be read */
-		ordo_graph_prefetch_stage(g, u, ahead);
+		ordo_graph_prefetch_stage_as(g, u, ahead, cz);
 		return;
 	}
 	if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 		return;
 	/* the neighbours' levels, for writing: see ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets_as(g, u, vbuf, &vb, cz); i < k; i++)
 		__builtin_prefetch(&s->level[vb[i]], 1);
 }
+
+ORDO_GRAPH_OPERATOR(bfs_op, bfs_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
+                    void *user)
+ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
 
 int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
              const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
@@ -89,10 +96,11 @@ int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
 	struct ordo_task init = {0, src};
 	struct bfs_ctx s = {g, level};
 	struct ordo_exec_opts eo = *o;
-	eo.prefetch = bfs_prefetch;
+	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_BFS_LOOKAHEAD;
-	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, bfs_op, &s, st, err);
+	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? bfs_op_cz : bfs_op_plain, &s,
+	                     st, err);
 }
 
 int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,

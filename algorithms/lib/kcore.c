@@ -168,9 +168,9 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 	if (!atomic_load_explicit(&s->state[u], memory_order_relaxed))
 		return;
 	/* the neighbours' estimates: see ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, &vb); i < k; i++)
 		__builtin_prefetch(&s->est[vb[i]]);
 }
 

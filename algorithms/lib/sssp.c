@@ -23,7 +23,10 @@ struct sssp_ctx {
 	_Atomic uint64_t *dist;
 };
 
-static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+/* The operator and its pipeline hook are compiled once per representation
+ * (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
+static inline __attribute__((always_inline)) bool
+sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
 	const struct sssp_ctx *s = user;
 	const struct ordo_graph *g = s->g;
@@ -31,7 +34,7 @@ static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user
 	const uint64_t d = t->prio;
 	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs(g, u);
+	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
 	 * neighbours' distances would be taken one at a time: start them all first (a
 	 * batch at a time). */
@@ -62,7 +65,8 @@ static bool sssp_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user
 /* The executor's pipeline (ordo_exec_opts.prefetch): a held task's data is fetched in
  * three dependent stages, each one task's run ahead of the next, so that by the time
  * the task runs its node, its arcs and its neighbours' distances are all in cache. */
-static void sssp_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
+static inline __attribute__((always_inline)) void
+sssp_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
 {
 	const struct sssp_ctx *s = user;
 	const struct ordo_graph *g = s->g;
@@ -72,17 +76,21 @@ static void sssp_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 			ordo_prefetch(&s->dist[u]);
 		else if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 			return; /* stale: its arcs will not be read */
-		ordo_graph_prefetch_stage(g, u, ahead);
+		ordo_graph_prefetch_stage_as(g, u, ahead, cz);
 		return;
 	}
 	if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return;
 	/* the neighbours' distances, for writing: see ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets(g, u, vbuf, wbuf, &vb); i < k; i++)
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets_as(g, u, vbuf, &vb, cz); i < k; i++)
 		__builtin_prefetch(&s->dist[vb[i]], 1);
 }
+
+ORDO_GRAPH_OPERATOR(sssp_op, sssp_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
+                    void *user)
+ORDO_GRAPH_HOOK(sssp_prefetch, sssp_prefetch_body)
 
 int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
@@ -98,10 +106,11 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 	struct ordo_task init = {0, src};
 	struct sssp_ctx s = {g, dist};
 	struct ordo_exec_opts eo = *o;
-	eo.prefetch = sssp_prefetch; /* its user argument is this kernel's context */
+	eo.prefetch = g->cz ? sssp_prefetch_cz : sssp_prefetch_plain; /* user: this context */
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_SSSP_LOOKAHEAD;
-	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, sssp_op, &s, st, err);
+	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? sssp_op_cz : sssp_op_plain, &s,
+	                     st, err);
 }
 
 /* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */
