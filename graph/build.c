@@ -100,7 +100,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 	uint64_t *len = malloc(((uint64_t)n + 1) * sizeof *len);
 	uint8_t *modes = calloc((nb + 7) / 8, 1);
 	uint64_t *kept = calloc((size_t)P, sizeof *kept);
-	struct ordo_graph *g = calloc(1, sizeof *g);
+	struct ordo_graph *g = ordo_graph_new();
 	int rc = 0;
 	bool fail = !ch || !len || !modes || !kept || !g;
 	if (!fail) {

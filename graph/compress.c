@@ -202,7 +202,7 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
 		return ordo_err_set(err, ORDO_ENOMEM,
 		                    "a compressed graph of %llu bytes does not fit in memory",
 		                    (unsigned long long)bytes);
-	struct ordo_graph *g = calloc(1, sizeof *g);
+	struct ordo_graph *g = ordo_graph_new();
 	if (!g)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory allocating a graph");
 	g->n = n;
@@ -405,7 +405,7 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 	struct chunk *ch = calloc(nch + 1, sizeof *ch);
 	uint64_t *len = malloc(((uint64_t)n + 1) * sizeof *len);
 	uint8_t *modes = calloc((nb + 7) / 8, 1);
-	struct ordo_graph *h = calloc(1, sizeof *h);
+	struct ordo_graph *h = ordo_graph_new();
 	int rc = 0;
 	bool fail = !ch || !len || !modes || !h;
 	if (!fail) {

@@ -460,14 +460,76 @@ ORDO_INLINE unsigned ordo_graph_prefetch_targets_as(const struct ordo_graph *g, 
                                                     const bool cz)
 {
 	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
-	if (a.cz && !a.grp)
-		return 0;
 	return ordo_arcs_targets_batch(&a, vbuf, vp);
 }
 static inline unsigned ordo_graph_prefetch_targets(const struct ordo_graph *g, uint32_t u,
                                                    uint32_t *vbuf, const uint32_t **vp)
 {
 	return ordo_graph_prefetch_targets_as(g, u, vbuf, vp, g->cz != NULL);
+}
+
+/* Decode once, for operators with a prefetch pipeline on compressed graphs: stage 1
+ * decodes a task's list to prefetch its neighbours' state, and the task itself reads it
+ * again one step later. A short list (at most ORDO_ARCS_MEMO arcs) decoded at stage 1
+ * is kept in a per-thread memo of the last two, tagged with the run (a number from
+ * ordo_arcs_memo_run, fresh for every run, so that no list outlives its graph), and
+ * the task finds it there. Long lists are decoded again: their groups decode fast, and
+ * they would not fit. */
+#define ORDO_ARCS_MEMO 8
+struct ordo_arcs_memo {
+	uint64_t run;
+	uint32_t next;
+	struct {
+		uint32_t u, k;
+		uint32_t v[ORDO_ARCS_MEMO], w[ORDO_ARCS_MEMO];
+	} slot[2];
+};
+/* A fresh run number (never 0). */
+uint64_t ordo_arcs_memo_run(void);
+
+/* Stage 1: as ordo_graph_prefetch_targets_as, keeping a short compressed list in m. */
+ORDO_INLINE unsigned ordo_graph_prefetch_targets_memo(const struct ordo_graph *g, uint32_t u,
+                                                      uint32_t *vbuf, const uint32_t **vp,
+                                                      const bool cz, struct ordo_arcs_memo *m,
+                                                      uint64_t run)
+{
+	if (!cz)
+		return ordo_graph_prefetch_targets_as(g, u, vbuf, vp, false);
+	struct ordo_arcs a = ordo_graph_arcs_as(g, u, true);
+	if (a.grp || a.left > ORDO_ARCS_MEMO)
+		return ordo_arcs_targets_batch(&a, vbuf, vp);
+	if (m->run != run) {
+		m->run = run;
+		m->slot[0].u = m->slot[1].u = UINT32_MAX;
+	}
+	const unsigned i = m->next++ & 1;
+	unsigned k = 0;
+	while (ordo_arcs_next(&a, &m->slot[i].v[k], &m->slot[i].w[k]))
+		k++;
+	m->slot[i].u = u;
+	m->slot[i].k = k;
+	*vp = m->slot[i].v;
+	return k;
+}
+
+/* The task's iterator: over the memo's copy when stage 1 kept u's list in this run,
+ * else as ordo_graph_arcs_as. */
+ORDO_INLINE struct ordo_arcs ordo_graph_arcs_memo(const struct ordo_graph *g, uint32_t u,
+                                                  const bool cz, const struct ordo_arcs_memo *m,
+                                                  uint64_t run)
+{
+	if (cz && m->run == run)
+		for (unsigned i = 0; i < 2; i++)
+			if (m->slot[i].u == u) {
+				struct ordo_arcs a;
+				a.d = m->slot[i].v;
+				a.de = m->slot[i].v + m->slot[i].k;
+				a.w = m->slot[i].w;
+				a.ws = 1;
+				a.cz = false;
+				return a;
+			}
+	return ordo_graph_arcs_as(g, u, cz);
 }
 
 static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
@@ -548,6 +610,9 @@ ORDO_INLINE void ordo_graph_prefetch_stage_as(const struct ordo_graph *g, uint32
 	}
 }
 
+/* A zeroed graph struct on cache lines of its own (NULL when out of memory); what
+ * ordo_graph_alloc and the builders use. Freed by ordo_graph_free. */
+struct ordo_graph *ordo_graph_new(void);
 /* Allocates an empty graph with arrays for n nodes and m arcs (off zeroed, dst/w
  * uninitialised). ENOMEM on failure or when the size is absurd. */
 int ordo_graph_alloc(uint32_t n, uint64_t m, bool weighted, struct ordo_graph **out,

@@ -14,11 +14,14 @@
 #include "ordo_bfs.h"
 
 struct bfs_ctx {
+	uint64_t run; /* ordo_arcs_memo_run */
 	const struct ordo_graph *g;
 	_Atomic uint32_t *level;
 };
 
 /* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
+static _Thread_local struct ordo_arcs_memo bfs_memo; /* see ordo_arcs_memo */
+
 static inline __attribute__((always_inline)) bool
 bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
@@ -28,7 +31,7 @@ bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const 
 	const uint32_t l = (uint32_t)t->prio;
 	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
 		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
+	struct ordo_arcs a = ordo_graph_arcs_memo(g, u, cz, &bfs_memo, s->run);
 	const uint32_t nl = l + 1;
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
@@ -74,7 +77,9 @@ bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const b
 	/* the neighbours' levels, for writing: see ordo_graph_prefetch_targets */
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets_as(g, u, vbuf, &vb, cz); i < k; i++)
+	for (unsigned i = 0,
+	              k = ordo_graph_prefetch_targets_memo(g, u, vbuf, &vb, cz, &bfs_memo, s->run);
+	     i < k; i++)
 		__builtin_prefetch(&s->level[vb[i]], 1);
 }
 
@@ -94,7 +99,7 @@ int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
 		atomic_store_explicit(&level[v], ORDO_LEVEL_INF, memory_order_relaxed);
 	atomic_store_explicit(&level[src], 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct bfs_ctx s = {g, level};
+	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	if (!eo.lookahead)

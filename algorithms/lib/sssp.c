@@ -19,12 +19,14 @@
 #include "ordo_util.h"
 
 struct sssp_ctx {
+	uint64_t run; /* ordo_arcs_memo_run */
 	const struct ordo_graph *g;
 	_Atomic uint64_t *dist;
 };
 
 /* The operator and its pipeline hook are compiled once per representation
  * (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
+static _Thread_local struct ordo_arcs_memo sssp_memo; /* see ordo_arcs_memo */
 static inline __attribute__((always_inline)) bool
 sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
@@ -34,7 +36,7 @@ sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const
 	const uint64_t d = t->prio;
 	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
 		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs_as(g, u, cz);
+	struct ordo_arcs a = ordo_graph_arcs_memo(g, u, cz, &sssp_memo, s->run);
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
 	 * neighbours' distances would be taken one at a time: start them all first (a
 	 * batch at a time). */
@@ -84,7 +86,9 @@ sssp_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const 
 	/* the neighbours' distances, for writing: see ordo_graph_prefetch_targets */
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
-	for (unsigned i = 0, k = ordo_graph_prefetch_targets_as(g, u, vbuf, &vb, cz); i < k; i++)
+	for (unsigned i = 0,
+	              k = ordo_graph_prefetch_targets_memo(g, u, vbuf, &vb, cz, &sssp_memo, s->run);
+	     i < k; i++)
 		__builtin_prefetch(&s->dist[vb[i]], 1);
 }
 
@@ -104,7 +108,7 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
 	atomic_store_explicit(&dist[src], 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct sssp_ctx s = {g, dist};
+	struct sssp_ctx s = {ordo_arcs_memo_run(), g, dist};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? sssp_prefetch_cz : sssp_prefetch_plain; /* user: this context */
 	if (!eo.lookahead)
