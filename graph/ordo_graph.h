@@ -547,18 +547,18 @@ static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
 /* Prefetch hints for operators' pipelines, so that they name no array of the
  * representation: the node's arc range, then (once that is cached) its arcs' first and
  * last lines (targets and weights). */
-static inline void ordo_graph_prefetch_node(const struct ordo_graph *g, uint32_t u)
+ORDO_INLINE void ordo_graph_prefetch_node_as(const struct ordo_graph *g, uint32_t u, const bool cz)
 {
-	if (g->cz) {
+	if (cz) {
 		ordo_prefetch(&g->cz_blk[u >> 4]);
 		ordo_prefetch(&g->cz_rel[u]);
 		return;
 	}
 	ordo_prefetch(&g->off[u]);
 }
-static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t u)
+ORDO_INLINE void ordo_graph_prefetch_arcs_as(const struct ordo_graph *g, uint32_t u, const bool cz)
 {
-	if (g->cz) {
+	if (cz) {
 		uint64_t b, e;
 		ordo_cz_range(g, u, &b, &e);
 		if (b != e) {
@@ -577,37 +577,21 @@ static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t
 		ordo_prefetch(&g->w[e - 1]);
 	}
 }
-
+static inline void ordo_graph_prefetch_node(const struct ordo_graph *g, uint32_t u)
+{
+	ordo_graph_prefetch_node_as(g, u, g->cz != NULL);
+}
+static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t u)
+{
+	ordo_graph_prefetch_arcs_as(g, u, g->cz != NULL);
+}
 ORDO_INLINE void ordo_graph_prefetch_stage_as(const struct ordo_graph *g, uint32_t u,
                                               unsigned ahead, const bool cz)
 {
-	if (cz) {
-		if (ahead >= 4) {
-			ordo_prefetch(&g->cz_blk[u >> 4]);
-			ordo_prefetch(&g->cz_rel[u]);
-		} else {
-			uint64_t b, e;
-			ordo_cz_range(g, u, &b, &e);
-			if (b != e) {
-				ordo_prefetch(g->cz + b);
-				ordo_prefetch(g->cz + e - 1);
-			}
-		}
-		return;
-	}
-	if (ahead >= 3) {
-		ordo_prefetch(&g->off[u]);
-		return;
-	}
-	const uint64_t b = g->off[u], e = g->off[u + 1];
-	if (b == e)
-		return;
-	ordo_prefetch(&g->dst[b]);
-	ordo_prefetch(&g->dst[e - 1]);
-	if (g->w) {
-		ordo_prefetch(&g->w[b]);
-		ordo_prefetch(&g->w[e - 1]);
-	}
+	if (ahead >= (cz ? 4u : 3u))
+		ordo_graph_prefetch_node_as(g, u, cz);
+	else
+		ordo_graph_prefetch_arcs_as(g, u, cz);
 }
 
 /* A zeroed graph struct on cache lines of its own (NULL when out of memory); what
