@@ -30,6 +30,25 @@
 #error "the compressed CSR decoder assumes a little-endian machine"
 #endif
 
+/* pshufb masks and byte counts of a full group, by its control byte (defined whatever
+ * this library's target, for programs built with SSSE3 against it) */
+uint8_t ordo_cz_shuf[256][16];
+uint8_t ordo_cz_glen[256];
+
+__attribute__((constructor)) static void cz_tables(void)
+{
+	for (unsigned c = 0; c < 256; c++) {
+		unsigned at = 0;
+		for (unsigned i = 0; i < 4; i++) {
+			const unsigned l = ((c >> (2 * i)) & 3) + 1;
+			for (unsigned b = 0; b < 4; b++)
+				ordo_cz_shuf[c][4 * i + b] = b < l ? (uint8_t)(at + b) : 0x80;
+			at += l;
+		}
+		ordo_cz_glen[c] = (uint8_t)at;
+	}
+}
+
 #define CHUNK 4096 /* nodes per encoding job: a multiple of 128 (8 blocks a mode byte) */
 
 static inline uint64_t zigzag(int64_t d)
@@ -197,7 +216,7 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
                         struct ordo_graph **out, struct ordo_err *err)
 {
 	*out = NULL;
-	uint64_t ram = ordo_phys_mem(), need = bytes + 8 + (uint64_t)n * 2;
+	uint64_t ram = ordo_phys_mem(), need = bytes + ORDO_CZ_PAD + (uint64_t)n * 2;
 	if (bytes > (1ull << 42) || (ram && need > ram))
 		return ordo_err_set(err, ORDO_ENOMEM,
 		                    "a compressed graph of %llu bytes does not fit in memory",
@@ -210,7 +229,7 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
 	g->cz_bytes = bytes;
 	g->cz_wbase = wbase;
 	g->cz_flags = czflags;
-	g->cz = ordo_alloc_huge(bytes + 8);
+	g->cz = ordo_alloc_huge(bytes + ORDO_CZ_PAD);
 	g->cz_blk = ordo_alloc_huge(((uint64_t)n / 16 + 1) * sizeof *g->cz_blk);
 	g->cz_rel = ordo_alloc_huge((uint64_t)n + 1);
 	if (!g->cz || !g->cz_blk || !g->cz_rel) {
@@ -218,7 +237,7 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu bytes of arcs",
 		                    (unsigned long long)bytes);
 	}
-	memset(g->cz + bytes, 0, 8);
+	memset(g->cz + bytes, 0, ORDO_CZ_PAD);
 	*out = g;
 	return 0;
 }
@@ -325,13 +344,13 @@ int ordo_cz_assemble(struct ordo_graph *g, struct chunk *ch, uint64_t nch, uint6
 	for (uint64_t u = 0; u < n; u++)
 		total += pad[u];
 	g->cz_bytes = total;
-	g->cz = ordo_alloc_huge(total + 8);
+	g->cz = ordo_alloc_huge(total + ORDO_CZ_PAD);
 	if (!g->cz) {
 		free(pad);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu bytes of arcs",
 		                    (unsigned long long)total);
 	}
-	memset(g->cz + total, 0, 8);
+	memset(g->cz + total, 0, ORDO_CZ_PAD);
 	/* chunk c holds nodes [lo, hi) back to back; each goes to its padded place */
 	uint64_t *cstart = malloc((nch + 1) * sizeof *cstart);
 	if (!cstart) {

@@ -102,7 +102,8 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 uint64_t ordo_graph_csr_bytes(const struct ordo_graph *g)
 {
 	if (g->cz)
-		return g->cz_bytes + 8 + ((uint64_t)g->n / 16 + 1) * 8 + (uint64_t)g->n + 1;
+		return g->cz_bytes + ORDO_CZ_PAD + ((uint64_t)g->n / 16 + 1) * 8 + (uint64_t)g->n +
+		       1;
 	return ((uint64_t)g->n + 1) * 8 + g->m * 4 + (g->w ? g->m * 4 : 0);
 }
 

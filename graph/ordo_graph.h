@@ -47,6 +47,15 @@ enum ordo_cz_flags {
 	ORDO_CZ_WEIGHTED = 1u << 0, /* each arc carries a weight code */
 	ORDO_CZ_W8 = 1u << 1,       /* every weight code is below 256 (grouped: one byte each) */
 };
+/* Zero bytes after the node data: decoders load 8 (a varint) or 16 (a group) bytes at
+ * once from any position inside it. */
+#define ORDO_CZ_PAD 16
+extern uint8_t ordo_cz_shuf[256][16]; /* a full group's pshufb mask, by control byte */
+extern uint8_t ordo_cz_glen[256];     /* and its bytes of gaps */
+#if defined(__SSSE3__)
+#include <immintrin.h>
+#define ORDO_CZ_SIMD 1
+#endif
 /* Nodes of at least this degree code arcs 1.. in groups of four (see below). */
 #define ORDO_CZ_GROUP_MIN 8
 
@@ -70,7 +79,7 @@ struct ordo_graph {
 	void *coord;         /* 2n int32_t or 2n double: x0 y0 x1 y1 ... */
 	char coord_unit[32]; /* "microdeg", "m", "" when unknown */
 	/* Compressed adjacency; cz is NULL for a plain graph. */
-	uint8_t *cz;       /* cz_bytes of node data, then 8 zero bytes of padding */
+	uint8_t *cz;       /* cz_bytes of node data, then ORDO_CZ_PAD zero bytes */
 	uint64_t cz_bytes; /* bytes of node data */
 	uint64_t *cz_blk;  /* n/16 + 1 block entries (see ORDO_CZ_BASE) */
 	uint8_t *cz_rel;   /* n + 1: node u's start past its block's, >> the block's shift */
@@ -228,13 +237,21 @@ ORDO_INLINE const uint8_t *ordo_cz_group(const uint8_t *p, unsigned k, bool weig
 	static const uint32_t mask[4] = {0xFFu, 0xFFFFu, 0xFFFFFFu, 0xFFFFFFFFu};
 	const unsigned ct = p[0], cw = weighted && !w8 ? p[1] : 0;
 	const uint8_t *q = p + 1 + (weighted && !w8);
-	for (unsigned i = 0; i < k; i++) {
-		const unsigned l = (ct >> (2 * i)) & 3;
-		uint32_t x;
-		__builtin_memcpy(&x, q, 4);
-		gv[i] = x & mask[l];
-		q += l + 1;
-	}
+#ifdef ORDO_CZ_SIMD
+	if (k == 4) { /* one load, one shuffle (16 bytes are there: ORDO_CZ_PAD) */
+		const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+		const __m128i m = _mm_loadu_si128((const __m128i *)(const void *)ordo_cz_shuf[ct]);
+		_mm_storeu_si128((__m128i *)(void *)gv, _mm_shuffle_epi8(x, m));
+		q += ordo_cz_glen[ct];
+	} else
+#endif
+		for (unsigned i = 0; i < k; i++) {
+			const unsigned l = (ct >> (2 * i)) & 3;
+			uint32_t x;
+			__builtin_memcpy(&x, q, 4);
+			gv[i] = x & mask[l];
+			q += l + 1;
+		}
 	if (!weighted)
 		return q;
 	if (!gw) { /* skip the weights */
