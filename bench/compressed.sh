@@ -92,13 +92,19 @@ for line in open(sys.argv[1]):
     cz = c["input"].endswith(".cz.ordo")
     name = c["input"].split("/")[-1].replace(".cz.ordo", "").replace(".ordo", "")
     key = (c["app"], name, c["wl"], c["threads"])
-    t.setdefault(key, {}).setdefault(cz, []).append(r["record"]["time_s"])
-print("| app | graph | scheduler | threads | plain ms | compressed ms | compressed / plain |")
-print("|---|---|---|---|---|---|---|")
+    t.setdefault(key, {}).setdefault(r["round"], {}).setdefault(cz, []).append(r["record"]["time_s"])
+# the machine drifts between rounds: the ratio is taken within each round (plain and
+# compressed ran next to each other), then its median over the rounds
+print("| app | graph | scheduler | threads | plain ms | compressed ms | compressed / plain, per round | median |")
+print("|---|---|---|---|---|---|---|---|")
 for key in sorted(t):
-    p, c = t[key].get(False), t[key].get(True)
-    if not p or not c:
+    rounds = [t[key][k] for k in sorted(t[key]) if False in t[key][k] and True in t[key][k]]
+    if not rounds:
         continue
-    mp, mc = statistics.median(p) * 1e3, statistics.median(c) * 1e3
-    print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {mp:.0f} | {mc:.0f} | {mc / mp:.2f} |")
+    p = [x for r in rounds for x in r[False]]
+    c = [x for r in rounds for x in r[True]]
+    ratios = [statistics.median(r[True]) / statistics.median(r[False]) for r in rounds]
+    print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {statistics.median(p) * 1e3:.0f} "
+          f"| {statistics.median(c) * 1e3:.0f} | {' '.join(f'{x:.2f}' for x in ratios)} "
+          f"| {statistics.median(ratios):.2f} |")
 EOF
