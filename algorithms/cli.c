@@ -301,9 +301,15 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 				return cli_fail(cli_prog, &err);
 		}
 		*load_seconds = ordo_now() - t0;
-		if (!quiet)
-			fprintf(stderr, "generated %s: %u nodes, %llu arcs in %.3f s\n", input_name,
+		if (!quiet) {
+			fprintf(stderr, "generated %s: %u nodes, %llu arcs in %.3f s", input_name,
 			        (*g)->n, (unsigned long long)(*g)->m, *load_seconds);
+			if (ordo_graph_compressed(*g))
+				fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
+				        (*g)->m ? (double)ordo_graph_csr_bytes(*g) / (double)(*g)->m
+				                : 0.0);
+			fputc('\n', stderr);
+		}
 		return 0;
 	}
 	/* options for one format given for a file of another would be ignored: refuse
