@@ -123,9 +123,9 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 				uint64_t cnt = 0;
 				for (int t = 0; t < T; t++)
 					cnt += parts[(size_t)t * P + p].count;
-				if (cnt > cap) {
+				if (cnt > cap || !pairs) { /* never NULL: pairs + 0 is used */
 					free(pairs);
-					cap = cnt;
+					cap = cnt ? cnt : 1;
 					if (!(pairs = malloc(cap * sizeof *pairs))) {
 						cap = 0;
 						fail = true;

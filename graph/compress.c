@@ -441,9 +441,9 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 				const uint32_t hi =
 				    (uint32_t)((c + 1) * CHUNK < n ? (c + 1) * CHUNK : n);
 				const uint64_t base = g->off[lo], cnt = g->off[hi] - base;
-				if (cnt > cap) {
+				if (cnt > cap || !pairs) { /* never NULL: pairs + 0 is used */
 					free(pairs);
-					cap = cnt + cnt / 2;
+					cap = cnt ? cnt + cnt / 2 : 1;
 					if (!(pairs = malloc(cap * sizeof *pairs))) {
 						fail = true;
 						cap = 0;
