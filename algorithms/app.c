@@ -728,14 +728,10 @@ static int app_setup(struct app_run *r)
 			        "LO:HI (or coordinates with --coords to weigh arcs by length)\n",
 			        cli_prog, k->name, r->input);
 			return 2;
-		}
-		if (ordo_graph_compressed(g)) { /* weights are set on a plain graph */
-			struct ordo_graph *plain;
-			if ((rc = ordo_graph_decompress(g, r->topo.nthreads, &plain, &err)))
-				return cli_fail(cli_prog, &err);
-			ordo_graph_free(g);
-			r->g = g = plain;
-		}
+		} /* weights are set on a plain graph */
+		if ((rc = ordo_graph_convert(&r->g, false, r->topo.nthreads, &err)))
+			return cli_fail(cli_prog, &err);
+		g = r->g;
 		if ((rc = ordo_graph_weights_from_coords(g, &err)))
 			return cli_fail(cli_prog, &err);
 		if (!c->quiet)
@@ -743,14 +739,10 @@ static int app_setup(struct app_run *r)
 			        "%s is unweighted: weights = rounded Euclidean lengths from "
 			        "its coordinates\n",
 			        r->input);
-	}
-	if (c->lo.build.compress && !ordo_graph_compressed(g)) { /* symmetrised or weighed */
-		struct ordo_graph *cg;
-		if ((rc = ordo_graph_compress(g, r->topo.nthreads, &cg, &err)))
-			return cli_fail(cli_prog, &err);
-		ordo_graph_free(g);
-		r->g = g = cg;
-	}
+	} /* a graph symmetrised or weighed here is plain: compress it as asked */
+	if (c->lo.build.compress && (rc = ordo_graph_convert(&r->g, true, r->topo.nthreads, &err)))
+		return cli_fail(cli_prog, &err);
+	g = r->g;
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
 		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", cli_prog,
 		        c->source >= (int64_t)g->n ? "source" : "target",

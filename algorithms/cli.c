@@ -292,13 +292,10 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 			*g = NULL;
 			return cli_fail(cli_prog, &err);
 		}
-		if (lo->build.compress) {
-			struct ordo_graph *c;
-			rc = ordo_graph_compress(*g, lo->threads, &c, &err);
+		if (lo->build.compress && (rc = ordo_graph_convert(g, true, lo->threads, &err))) {
 			ordo_graph_free(*g);
-			*g = rc ? NULL : c;
-			if (rc)
-				return cli_fail(cli_prog, &err);
+			*g = NULL;
+			return cli_fail(cli_prog, &err);
 		}
 		*load_seconds = ordo_now() - t0;
 		if (!quiet) {

@@ -153,19 +153,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 							    (wout ? b->w[i] : 0);
 					ordo_chain_free(c);
 				}
-				uint64_t wp = 0;
-				for (uint32_t k = 0; k < span; k++) {
-					uint64_t b = loff[k], d = loff[k + 1] - b;
-					sort_u64(pairs + b, d);
-					loff[k] = wp;
-					for (uint64_t i = 0; i < d; i++)
-						if (!dedup || !i ||
-						    (pairs[b + i] >> 32) !=
-						        (pairs[b + i - 1] >> 32))
-							pairs[wp++] = pairs[b + i];
-				}
-				loff[span] = wp;
-				kept[p] = wp;
+				kept[p] = sort_lists(pairs, loff, span, dedup);
 				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,
 				                          len + lo, modes + (lo >> 7), &ch[p]))
 					fail = true;

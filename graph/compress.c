@@ -258,8 +258,11 @@ static int block_shift(const uint64_t *st, unsigned k)
 	return -1;
 }
 
-int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
-                        struct ordo_err *err)
+/* Builds the index from the nodes' (padded) byte lengths (len[0..n-1], starts on
+ * return; n + 1 entries) and one SRCREL bit per block of 16 nodes. EFORMAT when the
+ * lengths do not sum to cz_bytes or a block's starts cannot be indexed. */
+static int cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
+                    struct ordo_err *err)
 {
 	const uint32_t n = g->n;
 	/* lengths -> starts, in place (len has n + 1 entries) */
@@ -377,7 +380,7 @@ int ordo_cz_assemble(struct ordo_graph *g, struct chunk *ch, uint64_t nch, uint6
 	free(cstart);
 	memcpy(len, pad, (uint64_t)n * sizeof *len);
 	free(pad);
-	return ordo_graph_cz_index(g, len, modes, err);
+	return cz_index(g, len, modes, err);
 }
 
 void ordo_cz_free_chunks(struct chunk *ch, uint64_t nch)
@@ -455,9 +458,7 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 				for (uint64_t e = 0; e < cnt; e++)
 					pairs[e] = (uint64_t)g->dst[base + e] << 32 |
 					           (weighted ? g->w[base + e] : 0);
-				for (uint32_t u = lo; u < hi; u++)
-					sort_u64(pairs + loff[u - lo],
-					         loff[u - lo + 1] - loff[u - lo]);
+				sort_lists(pairs, loff, hi - lo, false);
 				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,
 				                          len + lo, modes + (lo >> 7), &ch[c]))
 					fail = true;
@@ -517,7 +518,33 @@ int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_g
 	return 0;
 }
 
+int ordo_graph_convert(struct ordo_graph **g, bool compress, int threads, struct ordo_err *err)
+{
+	if (compress == ordo_graph_compressed(*g))
+		return 0;
+	struct ordo_graph *h;
+	int rc = compress ? ordo_graph_compress(*g, threads, &h, err)
+	                  : ordo_graph_decompress(*g, threads, &h, err);
+	if (rc)
+		return rc;
+	ordo_graph_free(*g);
+	*g = h;
+	return 0;
+}
+
 /* ---- checking a stored compressed graph ---- */
+
+/* l (1..4) little-endian bytes at *p within end, into *x. */
+static bool safe_le(const uint8_t **p, const uint8_t *end, unsigned l, uint64_t *x)
+{
+	if ((uint64_t)(end - *p) < l)
+		return false;
+	*x = 0;
+	for (unsigned i = 0; i < l; i++)
+		*x |= (uint64_t)(*p)[i] << (8 * i);
+	*p += l;
+	return true;
+}
 
 static bool safe_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 {
@@ -598,15 +625,11 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 			const unsigned ct = p[0], cw = head == 2 ? p[1] : 0;
 			p += head;
 			for (unsigned j = 0; j < k; j++) {
-				const unsigned l = ((ct >> (2 * j)) & 3) + 1;
-				if ((uint64_t)(end - p) < l) {
+				uint64_t gap;
+				if (!safe_le(&p, end, ((ct >> (2 * j)) & 3) + 1, &gap)) {
 					*why = "a group is cut short";
 					return UINT64_MAX;
 				}
-				uint64_t gap = 0;
-				for (unsigned c = 0; c < l; c++)
-					gap |= (uint64_t)p[c] << (8 * c);
-				p += l;
 				v += (int64_t)gap;
 				if (v >= (int64_t)g->n) {
 					*why = "a target is not a node";
@@ -614,15 +637,11 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 				}
 			}
 			for (unsigned j = 0; weighted && j < k; j++) {
-				const unsigned l = w8 ? 1 : ((cw >> (2 * j)) & 3) + 1;
-				if ((uint64_t)(end - p) < l) {
+				uint64_t c;
+				if (!safe_le(&p, end, w8 ? 1 : ((cw >> (2 * j)) & 3) + 1, &c)) {
 					*why = "a group's weights are cut short";
 					return UINT64_MAX;
 				}
-				uint64_t c = 0;
-				for (unsigned q = 0; q < l; q++)
-					c |= (uint64_t)p[q] << (8 * q);
-				p += l;
 				if (c > UINT32_MAX - (uint64_t)g->cz_wbase) {
 					*why = "a weight is larger than 32 bits";
 					return UINT64_MAX;

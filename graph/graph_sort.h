@@ -5,6 +5,7 @@
 #ifndef ORDO_GRAPH_SORT_H
 #define ORDO_GRAPH_SORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline void insertion_u64(uint64_t *a, uint64_t n)
@@ -87,6 +88,24 @@ static inline void sort_u64(uint64_t *a, uint64_t n)
 		}
 	}
 	insertion_u64(a, n);
+}
+
+/* Sorts each of the lists pairs[loff[k] .. loff[k+1]), k < span; with dedup keeps the
+ * first (lightest) arc per target and compacts the lists, rewriting loff. Returns the
+ * arcs kept. */
+static inline uint64_t sort_lists(uint64_t *pairs, uint64_t *loff, uint32_t span, bool dedup)
+{
+	uint64_t wp = 0;
+	for (uint32_t k = 0; k < span; k++) {
+		const uint64_t b = loff[k], d = loff[k + 1] - b;
+		sort_u64(pairs + b, d);
+		loff[k] = wp;
+		for (uint64_t i = 0; i < d; i++)
+			if (!dedup || !i || (pairs[b + i] >> 32) != (pairs[b + i - 1] >> 32))
+				pairs[wp++] = pairs[b + i];
+	}
+	loff[span] = wp;
+	return wp;
 }
 
 #endif

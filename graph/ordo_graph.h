@@ -640,6 +640,9 @@ int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err);
  * already compressed. */
 int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_graph **out,
                         struct ordo_err *err);
+/* Replaces *g by its compressed (compress true) or plain form and frees the old one; a
+ * graph in that form already is left as it is. On error *g is unchanged. */
+int ordo_graph_convert(struct ordo_graph **g, bool compress, int threads, struct ordo_err *err);
 /* A plain copy of g (of a compressed graph: sorted lists; of a plain one: a copy). */
 int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_graph **out,
                           struct ordo_err *err);
@@ -648,11 +651,6 @@ int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_g
  * with ordo_graph_validate before any use. */
 int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags, uint32_t wbase,
                         struct ordo_graph **out, struct ordo_err *err);
-/* Builds the index from the nodes' byte lengths (len[0..n-1], starts on return; n + 1
- * entries) and one SRCREL bit per block of 16 nodes in srcrel (NULL: none). EFORMAT
- * when the lengths do not sum to cz_bytes or a block's starts cannot be indexed. */
-int ordo_graph_cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
-                        struct ordo_err *err);
 /* ordo_graph_validate's check of a compressed graph. */
 int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err);
 /* Coordinates of node u as doubles. */

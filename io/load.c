@@ -540,16 +540,11 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			return rc;
 		}
 	}
-	if (opts->weights_from_coords) {
-		if (g->cz) { /* a compressed .ordo file */
-			struct ordo_graph *plain;
-			rc = ordo_graph_decompress(g, opts->threads, &plain, err);
-			ordo_graph_free(g);
-			if (rc)
-				return rc;
-			g = plain;
-		}
-		rc = ordo_graph_weights_from_coords(g, err);
+	if (opts->weights_from_coords) { /* a compressed .ordo file: the weights are set on its
+		                            plain form */
+		rc = ordo_graph_convert(&g, false, opts->threads, err);
+		if (!rc)
+			rc = ordo_graph_weights_from_coords(g, err);
 		if (rc) {
 			ordo_err_prefix(err, "%s: ", path);
 			ordo_graph_free(g);
@@ -561,13 +556,9 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		note(&info, "%s",
 		     info.build.weights_replaced ? "input weights replaced by random weights"
 		                                 : "random weights");
-	if (opts->build.compress && !g->cz) {
-		struct ordo_graph *c;
-		rc = ordo_graph_compress(g, opts->threads, &c, err);
+	if (opts->build.compress && (rc = ordo_graph_convert(&g, true, opts->threads, err))) {
 		ordo_graph_free(g);
-		if (rc)
-			return rc;
-		g = c;
+		return rc;
 	}
 	info.seconds = ordo_now() - t0;
 	if (info_out)
