@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ordo_git_rev.h"
 #include "ordo_util.h"
 
 const char *cli_prog = "ordo";
