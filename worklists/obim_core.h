@@ -28,13 +28,25 @@ struct entry {
 	struct wl_chunk *push, *pop; /* this thread's chunks of the bag */
 };
 
+/* The per-thread ordered map: sorted blocks of at most OMAP_B (index, entry) pairs, in
+ * a sorted array of blocks (a two-level B-tree). Inserting anywhere costs a binary
+ * search and a move within one block (a split moves the block array), so a million
+ * buckets, and new ones among them, stay cheap; an ordered scan walks the blocks. */
+#define OMAP_B 256
+struct oblock {
+	uint32_t n;
+	uint64_t key[OMAP_B];
+	struct entry *e[OMAP_B];
+};
+
 struct tl {
 	alignas(128) struct entry *current;
 	uint64_t cur_index;
 	uint64_t num_pops;
-	uint64_t replayed;  /* log entries already in the map */
-	struct entry **map; /* sorted by index: the first nmap, then npend unsorted */
-	size_t nmap, npend, capmap;
+	uint64_t replayed;   /* log entries already in the map */
+	struct oblock **blk; /* sorted by index, each block non-empty */
+	uint64_t *bmin;      /* bmin[b] = blk[b]->key[0], for the search */
+	size_t nblk, capblk, nentries;
 	struct entry **hash;                     /* open addressing by index over all entries */
 	size_t hcap;                             /* a power of two, at least twice the entries */
 	alignas(64) _Atomic uint64_t scan_start; /* read by other threads */
@@ -93,12 +105,16 @@ static void core_destroy(struct ordo_wl *w)
 {
 	for (int t = 0; t < w->T; t++) {
 		struct tl *l = &w->tl[t];
-		for (size_t i = 0; i < l->nmap + l->npend; i++) {
-			free(l->map[i]->push);
-			free(l->map[i]->pop);
-			free(l->map[i]);
+		for (size_t b = 0; b < l->nblk; b++) {
+			for (uint32_t i = 0; i < l->blk[b]->n; i++) {
+				free(l->blk[b]->e[i]->push);
+				free(l->blk[b]->e[i]->pop);
+				free(l->blk[b]->e[i]);
+			}
+			free(l->blk[b]);
 		}
-		free(l->map);
+		free(l->blk);
+		free(l->bmin);
 		free(l->hash);
 	}
 	uint64_t nb = atomic_load(&w->version);
@@ -116,20 +132,18 @@ static void core_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-/* The per-thread map: a hash table finds a bucket's entry in O(1); an array sorted by
- * index serves the ordered scans of slow pops. New entries are appended unsorted and
- * merged in once, before the next ordered scan, so creating B buckets costs
- * O(B log B) instead of a memmove per bucket (quadratic: a million fresh buckets, as
- * PMOD makes at shift 0 from a batch of distinct priorities, used to take hours). */
+/* The per-thread map: a hash table finds a bucket's entry in O(1); the ordered map
+ * (struct oblock above) serves the ordered scans of slow pops. */
 
 static inline size_t hash_slot(uint64_t index, size_t cap)
 {
 	return (size_t)(ordo_mix64(index) & (cap - 1));
 }
 
-static bool hash_put(struct tl *l, struct entry *e)
+/* Room for one more entry (nothing changes when it fails). */
+static bool hash_reserve(struct tl *l)
 {
-	if (2 * (l->nmap + l->npend + 1) > l->hcap) {
+	if (2 * (l->nentries + 1) > l->hcap) {
 		size_t cap = l->hcap ? 2 * l->hcap : 128;
 		struct entry **h = calloc(cap, sizeof *h);
 		if (!h)
@@ -145,11 +159,15 @@ static bool hash_put(struct tl *l, struct entry *e)
 		l->hash = h;
 		l->hcap = cap;
 	}
+	return true;
+}
+
+static void hash_put(struct tl *l, struct entry *e)
+{
 	size_t k = hash_slot(e->index, l->hcap);
 	while (l->hash[k])
 		k = (k + 1) & (l->hcap - 1);
 	l->hash[k] = e;
-	return true;
 }
 
 static struct entry *find(struct tl *l, uint64_t index)
@@ -163,42 +181,13 @@ static struct entry *find(struct tl *l, uint64_t index)
 	}
 }
 
-static bool map_insert(struct tl *l, struct bag *b)
+/* First position in block k with key >= index. */
+static uint32_t block_lower(const struct oblock *k, uint64_t index)
 {
-	if (l->nmap + l->npend == l->capmap) {
-		size_t cap = l->capmap ? l->capmap * 2 : 64;
-		struct entry **m = realloc(l->map, cap * sizeof *m);
-		if (!m)
-			return false;
-		l->map = m;
-		l->capmap = cap;
-	}
-	struct entry *e = calloc(1, sizeof *e);
-	if (!e)
-		return false;
-	e->index = b->index;
-	e->bag = b;
-	if (!hash_put(l, e)) {
-		free(e);
-		return false;
-	}
-	l->map[l->nmap + l->npend++] = e;
-	return true;
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	uint64_t x = (*(struct entry *const *)a)->index, y = (*(struct entry *const *)b)->index;
-	return x < y ? -1 : x > y;
-}
-
-/* First position in the sorted map[0, hi) with index >= key. */
-static size_t lower_bound(const struct tl *l, uint64_t key, size_t hi)
-{
-	size_t lo = 0;
+	uint32_t lo = 0, hi = k->n;
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (l->map[mid]->index < key)
+		uint32_t mid = (lo + hi) / 2;
+		if (k->key[mid] < index)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -206,47 +195,97 @@ static size_t lower_bound(const struct tl *l, uint64_t key, size_t hi)
 	return lo;
 }
 
-/* Merges the unsorted tail into the sorted map (before an ordered scan). */
-#define SETTLE_FEW 16
-static bool map_settle(struct tl *l)
+/* The block that holds index or would: the last one whose smallest key is <= index
+ * (the first when index is below them all). */
+static size_t block_of(const struct tl *l, uint64_t index)
 {
-	if (!l->npend)
-		return true;
-	struct entry **tail = l->map + l->nmap;
-	qsort(tail, l->npend, sizeof *tail, cmp_entry);
-	if (l->npend <= SETTLE_FEW && l->nmap > 64 * SETTLE_FEW &&
-	    tail[0]->index < l->map[l->nmap - 1]->index) {
-		/* a few new buckets among many: place each by binary search and move the
-		 * blocks above it with memmove, from the back. A merge would read every
-		 * entry's index (a cache miss each: 50 ms for a million buckets, paid per
-		 * new bucket while PMOD creates coarse buckets among its old fine ones). */
-		struct entry *few[SETTLE_FEW];
-		size_t k = l->npend, hi = l->nmap;
-		memcpy(few, tail, k * sizeof *few);
-		while (k > 0) {
-			struct entry *e = few[k - 1];
-			size_t lo = lower_bound(l, e->index, hi);
-			memmove(l->map + lo + k, l->map + lo, (hi - lo) * sizeof *l->map);
-			l->map[lo + k - 1] = e;
-			hi = lo;
-			k--;
-		}
-	} else if (l->nmap && tail[0]->index < l->map[l->nmap - 1]->index) {
-		struct entry **m = malloc(l->capmap * sizeof *m);
-		if (!m)
-			return false;
-		size_t i = 0, j = 0, k = 0;
-		while (i < l->nmap && j < l->npend)
-			m[k++] = l->map[i]->index < tail[j]->index ? l->map[i++] : tail[j++];
-		while (i < l->nmap)
-			m[k++] = l->map[i++];
-		while (j < l->npend)
-			m[k++] = tail[j++];
-		free(l->map);
-		l->map = m;
+	size_t lo = 0, hi = l->nblk; /* first block with bmin > index */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->bmin[mid] <= index)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	l->nmap += l->npend;
-	l->npend = 0;
+	return lo ? lo - 1 : 0;
+}
+
+/* Adds an empty block at position at. */
+static struct oblock *block_add(struct tl *l, size_t at)
+{
+	if (l->nblk == l->capblk) {
+		size_t cap = l->capblk ? 2 * l->capblk : 16;
+		struct oblock **nb = realloc(l->blk, cap * sizeof *nb);
+		if (!nb)
+			return NULL;
+		l->blk = nb;
+		uint64_t *nm = realloc(l->bmin, cap * sizeof *nm);
+		if (!nm)
+			return NULL;
+		l->bmin = nm;
+		l->capblk = cap;
+	}
+	struct oblock *k = malloc(sizeof *k);
+	if (!k)
+		return NULL;
+	k->n = 0;
+	memmove(l->blk + at + 1, l->blk + at, (l->nblk - at) * sizeof *l->blk);
+	memmove(l->bmin + at + 1, l->bmin + at, (l->nblk - at) * sizeof *l->bmin);
+	l->blk[at] = k;
+	l->nblk++;
+	return k;
+}
+
+static bool omap_insert(struct tl *l, struct entry *e)
+{
+	const uint64_t index = e->index;
+	size_t b = block_of(l, index);
+	struct oblock *k = l->nblk ? l->blk[b] : block_add(l, 0);
+	if (!k)
+		return false;
+	if (k->n == OMAP_B) {
+		if (b + 1 == l->nblk && index > k->key[OMAP_B - 1]) {
+			/* appending past the end (rising priorities): a fresh block, not a
+			 * split that would leave half-empty blocks behind */
+			if (!(k = block_add(l, ++b)))
+				return false;
+		} else { /* split in halves */
+			struct oblock *hi = block_add(l, b + 1);
+			if (!hi)
+				return false;
+			const uint32_t h = OMAP_B / 2;
+			memcpy(hi->key, k->key + h, (OMAP_B - h) * sizeof *k->key);
+			memcpy(hi->e, k->e + h, (OMAP_B - h) * sizeof *k->e);
+			hi->n = OMAP_B - h;
+			k->n = h;
+			l->bmin[b + 1] = hi->key[0];
+			if (index >= hi->key[0])
+				k = hi, b++;
+		}
+	}
+	const uint32_t i = block_lower(k, index);
+	memmove(k->key + i + 1, k->key + i, (k->n - i) * sizeof *k->key);
+	memmove(k->e + i + 1, k->e + i, (k->n - i) * sizeof *k->e);
+	k->key[i] = index;
+	k->e[i] = e;
+	k->n++;
+	l->bmin[b] = k->key[0];
+	return true;
+}
+
+static bool map_insert(struct tl *l, struct bag *b)
+{
+	struct entry *e = calloc(1, sizeof *e);
+	if (!e)
+		return false;
+	e->index = b->index;
+	e->bag = b;
+	if (!hash_reserve(l) || !omap_insert(l, e)) { /* both leave the maps as they were */
+		free(e);
+		return false;
+	}
+	hash_put(l, e);
+	l->nentries++;
 	return true;
 }
 
@@ -377,7 +416,7 @@ static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, str
 #if OBIM_ADAPTIVE
 	pmod_slow_pop(w, ctx, l);
 #endif
-	if (!replay(w, l) || !map_settle(l)) {
+	if (!replay(w, l)) {
 		ctx->push_oom = true;
 		return false;
 	}
@@ -393,13 +432,20 @@ static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, str
 		uint64_t s = atomic_load_explicit(&w->tl[leader].scan_start, memory_order_relaxed);
 		ss = s < ss ? s : ss;
 	}
-	for (size_t p = lower_bound(l, ss, l->nmap); p < l->nmap; p++) {
-		struct entry *e = l->map[p];
-		if (entry_pop(w, ctx, e, out)) {
-			l->current = e;
-			l->cur_index = e->index;
-			atomic_store_explicit(&l->scan_start, e->index, memory_order_relaxed);
-			return true;
+	if (!l->nblk)
+		return false;
+	size_t b = block_of(l, ss);
+	for (uint32_t i = block_lower(l->blk[b], ss); b < l->nblk; b++, i = 0) {
+		const struct oblock *k = l->blk[b];
+		for (; i < k->n; i++) {
+			struct entry *e = k->e[i];
+			if (entry_pop(w, ctx, e, out)) {
+				l->current = e;
+				l->cur_index = e->index;
+				atomic_store_explicit(&l->scan_start, e->index,
+				                      memory_order_relaxed);
+				return true;
+			}
 		}
 	}
 	return false;
