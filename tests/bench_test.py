@@ -9,6 +9,7 @@ same cells, a failing cell is recorded and reported, and `jobs` run by GNU paral
 import importlib.machinery
 import importlib.util
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -28,7 +29,8 @@ GEN = "gen:road:W=24,H=20,seed=3"
 def bench(*args, check=True):
     p = subprocess.run([sys.executable, DRIVER] + list(args) +
                        (["--bin", os.path.join(BUILD, "algorithms"), "--build", BUILD]
-                        if args[0] in ("run", "compare", "jobs") else []),
+                        if args[0] in ("run", "compare", "jobs", "bundle", "load", "mono")
+                        else []),
                        capture_output=True, text=True)
     if check and p.returncode:
         raise AssertionError("ordo-bench %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr))
@@ -95,7 +97,8 @@ class Runs(unittest.TestCase):
         self.sweep(full)
         self.assertEqual(len(cells_of(full)), 2 * 3 * 2 * 2)
         # an interrupted sweep: keep the first 5 cell runs, then run again
-        lines = open(full).read().splitlines()
+        with open(full) as f:
+            lines = f.read().splitlines()
         keep, seen = [], []
         for line in lines:
             k = (ob.cell_key(json.loads(line)["cell"]), json.loads(line)["round"])
@@ -127,6 +130,7 @@ class Runs(unittest.TestCase):
             made = os.listdir(os.path.join(self.tmp, "plots"))
             self.assertIn("threads-sssp-gen_road_W_24_H_20_seed_3.png", made)
             self.assertIn("threads-bfs-gen_road_W_24_H_20_seed_3.svg", made)
+            self.assertIn("tasks-sssp-gen_road_W_24_H_20_seed_3-t2.png", made)
 
     def test_a_failing_cell_is_recorded_and_reported(self):
         out = os.path.join(self.tmp, "f.jsonl")
@@ -142,6 +146,22 @@ class Runs(unittest.TestCase):
         self.assertEqual(rep.returncode, 1)
         self.assertIn("`nosuch:x=1` | nan", rep.stdout)
         self.assertIn("**1** |", rep.stdout)
+
+    def test_a_cell_past_its_timeout_is_killed_and_recorded(self):
+        # (and a result file named .gz is written, appended to and read compressed)
+        out = os.path.join(self.tmp, "t.jsonl.gz")
+        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--threads", "1", "--trials", "1",
+                  "--rounds", "1", "-q", "--timeout", "0.001", "--out", out, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("timeout: killed after 0.001 s", p.stderr)
+        self.assertEqual([r["status"] for r in ob.load_results([out])], ["fail"])
+        # a later round does not run it again, and says so
+        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--threads", "1", "--trials", "1",
+                  "--rounds", "2", "-q", "--timeout", "0.001", "--out", out, check=False)
+        self.assertIn("timeout in an earlier round: not rerun", p.stderr)
+        self.assertEqual(len(ob.load_results([out])), 2)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(2), b"\x1f\x8b")
 
     def test_compare_takes_the_registry(self):
         out = os.path.join(self.tmp, "c.jsonl")
@@ -183,6 +203,107 @@ class Runs(unittest.TestCase):
         self.assertEqual(cells_of(merged), cells_of(local))
 
 
+    def test_variants_are_an_ab(self):
+        out = os.path.join(self.tmp, "ab.jsonl")
+        b = os.path.join(BUILD, "algorithms")
+        bench("run", "--apps", "sssp", "--inputs", GEN, "--wl", "smq", "--threads", "1",
+              "--trials", "1", "--rounds", "2", "-q", "--out", out, "--variant", "old=" + b,
+              "--variant", "new=" + b)
+        recs = ob.load_results([out])
+        self.assertEqual(sorted({(r["cell"]["variant"], r["round"]) for r in recs}),
+                         [("new", 1), ("new", 2), ("old", 1), ("old", 2)])
+        rep = bench("report", out).stdout
+        # the first --variant is the reference, whatever the names' order
+        self.assertIn("| old ms | new ms | new/old |", rep)
+        self.assertRegex(rep, r"\| sssp \| %s \| 1 \| `smq` \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|"
+                         % GEN.replace(".", "\\."))
+        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--variant", "x=/nonexistent",
+                  "--out", out, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no ordo binaries in /nonexistent", p.stderr)
+
+    def test_bundle_runs_with_sh_alone(self):
+        """A bundle runs with /bin/sh and an empty environment, records the same cells as
+        a local run (a failing one as failed), resumes without repeating a cell, and its
+        records feed report."""
+        sweep = ["--apps", "sssp,bfs", "--inputs", GEN, "--wl", "smq", "--wl", "nosuch:x=1",
+                 "--threads", "1,2", "--trials", "1", "--rounds", "2"]
+        local = os.path.join(self.tmp, "local.jsonl")
+        bench("run", *sweep, "-q", "--out", local, check=False)
+        d = os.path.join(self.tmp, "bundle")
+        bench("bundle", *sweep, "--dir", d)
+        self.assertTrue(os.path.exists(os.path.join(d, "bin", "bfs")))
+        self.assertEqual(bench("bundle", *sweep, "--dir", d, check=False).returncode, 2)
+        run = ["env", "-i", "PATH=/usr/bin:/bin", "sh", os.path.join(d, "run.sh")]
+        p = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p.stderr)  # the nosuch cells fail
+        res = os.path.join(d, "results.jsonl")
+        self.assertEqual(cells_of(res), cells_of(local))
+        recs = ob.load_results([res])
+        st = {(r["cell"]["wl"], r["status"]) for r in recs}
+        self.assertEqual(st, {("smq", "ok"), ("nosuch:x=1", "fail")})
+        self.assertTrue(all(r["env"]["cores"] >= 1 and r["env"]["host"] for r in recs))
+        n = len(recs)
+        subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(len(ob.load_results([res])), n, "a resumed bundle ran cells again")
+        rep = bench("report", res, check=False).stdout
+        self.assertIn("| bfs | %s | 2 | `smq` |" % GEN, rep)
+
+    def test_page_regenerates_its_sections(self):
+        res = os.path.join(self.tmp, "r.jsonl")
+        bench("run", "--apps", "sssp", "--inputs", GEN, "--wl",
+              "smq:steal_size={1,4},steal_prob={2,8}", "--threads", "2", "--trials", "1",
+              "--rounds", "1", "-q", "--out", res)
+        page = os.path.join(self.tmp, "PAGE.md")
+        text = ("# Results\n\nhand-written prose stays\n\n<!-- ordo-bench env r.jsonl -->\n"
+                "old\n<!-- ordo-bench end -->\n\n<!-- ordo-bench heatmap r.jsonl -->\n"
+                "<!-- ordo-bench end -->\n\n<!-- ordo-bench apps r.jsonl r.jsonl -->\nx\n"
+                "<!-- ordo-bench end -->\nthe end\n")
+        with open(page, "w") as f:
+            f.write(text)
+        p = bench("page", page, "--check", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("-old", p.stdout)
+        bench("page", page)
+        with open(page) as f:
+            new = f.read()
+        self.assertTrue(new.startswith("# Results\n\nhand-written prose stays\n"))
+        self.assertTrue(new.endswith("<!-- ordo-bench end -->\nthe end\n"))
+        self.assertIn("| steal_size \\ steal_prob | 2 | 8 |", new)
+        self.assertIn("**sssp on %s**" % GEN, new)
+        self.assertIn("- Machine: ", new)
+        self.assertEqual(new.count("| `smq:steal_size=1,steal_prob=2` |"), 1)
+        self.assertEqual(bench("page", page, "--check").returncode, 0)
+        # a number typed over a generated one is caught
+        with open(page, "w") as f:
+            f.write(re.sub(r"\| \d+ / ", "| 1 / ", new, count=1))
+        self.assertEqual(bench("page", page, "--check", check=False).returncode, 1)
+        with open(page, "w") as f:
+            f.write("<!-- ordo-bench nosuch r.jsonl -->\n<!-- ordo-bench end -->\n")
+        p = bench("page", page, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown view 'nosuch'", p.stderr)
+
+    def test_load_records_time_and_memory(self):
+        out = os.path.join(self.tmp, "load.jsonl")
+        tiny = os.path.join(SRC, "tests", "fixtures", "tiny.gr")
+        bad = os.path.join(self.tmp, "bad.gr")
+        with open(bad, "w") as f:
+            f.write("p sp 3 1\na 1 x 4\n")
+        p = bench("load", "--inputs", tiny + "," + bad, "--inputs", GEN, "--threads", "1,2",
+                  "--rounds", "2", "-q", "--out", out, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("FAIL load %s" % bad, p.stderr)
+        recs = ob.load_results([out])
+        self.assertEqual(len(recs), 3 * 2 * 2)
+        ok = [r for r in recs if r["status"] == "ok"]
+        self.assertEqual({r["cell"]["input"] for r in ok}, {tiny, GEN})
+        self.assertTrue(all(r["quality"]["peak_rss_mib"] > 1 for r in ok))
+        self.assertTrue(all("parse_s" in r["quality"] for r in ok if r["cell"]["input"] == tiny))
+        self.assertIn("| %s | 2 |" % tiny, p.stdout)
+        self.assertIn("| %s | 1 | - |" % bad, p.stdout)
+
+
 class Rank(unittest.TestCase):
     def test_replay_of_a_hand_made_log(self):
         """push 5,3,8; pop 3 (rank 0, delay 0); pop 8 (rank 1: 5 is there; delay 0);
@@ -215,6 +336,22 @@ class Rank(unittest.TestCase):
             q = {r["cell"]["wl"]: r["quality"] for r in ob.load_results([out])}
             self.assertGreater(q["fifo"]["rank_mean"], 100)
             self.assertGreater(q["strict"]["pops"], 9000)
+            p = bench("plot", out, "--out", os.path.join(d, "plots"), check=False)
+            if "needs matplotlib" not in p.stderr:
+                self.assertIn("rank-t1.png", os.listdir(os.path.join(d, "plots")))
+
+    def test_mono_measures_throughput_and_resumes(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "mono.jsonl")
+            args = ["mono", "--wl", "strict", "--wl", "obim:delta={0,4}", "--threads", "1",
+                    "--seconds", "0.05", "--prefill", "8", "--rounds", "2", "-q", "--out", out]
+            p = bench(*args)
+            self.assertRegex(p.stdout, r"\| 1 \| `obim:delta=4` \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| 2 \|")
+            recs = ob.load_results([out])
+            self.assertEqual(len(recs), 6)
+            self.assertTrue(all(r["quality"]["pairs_per_s"] > 0 for r in recs))
+            bench(*args)
+            self.assertEqual(len(ob.load_results([out])), 6)
 
 
 if __name__ == "__main__":
