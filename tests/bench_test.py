@@ -163,6 +163,32 @@ class Runs(unittest.TestCase):
         with open(out, "rb") as f:
             self.assertEqual(f.read(2), b"\x1f\x8b")
 
+    def test_a_killed_run_leaves_a_gz_file_that_resumes(self):
+        """A run killed while appending to a .gz result file leaves a cut-short gzip
+        member: readers leave it out, and the next run cuts it off and reruns that cell."""
+        import gzip
+        out = os.path.join(self.tmp, "k.jsonl.gz")
+        args = ["run", "--apps", "sssp", "--inputs", GEN, "--wl", "smq", "--wl", "obim",
+                "--threads", "1", "--trials", "1", "--rounds", "1", "-q", "--out", out]
+        bench(*args)
+        full = cells_of(out)
+        self.assertEqual(len(full), 2)
+        with open(out, "rb") as f:
+            members = f.read()
+        # keep the first cell's member, then half of a second one
+        d = __import__("zlib").decompressobj(wbits=31)
+        d.decompress(members)
+        cut = len(members) - len(d.unused_data)
+        self.assertLess(cut, len(members), "one member per cell")
+        with open(out, "wb") as f:
+            f.write(members[:cut] + members[cut:cut + (len(members) - cut) // 2])
+        self.assertEqual(len(cells_of(out)), 1)
+        p = bench(*args)
+        self.assertIn("cut-short append", p.stderr)
+        self.assertEqual(cells_of(out), full)
+        with gzip.open(out, "rt") as f:  # a plain gzip reader takes the repaired file
+            self.assertEqual(len(f.read().splitlines()), 2)
+
     def test_compare_takes_the_registry(self):
         out = os.path.join(self.tmp, "c.jsonl")
         bench("compare", "--apps", "sssp", "--inputs", GEN, "--threads", "2", "--trials",
