@@ -116,6 +116,7 @@ class Runs(unittest.TestCase):
         keys = [(ob.cell_key(r["cell"]), r["round"], r["record"]["trial"]) for r in recs]
         self.assertEqual(len(keys), len(set(keys)))
         self.assertTrue(all(r["status"] == "ok" and r["env"]["cores"] for r in recs))
+        self.assertTrue(all("NATIVE=" in r["env"]["build"] for r in recs))  # compiler, flags
         rep = bench("report", full, "--csv", os.path.join(self.tmp, "r.csv")).stdout
         self.assertIn("| sssp | %s | 2 | `smq:steal_size=4` |" % GEN, rep)
         with open(os.path.join(self.tmp, "r.csv")) as f:
@@ -269,6 +270,7 @@ class Runs(unittest.TestCase):
         st = {(r["cell"]["wl"], r["status"]) for r in recs}
         self.assertEqual(st, {("smq", "ok"), ("nosuch:x=1", "fail")})
         self.assertTrue(all(r["env"]["cores"] >= 1 and r["env"]["host"] for r in recs))
+        self.assertTrue(all("NATIVE=" in r["env"]["build"] for r in recs))
         n = len(recs)
         subprocess.run(run, capture_output=True, text=True)
         self.assertEqual(len(ob.load_results([res])), n, "a resumed bundle ran cells again")
