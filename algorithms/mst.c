@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	static const struct app_kernel k = {
 	    .name = "mst",
 	    .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
-	               "edge-list length)",
+	               "component size)",
 	    .baseline_name = "Kruskal (forest weight, edge count, components)",
 	    .work_note = "baseline tasks = tasks of the same operator under strict on one thread",
 	    .default_gen = "road:W=1024,H=1024",

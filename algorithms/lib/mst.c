@@ -3,7 +3,7 @@
  *
  * Parallel Boruvka (after the SMQ paper's artifact, apps/boruvka, which runs Galois'
  * morph graph with speculative locks): a component is a union-find tree; its root owns
- * the arcs leaving its nodes, (weight, own end, other end), as a chain of per-node
+ * the arcs leaving its nodes, (weight, own end, other end), as a ring of per-node
  * segments. A task for root r
  *   1. is empty work if r is no longer a root;
  *   2. locks r, scans its arcs, drops those that became internal (their other end finds
@@ -14,9 +14,9 @@
  *      releases r, waits for s, retakes both in increasing order and rescans (its own
  *      component may have been merged away meanwhile: then it is empty work);
  *   4. links the root of the smaller component under the other (union by size),
- *      splices the two segment chains (O(1), no allocation), records the arc for the
+ *      splices the two segment rings (O(1), no allocation), records the arc for the
  *      merged-away root, and pushes a task for the surviving root with priority = its
- *      arc count, so small components go first and a big one is rescanned rarely.
+ *      size, so small components go first and a big one is rescanned rarely.
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.
@@ -35,25 +35,26 @@ struct mst_edge {
 	uint32_t w, self, other;
 };
 
-/* Per node, on one cache line or two: the node's segment - its arcs in base, sorted by
- * (weight, other end), which is the arcs' order for a fixed own end, with the first
- * one cached here - and, while the node is a root, its component: a chain of segments
- * (merging two components splices their chains in O(1), with no allocation), its
- * size, its arc count and its lock. Since a segment is sorted, its lightest external
- * arc is its first one once the internal arcs at its front are dropped: a scan looks
- * at one arc per segment, and every arc is dropped at most once. */
+/* Per node, 32 bytes, so one cache line holds two nodes and no node straddles two: the
+ * node's segment - its arcs in base, sorted by (weight, other end), which is the arcs'
+ * order for a fixed own end, with the first one cached here - and, while the node is a
+ * root, its component: a ring of segments (merging two components splices their rings
+ * in O(1) by swapping two next links, with no allocation), its size and its lock (one
+ * word). Since a segment is sorted, its lightest external arc is its first one once
+ * the internal arcs at its front are dropped: a scan looks at one arc per segment, and
+ * every arc is dropped at most once. */
 struct mst_node {
-	uint64_t start;      /* segment: first arc left in base */
-	uint32_t n;          /* segment: arcs left */
-	uint32_t fw, fo;     /* segment: its first arc's weight and other end */
-	uint32_t next;       /* segment: next in the chain, or NIL */
-	uint32_t head, tail; /* component: segment chain, NIL when empty */
-	uint32_t size;       /* component: nodes */
-	_Atomic uint8_t lock;
-	uint64_t arcs; /* component: arcs left (the task priority) */
+	uint64_t start;         /* segment: first arc left in base */
+	uint32_t n;             /* segment: arcs left */
+	uint32_t fw, fo;        /* segment: its first arc's weight and other end */
+	uint32_t next;          /* segment: next in its component's ring */
+	uint32_t head;          /* component: a segment of its ring, NIL when none is left */
+	_Atomic uint32_t lsize; /* component: nodes (the task priority), LOCKED its lock */
 };
+_Static_assert(sizeof(struct mst_node) == 32, "two nodes per cache line");
 
-#define NIL UINT32_MAX
+#define NIL    UINT32_MAX
+#define LOCKED 0x80000000u
 
 struct ordo_mst {
 	const struct ordo_graph *g;
@@ -91,22 +92,29 @@ static inline uint32_t uf_find(_Atomic uint32_t *p, uint32_t x)
 	}
 }
 
-static inline bool try_lock(_Atomic uint8_t *l)
+static inline bool try_lock(_Atomic uint32_t *l)
 {
 	/* acquire: the arcs and links written under the lock by its last holder */
-	return !atomic_load_explicit(l, memory_order_relaxed) &&
-	       !atomic_exchange_explicit(l, 1, memory_order_acquire);
+	return !(atomic_load_explicit(l, memory_order_relaxed) & LOCKED) &&
+	       !(atomic_fetch_or_explicit(l, LOCKED, memory_order_acquire) & LOCKED);
 }
 
-static inline void lock(_Atomic uint8_t *l)
+static inline void lock(_Atomic uint32_t *l)
 {
 	for (unsigned round = 0; !try_lock(l); round++)
 		ordo_backoff(round);
 }
 
-static inline void unlock(_Atomic uint8_t *l)
+/* Only the holder changes the size, so it can store the word back whole. */
+static inline void unlock(_Atomic uint32_t *l)
 {
-	atomic_store_explicit(l, 0, memory_order_release); /* publishes the arcs */
+	atomic_store_explicit(l, atomic_load_explicit(l, memory_order_relaxed) & ~LOCKED,
+	                      memory_order_release); /* publishes the arcs */
+}
+
+static inline uint32_t size_of(_Atomic uint32_t *l)
+{
+	return atomic_load_explicit(l, memory_order_relaxed) & ~LOCKED;
 }
 
 static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
@@ -117,9 +125,9 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const uint32_t r = (uint32_t)t->data;
 	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r)
 		return false; /* merged away */
-	lock(&nd[r].lock);
+	lock(&nd[r].lsize);
 	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
-		unlock(&nd[r].lock);
+		unlock(&nd[r].lsize);
 		return false;
 	}
 	struct mst_node *C = &nd[r];
@@ -128,82 +136,89 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	for (;;) {
 		best = (struct mst_edge){0};
 		s = NIL;
-		uint64_t arcs_dropped = 0;
-		uint32_t prev = NIL;
-		for (uint32_t x = C->head; x != NIL;) {
-			struct mst_node *sg = &nd[x];
-			uint32_t ro;
-			/* drop internal arcs from the front; the first external one is
-			 * the segment's lightest */
-			while ((ro = uf_find(parent, sg->fo)) == r) {
-				arcs_dropped++;
-				if (!--sg->n)
+		/* once around the ring from the segment after head, head last; p trails x,
+		 * so an emptied segment is unlinked behind it */
+		uint32_t h = C->head;
+		if (h != NIL) {
+			for (uint32_t p = h, x = nd[h].next;;) {
+				struct mst_node *sg = &nd[x];
+				const bool last = x == h;
+				const uint32_t next = sg->next;
+				uint32_t ro;
+				/* drop internal arcs from the front; the first external one
+				 * is the segment's lightest */
+				while ((ro = uf_find(parent, sg->fo)) == r) {
+					if (!--sg->n)
+						break;
+					const uint64_t a = m->base[++sg->start];
+					sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
+				}
+				if (!sg->n) {         /* unlink the emptied segment */
+					if (x == p) { /* it was the last one */
+						h = NIL;
+						break;
+					}
+					nd[p].next = next;
+					if (x == h)
+						h = p;
+				} else {
+					const struct mst_edge c = {sg->fw, x, sg->fo};
+					if (s == NIL || edge_less(&c, &best))
+						best = c, s = ro;
+					p = x;
+				}
+				if (last)
 					break;
-				const uint64_t a = m->base[++sg->start];
-				sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
+				x = next;
 			}
-			const uint32_t next = sg->next;
-			if (!sg->n) { /* unlink the emptied segment */
-				if (prev == NIL)
-					C->head = next;
-				else
-					nd[prev].next = next;
-			} else {
-				const struct mst_edge c = {sg->fw, x, sg->fo};
-				if (s == NIL || edge_less(&c, &best))
-					best = c, s = ro;
-				prev = x;
-			}
-			x = next;
+			C->head = h;
 		}
-		C->tail = prev;
-		C->arcs -= arcs_dropped;
 		if (s == NIL) { /* no arc leaves: the component is final */
-			unlock(&C->lock);
+			unlock(&C->lsize);
 			return true;
 		}
 		for (;;) { /* lock s: wait when it is above r, else try once */
 			if (s > r)
-				lock(&nd[s].lock);
-			else if (!try_lock(&nd[s].lock))
+				lock(&nd[s].lsize);
+			else if (!try_lock(&nd[s].lsize))
 				break;
 			if (atomic_load_explicit(&parent[s], memory_order_relaxed) == s)
 				goto merge;
-			unlock(&nd[s].lock); /* s was merged meanwhile: find its new root */
+			unlock(&nd[s].lsize); /* s was merged meanwhile: find its new root */
 			s = uf_find(parent, best.other);
 		}
 		/* s (below r) is busy: let go of r, wait for s's holder, take both in
 		 * increasing order, and look again (r's arcs or s may have changed) */
-		unlock(&C->lock);
-		lock(&nd[s].lock);
-		lock(&C->lock);
-		unlock(&nd[s].lock);
+		unlock(&C->lsize);
+		lock(&nd[s].lsize);
+		lock(&C->lsize);
+		unlock(&nd[s].lsize);
 		if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
-			unlock(&C->lock);
+			unlock(&C->lsize);
 			return false; /* merged away while we waited */
 		}
 	}
 merge:;
 	/* union by size keeps the union-find trees shallow */
-	const bool keep_r = C->size >= nd[s].size;
+	const uint32_t rsize = size_of(&C->lsize), ssize = size_of(&nd[s].lsize);
+	const bool keep_r = rsize >= ssize;
 	const uint32_t big = keep_r ? r : s, small = keep_r ? s : r;
 	struct mst_node *B = &nd[big], *S = &nd[small];
 	if (B->head == NIL) {
-		B->head = S->head, B->tail = S->tail;
-	} else if (S->head != NIL) {
-		nd[B->tail].next = S->head;
-		B->tail = S->tail;
+		B->head = S->head;
+	} else if (S->head != NIL) { /* splice the rings */
+		const uint32_t t = nd[B->head].next;
+		nd[B->head].next = nd[S->head].next;
+		nd[S->head].next = t;
 	}
-	B->arcs += S->arcs;
-	B->size += S->size;
-	S->head = S->tail = NIL;
-	S->arcs = 0;
+	S->head = NIL;
+	const uint32_t size = rsize + ssize; /* below 2^31: node ids are 32-bit */
+	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;
 	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
-	const uint64_t prio = B->arcs;
-	unlock(&nd[s].lock);
-	unlock(&C->lock);
-	ordo_push(ctx, prio, big);
+	unlock(&nd[s].lsize);
+	unlock(&C->lsize);
+	ordo_push(ctx, size, big);
 	return true;
 }
 
@@ -300,22 +315,19 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 					arc[j] = arc[j - 1], arc[j - 1] = tmp;
 				}
 		}
-		const uint32_t self = e > b ? (uint32_t)u : NIL;
 		m->node[u] = (struct mst_node){.start = b,
 		                               .n = (uint32_t)(e - b),
 		                               .fw = e > b ? (uint32_t)(arc[0] >> 32) : 0,
 		                               .fo = e > b ? (uint32_t)arc[0] : 0,
-		                               .next = NIL,
-		                               .head = self,
-		                               .tail = self,
-		                               .size = 1,
-		                               .arcs = e - b};
+		                               .next = (uint32_t)u, /* a ring of one */
+		                               .head = e > b ? (uint32_t)u : NIL,
+		                               .lsize = 1};
 		atomic_store_explicit(&m->parent[u], (uint32_t)u, memory_order_relaxed);
 	}
 	uint64_t ninit = 0;
 	for (uint64_t u = 0; u < g->n; u++)
 		if (m->aoff[u + 1] > m->aoff[u])
-			m->init[ninit++] = (struct ordo_task){m->aoff[u + 1] - m->aoff[u], u};
+			m->init[ninit++] = (struct ordo_task){1, u}; /* size 1 */
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = mst_prefetch;
 	if (!eo.lookahead)

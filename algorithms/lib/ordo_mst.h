@@ -27,15 +27,14 @@ struct ordo_forest {
 /* Kruskal (edges sorted by weight, union-find). Errors: ENOMEM. */
 int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err);
 
-/* Per-graph work space of the parallel operator (80 bytes per node plus 8 per arc);
+/* Per-graph work space of the parallel operator (64 bytes per node plus 8 per arc);
  * one run at a time. Errors: EINVAL for a graph not marked symmetric, ENOMEM. */
 struct ordo_mst;
 int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err);
 void ordo_mst_free(struct ordo_mst *m);
 
 /* Parallel Boruvka: tasks are components (their representative node), priority = the
- * number of arcs the component still holds (smaller first; arcs found internal are
- * dropped as its scans meet them). A task finds the lightest edge
+ * component's size in nodes (smaller first). A task finds the lightest edge
  * leaving its component and merges the two (per-component locks, only ever waited for
  * in increasing order); the merged component gets a new task. A task whose component
  * was merged away is empty work. *f receives the forest. */
