@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""peers.py - ordo beside GAPBS (sbeamer/gapbs), built by the user outside this tree, on
+the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), interleaved rounds, each
+process timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
+
+  bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
+                 [--rounds 3] [--trials 5] [--ordo-wl bfs=obim:delta=0 ...]
+                 [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
+
+GAPBS_DIR holds GAPBS's `bfs`, `sssp` and `converter` (`make` there). Its serialized
+graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
+its converter, into GAPBS_DIR/ordo-yardsticks/. The yardsticks come from
+bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/tools).
+Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v).
+Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
+a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORDO_WL = {"bfs": "obim:delta=0", "sssp": "obim:delta=12"}
+GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
+
+
+def die(msg):
+    sys.exit("peers.py: " + msg)
+
+
+def gapbs_graph(gdir, data, graph, weighted):
+    out_dir = os.path.join(gdir, "ordo-yardsticks")
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, graph + (".wsg" if weighted else ".sg"))
+    if not os.path.exists(path):
+        src = os.path.join(data, graph + ".gr")
+        if not os.path.exists(src):
+            die("%s is missing (bench/yardsticks.sh makes it)" % src)
+        flag = "-wb" if weighted else "-b"
+        p = subprocess.run([os.path.join(gdir, "converter"), "-f", src, flag, path + ".part"],
+                           capture_output=True, text=True)
+        if p.returncode:
+            die("GAPBS converter failed: " + p.stderr[-300:])
+        os.replace(path + ".part", path)
+    return path
+
+
+def run_gapbs(gdir, app, path, threads, trials, delta):
+    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-r", "0", "-v"]
+    if app == "sssp":
+        cmd += ["-d", str(delta)]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)", p.stdout, re.M)]
+    ok = len(re.findall(r"^Verification:\s+PASS", p.stdout, re.M))
+    if p.returncode or len(times) != trials or ok != trials:
+        die("%s failed or did not verify:\n%s" % (" ".join(cmd), (p.stdout + p.stderr)[-500:]))
+    return times
+
+
+def run_ordo(bin_dir, app, path, threads, trials, wl):
+    cmd = [os.path.join(bin_dir, app), path, "-t", str(threads), "-r", "0", "-n", str(trials),
+           "--wl", wl, "--format", "json", "-q"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    recs = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    if p.returncode or len(recs) != trials or any(r["verify"] != "PASS" for r in recs):
+        die("%s failed or did not verify:\n%s" % (" ".join(cmd), p.stderr[-500:]))
+    return [r["time_s"] * 1e3 for r in recs], recs[0]["scheduler"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("gapbs_dir")
+    ap.add_argument("--apps", default="bfs,sssp")
+    ap.add_argument("--graphs", default="road2k,rmat20")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--ordo-wl", action="append", default=[], metavar="APP=SPEC")
+    ap.add_argument("--gapbs-delta", action="append", default=[], metavar="APP/GRAPH=D")
+    ap.add_argument("--bin", default=os.environ.get("ORDO_BIN",
+                                                    os.path.join(HERE, "..", "build", "algorithms")))
+    a = ap.parse_args()
+    wl = dict(ORDO_WL)
+    for kv in a.ordo_wl:
+        k, _, v = kv.partition("=")
+        wl[k] = v
+    delta = dict(GAPBS_DELTA)
+    for kv in a.gapbs_delta:
+        k, _, v = kv.partition("=")
+        app, _, graph = k.partition("/")
+        delta[(app, graph)] = int(v)
+    for tool in ("bfs", "sssp", "converter"):
+        if not os.access(os.path.join(a.gapbs_dir, tool), os.X_OK):
+            die("no %s in %s (run make there)" % (tool, a.gapbs_dir))
+    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
+                       text=True)
+    if y.returncode:
+        die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
+    data = y.stdout.strip()
+    apps, graphs = a.apps.split(","), a.graphs.split(",")
+    threads = [int(t) for t in a.threads.split(",")]
+    times, names = {}, {}
+    for rnd in range(a.rounds):
+        for app in apps:
+            for g in graphs:
+                gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp")
+                opath = os.path.join(data, g + ".ordo")
+                for t in threads:
+                    sides = [("gapbs", None), ("ordo", None)]
+                    if rnd % 2:
+                        sides.reverse()
+                    for side, _ in sides:
+                        if side == "gapbs":
+                            v = run_gapbs(a.gapbs_dir, app, gpath, t, a.trials,
+                                          delta.get((app, g), 1))
+                        else:
+                            v, names[(app, g)] = run_ordo(a.bin, app, opath, t, a.trials,
+                                                          wl[app])
+                        times.setdefault((app, g, t, side), []).extend(v)
+        print("peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
+    med = statistics.median
+    print("| app | graph | threads | GAPBS ms | ordo ms | ordo scheduler | ordo / GAPBS |")
+    print("|---|---|---|---|---|---|---|")
+    for app in apps:
+        for g in graphs:
+            for t in threads:
+                ga, ob = med(times[(app, g, t, "gapbs")]), med(times[(app, g, t, "ordo")])
+                print("| %s | %s | %d | %.1f | %.1f | `%s` | %.2f |" % (
+                    app, g, t, ga, ob, names[(app, g)], ob / ga))
+    print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
+          "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
+
+
+if __name__ == "__main__":
+    main()
