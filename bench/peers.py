@@ -112,10 +112,10 @@ def main():
                 gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp")
                 opath = os.path.join(data, g + ".ordo")
                 for t in threads:
-                    sides = [("gapbs", None), ("ordo", None)]
+                    sides = ["gapbs", "ordo"]
                     if rnd % 2:
                         sides.reverse()
-                    for side, _ in sides:
+                    for side in sides:
                         if side == "gapbs":
                             v = run_gapbs(a.gapbs_dir, app, gpath, t, a.trials,
                                           delta.get((app, g), 1))
