@@ -89,6 +89,7 @@ enum {
 	L_BUDGET,
 	L_NOCOORDS,
 	L_COMPRESS,
+	L_SPILL,
 };
 
 const struct cli_opt cli_load_opts[] = {
@@ -115,6 +116,9 @@ const struct cli_opt cli_load_opts[] = {
     {"compress", L_COMPRESS, NULL,
      "hold the graph as a compressed CSR (sorted, byte-coded lists: 3-4 bytes per weighted "
      "arc instead of 8-9); a compressed .ordo file loads compressed without it"},
+    {"spill-dir", L_SPILL, "DIR",
+     "with --compress, from a text file: keep the arcs read in a temporary file in DIR "
+     "(deleted at once) instead of memory, so peak memory is about the compressed graph"},
     {"mem-budget", L_BUDGET, "BYTES",
      "refuse a file whose header declares a graph needing more, e.g. 4G (default: this "
      "machine's memory)"},
@@ -199,6 +203,9 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		return 1;
 	case L_COMPRESS:
 		lo->build.compress = true;
+		return 1;
+	case L_SPILL:
+		lo->spill_dir = arg;
 		return 1;
 	case L_COMPACT:
 		lo->compact_ids = true;

@@ -27,7 +27,8 @@
 #include "ordo_rng.h"
 #include "ordo_util.h"
 
-#define PART_BLOCK 65536 /* big: blocks are mmap'd, only touched pages count */
+#define PART_BLOCK        65536 /* big: blocks are mmap'd, only touched pages count */
+#define PART_BLOCK_PACKED 2048
 
 struct part_chains {
 	struct ordo_edge_chain *c; /* [T][P] */
@@ -72,23 +73,15 @@ static uint64_t dedup_partition(struct ordo_graph *g, uint32_t lo, uint32_t hi, 
  * small CSR of that node range only (sorted, deduplicated if asked), which is encoded
  * and freed, so the plain CSR of the whole graph never exists. Peak memory: the
  * partition chains not yet encoded, the bytes encoded so far, and one partition per
- * thread. The bytes are those ordo_graph_compress gives for the same arcs. */
+ * thread as 8-byte pairs (its blocks are decoded twice, to count and to place, rather
+ * than held decoded: on a skewed graph one partition can hold a tenth of the arcs).
+ * The weights span [wbase, wmax]. The bytes are those ordo_graph_compress gives for
+ * the same arcs. */
 static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shift, uint32_t n,
-                            bool wout, bool dedup, struct ordo_build_stats *st,
-                            struct ordo_graph **out, struct ordo_err *err)
+                            bool wout, uint32_t wbase, uint32_t wmax, bool dedup,
+                            struct ordo_build_stats *st, struct ordo_graph **out,
+                            struct ordo_err *err)
 {
-	uint32_t wbase = UINT32_MAX, wmax = 0;
-	if (wout) {
-#pragma omp parallel for num_threads(T) reduction(min                    \
-                                                  : wbase) reduction(max \
-                                                                     : wmax) schedule(dynamic, 1)
-		for (int i = 0; i < T * P; i++)
-			for (struct ordo_edge_block *b = parts[i].head; b; b = b->next)
-				for (uint32_t k = 0; k < b->count; k++) {
-					wbase = b->w[k] < wbase ? b->w[k] : wbase;
-					wmax = b->w[k] > wmax ? b->w[k] : wmax;
-				}
-	}
 	uint64_t total = 0;
 	for (int i = 0; i < T * P; i++)
 		total += parts[i].count;
@@ -109,7 +102,9 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 			const size_t span_max = (size_t)1 << shift;
 			uint64_t *loff = malloc((span_max + 1) * sizeof *loff);
 			uint64_t *cur = malloc(span_max * sizeof *cur);
-			uint64_t *pairs = NULL, cap = 0;
+			uint64_t *pairs = NULL, cap = 0; /* target << 32 | weight, by source */
+			struct ordo_unpack_buf ub = {0};
+			struct ordo_block_view v;
 			fail = !loff || !cur;
 #pragma omp for schedule(dynamic, 1)
 			for (int p = 0; p < P; p++) {
@@ -133,26 +128,35 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 					}
 				}
 				memset(cur, 0, (size_t)span * sizeof *cur);
-				for (int t = 0; t < T; t++)
+				for (int t = 0; t < T && !fail; t++)
 					for (struct ordo_edge_block *b =
 					         parts[(size_t)t * P + p].head;
-					     b; b = b->next)
-						for (uint32_t i = 0; i < b->count; i++)
-							cur[b->src[i] - lo]++;
+					     b && !fail; b = b->next) {
+						fail = !ordo_block_view(b, &ub, &v);
+						for (uint32_t i = 0; !fail && i < v.count; i++)
+							cur[v.src[i] - lo]++;
+					}
+				if (fail)
+					continue;
 				loff[0] = 0;
-				for (uint32_t k = 0; k < span; k++) {
-					loff[k + 1] = loff[k] + cur[k];
-					cur[k] = loff[k];
+				for (uint32_t u = 0; u < span; u++) {
+					loff[u + 1] = loff[u] + cur[u];
+					cur[u] = loff[u];
 				}
-				for (int t = 0; t < T; t++) {
+				for (int t = 0; t < T && !fail; t++) {
 					struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
-					for (struct ordo_edge_block *b = c->head; b; b = b->next)
-						for (uint32_t i = 0; i < b->count; i++)
-							pairs[cur[b->src[i] - lo]++] =
-							    (uint64_t)b->dst[i] << 32 |
-							    (wout ? b->w[i] : 0);
+					for (struct ordo_edge_block *b = c->head; b && !fail;
+					     b = b->next) {
+						fail = !ordo_block_view(b, &ub, &v);
+						for (uint32_t i = 0; !fail && i < v.count; i++)
+							pairs[cur[v.src[i] - lo]++] =
+							    (uint64_t)v.dst[i] << 32 |
+							    (wout ? v.w[i] : 0);
+					}
 					ordo_chain_free(c);
 				}
+				if (fail)
+					continue;
 				kept[p] = sort_lists(pairs, loff, span, dedup);
 				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,
 				                          len + lo, modes + (lo >> 7), &ch[p]))
@@ -161,6 +165,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 			free(loff);
 			free(cur);
 			free(pairs);
+			free(ub.a);
 		}
 	}
 	if (fail) {
@@ -237,6 +242,7 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 	uint64_t *tstart = calloc((size_t)T + 1, sizeof *tstart);
 	struct ordo_edge_chain *parts = malloc((size_t)T * P * sizeof *parts);
 	uint64_t *loops = calloc((size_t)T, sizeof *loops);
+	uint32_t wbase = UINT32_MAX, wmax = 0; /* of the arcs kept */
 	if (!blk || !bbase || !tstart || !parts || !loops) {
 		free(blk), free(bbase), free(tstart), free(parts), free(loops);
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
@@ -258,24 +264,34 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 		while (t <= (uint64_t)T)
 			tstart[t++] = nb;
 	}
-	edges->head = edges->tail = NULL;
+	edges->head = edges->tail = edges->pred = NULL;
 	edges->count = 0;
 	for (int i = 0; i < T * P; i++) {
 		ordo_chain_init(&parts[i], wout);
-		parts[i].block_cap = PART_BLOCK;
+		/* packed: small blocks, so that the unsealed tails (one per chain) stay few
+		 * bytes beside the packed arcs */
+		parts[i].block_cap = opts->compress ? PART_BLOCK_PACKED : PART_BLOCK;
+		parts[i].pack = opts->compress;
+		parts[i].spill = opts->compress ? opts->spill : NULL;
 	}
 
 	const uint64_t wrange = opts->random_weights ? (uint64_t)opts->whi - opts->wlo + 1 : 0;
-#pragma omp parallel num_threads(T)
+#pragma omp parallel num_threads(T) reduction(min : wbase) reduction(max : wmax)
 	{
 		int t = omp_get_thread_num();
 		struct ordo_edge_chain *mine = parts + (size_t)t * P;
 		uint64_t nloops = 0;
+		struct ordo_unpack_buf ub = {0};
+		struct ordo_block_view v;
 		for (uint64_t k = tstart[t]; k < tstart[t + 1]; k++) {
 			struct ordo_edge_block *b = blk[k];
-			for (uint32_t i = 0; i < b->count; i++) {
-				uint32_t s = b->src[i], d = b->dst[i];
-				uint32_t w = b->w ? b->w[i] : 1;
+			if (!ordo_block_view(b, &ub, &v)) {
+				mine[0].oom = true; /* reported as out of memory below */
+				v.count = 0;
+			}
+			for (uint32_t i = 0; i < v.count; i++) {
+				uint32_t s = v.src[i], d = v.dst[i];
+				uint32_t w = v.w ? v.w[i] : 1;
 				if (s == d && !opts->keep_self_loops) {
 					nloops++;
 					continue;
@@ -284,17 +300,23 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 					w = opts->wlo +
 					    (uint32_t)ordo_reduce(
 					        ordo_hash2(opts->seed, bbase[k] + i), wrange);
+				wbase = w < wbase ? w : wbase;
+				wmax = w > wmax ? w : wmax;
 				ordo_chain_push(&mine[s >> shift], s, d, w);
 				if (opts->symmetrize && s != d)
 					ordo_chain_push(&mine[d >> shift], d, s, w);
 			}
 			ordo_block_free(b);
 		}
+		free(ub.a);
+		for (int p = 0; p < P; p++)
+			ordo_chain_seal(&mine[p]);
 		loops[t] = nloops;
 	}
 	free(blk);
 	free(bbase);
 	free(tstart);
+	ordo_chain_free(edges); /* its blocks are gone; small packed ones left slabs */
 
 	uint64_t *pbase = calloc((size_t)P + 1, sizeof *pbase);
 	bool oom = !pbase;
@@ -313,8 +335,8 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 		st.reverse_arcs_added = pbase[P] - (st.input_arcs - st.self_loops_removed);
 		if (opts->compress) {
 			free(pbase);
-			rc = build_compressed(parts, T, P, shift, (uint32_t)n, wout, opts->dedup,
-			                      &st, &g, err);
+			rc = build_compressed(parts, T, P, shift, (uint32_t)n, wout, wbase, wmax,
+			                      opts->dedup, &st, &g, err);
 			free(parts);
 			if (rc)
 				return rc;
@@ -345,6 +367,8 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 	{
 		uint64_t *cur = malloc(((size_t)1 << shift) * sizeof *cur);
 		uint64_t *scratch = NULL, scap = 0;
+		struct ordo_unpack_buf ub = {0};
+		struct ordo_block_view v;
 		fail = fail || !cur;
 #pragma omp for schedule(dynamic, 1)
 		for (int p = 0; p < P; p++) {
@@ -357,10 +381,14 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 			uint32_t span = hi - lo;
 			memset(cur, 0, (size_t)span * sizeof *cur);
 			for (int t = 0; t < T; t++)
-				for (struct ordo_edge_block *b = parts[(size_t)t * P + p].head; b;
-				     b = b->next)
-					for (uint32_t i = 0; i < b->count; i++)
-						cur[b->src[i] - lo]++;
+				for (struct ordo_edge_block *b = parts[(size_t)t * P + p].head;
+				     b && !fail; b = b->next) {
+					fail = !ordo_block_view(b, &ub, &v);
+					for (uint32_t i = 0; !fail && i < v.count; i++)
+						cur[v.src[i] - lo]++;
+				}
+			if (fail)
+				continue;
 			uint64_t acc = pbase[p];
 			for (uint32_t k = 0; k < span; k++) {
 				uint64_t d = cur[k];
@@ -370,13 +398,15 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 			}
 			for (int t = 0; t < T; t++) {
 				struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
-				for (struct ordo_edge_block *b = c->head; b; b = b->next)
-					for (uint32_t i = 0; i < b->count; i++) {
-						uint64_t pos = cur[b->src[i] - lo]++;
-						g->dst[pos] = b->dst[i];
+				for (struct ordo_edge_block *b = c->head; b && !fail; b = b->next) {
+					fail = !ordo_block_view(b, &ub, &v);
+					for (uint32_t i = 0; !fail && i < v.count; i++) {
+						uint64_t pos = cur[v.src[i] - lo]++;
+						g->dst[pos] = v.dst[i];
 						if (wout)
-							g->w[pos] = b->w[i];
+							g->w[pos] = v.w[i];
 					}
+				}
 				ordo_chain_free(c);
 			}
 			kept[p] = pbase[p + 1] - pbase[p];
@@ -391,6 +421,7 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 		}
 		free(cur);
 		free(scratch);
+		free(ub.a);
 	}
 	if (fail) {
 		free(kept);

@@ -18,6 +18,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <omp.h>
 
@@ -160,6 +161,23 @@ uint64_t ordo_cz_node_code(uint8_t *out, uint32_t u, const uint64_t *a, uint64_t
 
 #define chunk ordo_cz_chunk
 
+/* Chunks are mapped, not malloc'd, so that each returns its memory to the system as
+ * soon as ordo_cz_assemble has placed it: a compressed build's peak then holds the
+ * graph's bytes about once, not once in chunks and again in place. */
+static uint8_t *chunk_map(uint64_t bytes)
+{
+	void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	               -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void chunk_free(struct chunk *c)
+{
+	if (c->buf)
+		munmap(c->buf, c->bytes ? c->bytes : 1);
+	c->buf = NULL;
+}
+
 bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const uint64_t *pairs,
                           uint32_t flags, uint32_t wbase, uint64_t *len, uint8_t *modes,
                           struct chunk *out)
@@ -181,8 +199,8 @@ bool ordo_cz_encode_range(uint32_t lo, uint32_t hi, const uint64_t *loff, const 
 		src[b] = rel < gap;
 		total += src[b] ? rel : gap;
 	}
-	out->buf = malloc(total ? total : 1);
 	out->bytes = total;
+	out->buf = chunk_map(total);
 	out->lo = lo;
 	out->hi = hi;
 	if (!out->buf) {
@@ -312,8 +330,8 @@ static int cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
 /* Places nodes with the given lengths (len[0..n-1]) block by block: in a block whose
  * first 15 nodes take more than 255 bytes, each node starts at a multiple of 2^s past
  * the block's start (zero bytes pad the node before), for the smallest s that brings
- * the 16th start within 255 << s. Writes the padded lengths to pad[0..n-1]. */
-static void place(const uint64_t *len, uint64_t *pad, uint32_t n)
+ * the 16th start within 255 << s. Writes each block's s to shift[]. */
+static void place(const uint64_t *len, uint8_t *shift, uint32_t n)
 {
 	for (uint64_t lo = 0; lo < n; lo += 16) {
 		const uint64_t hi = lo + 16 < n ? lo + 16 : n;
@@ -323,70 +341,75 @@ static void place(const uint64_t *len, uint64_t *pad, uint32_t n)
 		for (int s = 0;; s++) {
 			const uint64_t a = (1ull << s) - 1;
 			uint64_t pos = 0;
-			for (uint64_t u = lo; u < last; u++) {
-				pad[u] = (len[u] + a) & ~a;
-				pos += pad[u];
-			}
-			if (pos >> s <= 255 || s == ORDO_CZ_MAX_SHIFT)
+			for (uint64_t u = lo; u < last; u++)
+				pos += (len[u] + a) & ~a;
+			if (pos >> s <= 255 || s == ORDO_CZ_MAX_SHIFT) {
+				shift[lo / 16] = (uint8_t)s;
 				break;
+			}
 		}
-		if (last < hi)
-			pad[hi - 1] = len[hi - 1];
 	}
+}
+
+/* Node u's length once placed: rounded up to its block's alignment, except the last
+ * node of a full block (what follows it is the next block's start, indexed anew). */
+static inline uint64_t padded(const uint64_t *len, const uint8_t *shift, uint32_t n, uint64_t u)
+{
+	const uint64_t lo = u & ~15ull, hi = lo + 16 < n ? lo + 16 : n;
+	if (u == hi - 1 && !(hi == n && (n & 15)))
+		return len[u];
+	const uint64_t a = (1ull << shift[u / 16]) - 1;
+	return (len[u] + a) & ~a;
 }
 
 int ordo_cz_assemble(struct ordo_graph *g, struct chunk *ch, uint64_t nch, uint64_t *len,
                      const uint8_t *modes, int T, struct ordo_err *err)
 {
 	const uint32_t n = g->n;
-	uint64_t *pad = malloc(((uint64_t)n + 1) * sizeof *pad);
-	if (!pad)
+	uint8_t *shift = malloc((uint64_t)n / 16 + 1);
+	uint64_t *cstart = malloc((nch + 1) * sizeof *cstart);
+	if (!shift || !cstart) {
+		free(shift), free(cstart);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory placing compressed nodes");
-	place(len, pad, n);
+	}
+	place(len, shift, n);
+	/* chunk c holds nodes [lo, hi) back to back; each goes to its padded place */
 	uint64_t total = 0;
-	for (uint64_t u = 0; u < n; u++)
-		total += pad[u];
+	for (uint64_t c = 0; c < nch; c++) {
+		cstart[c] = total;
+		for (uint32_t u = ch[c].lo; u < ch[c].hi; u++)
+			total += padded(len, shift, n, u);
+	}
 	g->cz_bytes = total;
 	g->cz = ordo_alloc_huge(total + ORDO_CZ_PAD);
 	if (!g->cz) {
-		free(pad);
+		free(shift), free(cstart);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu bytes of arcs",
 		                    (unsigned long long)total);
 	}
 	memset(g->cz + total, 0, ORDO_CZ_PAD);
-	/* chunk c holds nodes [lo, hi) back to back; each goes to its padded place */
-	uint64_t *cstart = malloc((nch + 1) * sizeof *cstart);
-	if (!cstart) {
-		free(pad);
-		return ordo_err_set(err, ORDO_ENOMEM, "out of memory placing compressed nodes");
-	}
-	for (uint64_t c = 0, at = 0; c < nch; c++) {
-		cstart[c] = at;
-		for (uint32_t u = ch[c].lo; u < ch[c].hi; u++)
-			at += pad[u];
-	}
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1)
 	for (uint64_t c = 0; c < nch; c++) {
 		uint64_t at = cstart[c], from = 0;
 		for (uint32_t u = ch[c].lo; u < ch[c].hi; u++) {
+			const uint64_t p = padded(len, shift, n, u);
 			memcpy(g->cz + at, ch[c].buf + from, len[u]);
-			memset(g->cz + at + len[u], 0, pad[u] - len[u]);
+			memset(g->cz + at + len[u], 0, p - len[u]);
 			from += len[u];
-			at += pad[u];
+			at += p;
+			len[u] = p; /* only this chunk's nodes: no other thread reads it */
 		}
-		free(ch[c].buf);
-		ch[c].buf = NULL;
+		chunk_free(&ch[c]);
 	}
 	free(cstart);
-	memcpy(len, pad, (uint64_t)n * sizeof *len);
-	free(pad);
+	free(shift);
 	return cz_index(g, len, modes, err);
 }
 
 void ordo_cz_free_chunks(struct chunk *ch, uint64_t nch)
 {
 	for (uint64_t c = 0; ch && c < nch; c++)
-		free(ch[c].buf);
+		chunk_free(&ch[c]);
 	free(ch);
 }
 

@@ -668,25 +668,44 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 
 /* ---- Edge streams -------------------------------------------------------------
  * Readers and generators append arcs to chains of blocks; chains are concatenated in
- * order into a stream, which the builder consumes. A chain is owned by one thread. */
+ * order into a stream, which the builder consumes. A chain is owned by one thread.
+ * A chain with `pack` set seals each full block into a packed form (per arc, LEB128
+ * varints of the zig-zag source step from the previous arc, the zig-zag target minus
+ * source, and the weight: 4-6 bytes where the plain block takes 12), so that a stream
+ * built into a compressed graph holds far fewer bytes than its plain CSR would. Read a
+ * block through ordo_block_view, which decodes a packed one. */
+
+struct ordo_slab;
 
 struct ordo_edge_block {
 	struct ordo_edge_block *next;
-	size_t bytes; /* of the mapping */
+	size_t bytes; /* of the mapping; 0: in its chain's slab (small packed blocks) */
 	uint32_t count, cap;
-	uint32_t *src, *dst, *w; /* w NULL in unweighted streams */
+	uint32_t *src, *dst, *w;  /* w NULL in unweighted streams; all NULL when packed */
+	const uint8_t *packed;    /* the packed arcs, or NULL */
+	struct ordo_spill *spill; /* spilled: the packed arcs are in this file */
+	uint64_t spill_off;
+	uint32_t spill_len; /* bytes there; 0: not spilled */
+	bool weighted;
 };
 
 struct ordo_edge_chain {
 	struct ordo_edge_block *head, *tail;
+	struct ordo_edge_block *pred;  /* the block before tail (NULL: tail is head) */
+	struct ordo_edge_block *spare; /* packing: a plain block to fill next */
+	struct ordo_slab *slabs;       /* packing: where small packed blocks are cut */
+	uint8_t *slab_at;
+	size_t slab_left;
 	uint64_t count;
 	uint32_t max_id;    /* largest id seen (valid when count > 0) */
 	uint32_t block_cap; /* arcs per new block */
 	bool weighted;
-	bool oom; /* an append failed; the chain is incomplete */
+	bool pack;                /* seal full blocks into the packed form */
+	struct ordo_spill *spill; /* packing: write the packed blocks to this file */
+	bool oom;                 /* an append failed; the chain is incomplete */
 };
 
-/* Initialises an empty chain (blocks of 65536 arcs). */
+/* Initialises an empty chain (blocks of 65536 arcs, not packed). */
 void ordo_chain_init(struct ordo_edge_chain *c, bool weighted);
 /* Appends every block of `from` to `to` (both must agree on weightedness); `from` is
  * left empty. */
@@ -694,8 +713,43 @@ void ordo_chain_concat(struct ordo_edge_chain *to, struct ordo_edge_chain *from)
 void ordo_chain_free(struct ordo_edge_chain *c);
 /* Frees one block (already unlinked from its chain). */
 void ordo_block_free(struct ordo_edge_block *b);
-/* Slow path of ordo_chain_push: a new block. Returns false (and sets oom) on ENOMEM. */
+/* Slow path of ordo_chain_push: seals the full tail (packing chains) and adds a new
+ * block. Returns false (and sets oom) on ENOMEM. */
 bool ordo_chain_grow(struct ordo_edge_chain *c);
+/* Packs the tail block of a packing chain (call when the chain is complete, before it
+ * is concatenated; no-op otherwise). Returns false (and sets oom) on ENOMEM. */
+bool ordo_chain_seal(struct ordo_edge_chain *c);
+
+static inline bool ordo_block_plain(const struct ordo_edge_block *b)
+{
+	return !b->packed && !b->spill_len;
+}
+
+/* The arcs of one block as arrays: the block's own, or a packed block's decoded into a
+ * caller-owned buffer (one per thread, reused across blocks, freed with free(buf->a)). */
+struct ordo_block_view {
+	const uint32_t *src, *dst, *w; /* w NULL when unweighted */
+	uint32_t count;
+};
+struct ordo_unpack_buf {
+	uint32_t *a;
+	uint32_t cap; /* arcs */
+	size_t bcap;  /* bytes read from a spill file, after the arcs */
+};
+/* Returns false on ENOMEM (the buffer could not grow). */
+bool ordo_block_view(const struct ordo_edge_block *b, struct ordo_unpack_buf *buf,
+                     struct ordo_block_view *v);
+
+/* A spill file: packed blocks written to an unlinked temporary file in `dir` instead
+ * of memory, read back once by the builder (ordo_build_opts.spill), so that a stream
+ * bound for a compressed graph costs disk, not memory. Safe for concurrent chains. */
+struct ordo_spill;
+int ordo_spill_open(const char *dir, struct ordo_spill **out, struct ordo_err *err);
+void ordo_spill_close(struct ordo_spill *sp);
+/* Bytes written so far. */
+uint64_t ordo_spill_bytes(const struct ordo_spill *sp);
+/* 0 when no write or read failed; else EIO, with the cause in err. */
+int ordo_spill_describe(const struct ordo_spill *sp, struct ordo_err *err);
 
 static inline bool ordo_chain_push(struct ordo_edge_chain *c, uint32_t s, uint32_t d, uint32_t w)
 {
@@ -729,6 +783,8 @@ struct ordo_build_opts {
 	uint64_t seed;
 	int threads;   /* 0 = OpenMP default */
 	bool compress; /* build the compressed CSR directly (never the plain one) */
+	/* with compress: the partitions' packed arcs go to this file (ordo_spill_open) */
+	struct ordo_spill *spill;
 };
 
 struct ordo_build_stats {

@@ -260,11 +260,18 @@ static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *m
 		free(bits), free(rank);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory compacting ids");
 	}
-	for (struct ordo_edge_block *b = c->head; b; b = b->next)
-		for (uint32_t i = 0; i < b->count; i++) {
-			bits[b->src[i] >> 6] |= 1ull << (b->src[i] & 63);
-			bits[b->dst[i] >> 6] |= 1ull << (b->dst[i] & 63);
+	struct ordo_unpack_buf ub = {0};
+	struct ordo_block_view v;
+	for (struct ordo_edge_block *b = c->head; b; b = b->next) {
+		if (!ordo_block_view(b, &ub, &v)) {
+			free(bits), free(rank), free(ub.a);
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory compacting ids");
 		}
+		for (uint32_t i = 0; i < v.count; i++) {
+			bits[v.src[i] >> 6] |= 1ull << (v.src[i] & 63);
+			bits[v.dst[i] >> 6] |= 1ull << (v.dst[i] & 63);
+		}
+	}
 	uint64_t acc = 0;
 	for (uint64_t w = 0; w < words; w++) {
 		rank[w] = (uint32_t)acc;
@@ -273,12 +280,44 @@ static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *m
 	rank[words] = (uint32_t)acc;
 #define RANK(x) \
 	(rank[(x) >> 6] + (uint32_t)__builtin_popcountll(bits[(x) >> 6] & ((1ull << ((x)&63)) - 1)))
+	/* plain blocks are renumbered in place; a chain with packed blocks is rewritten
+	 * into a new packed one (the codes change length), each old block freed once read */
+	bool packed = false, ok = true;
 	for (struct ordo_edge_block *b = c->head; b; b = b->next)
-		for (uint32_t i = 0; i < b->count; i++) {
-			b->src[i] = RANK(b->src[i]);
-			b->dst[i] = RANK(b->dst[i]);
+		packed |= !ordo_block_plain(b);
+	if (!packed) {
+		for (struct ordo_edge_block *b = c->head; b; b = b->next)
+			for (uint32_t i = 0; i < b->count; i++) {
+				b->src[i] = RANK(b->src[i]);
+				b->dst[i] = RANK(b->dst[i]);
+			}
+	} else {
+		struct ordo_edge_chain nc;
+		ordo_chain_init(&nc, c->weighted);
+		nc.pack = true;
+		for (struct ordo_edge_block *b = c->head; b && !nc.spill; b = b->next)
+			nc.spill = b->spill;
+		while (ok && c->head) {
+			struct ordo_edge_block *b = c->head;
+			ok = ordo_block_view(b, &ub, &v);
+			for (uint32_t i = 0; ok && i < v.count; i++)
+				ok = ordo_chain_push(&nc, RANK(v.src[i]), RANK(v.dst[i]),
+				                     v.w ? v.w[i] : 0);
+			c->head = b->next;
+			ordo_block_free(b);
 		}
+		ok = ok && ordo_chain_seal(&nc);
+		c->tail = c->pred = NULL;
+		ordo_chain_free(c);
+		nc.count = ok ? nc.count : 0;
+		*c = nc;
+	}
 #undef RANK
+	free(ub.a);
+	if (!ok) {
+		free(bits), free(rank);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory compacting ids");
+	}
 	c->max_id = (uint32_t)(acc - 1);
 	*n_out = acc;
 	int rc = 0;
@@ -374,9 +413,36 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 		ordo_load_opts_init(&dflt);
 		opts = &dflt;
 	}
+	*out = NULL;
+	struct ordo_load_opts with_spill;
+	struct ordo_spill *sp = NULL;
+	if (opts->spill_dir && !opts->build.compress)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "a spill directory (--spill-dir %s) is for a compressed build: "
+		                    "add --compress",
+		                    opts->spill_dir);
+	if (opts->spill_dir) {
+		int rc = ordo_spill_open(opts->spill_dir, &sp, err);
+		if (rc)
+			return rc;
+		with_spill = *opts;
+		with_spill.build.spill = sp;
+		opts = &with_spill;
+	}
 	uint64_t old = io_set_budget(opts->mem_budget);
 	int rc = load(path, opts, out, info_out, err);
 	io_set_budget(old);
+	if (sp) {
+		if (rc)
+			ordo_spill_describe(sp, err); /* a failed write is the cause, not memory */
+		else if (info_out) {
+			char what[300];
+			snprintf(what, sizeof what, "%.1f MiB of packed arcs spilled to %s",
+			         ordo_spill_bytes(sp) / 1048576.0, opts->spill_dir);
+			note(info_out, "%s", what);
+		}
+		ordo_spill_close(sp);
+	}
 	return rc;
 }
 

@@ -65,6 +65,10 @@ struct ordo_load_opts {
 	int mtx_real;             /* enum ordo_mtx_real */
 	double mtx_scale;         /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
 	int threads;              /* 0 = OpenMP default */
+	/* With build.compress: hold the arcs read (packed) in an unlinked temporary file
+	 * in this directory rather than in memory, so that peak memory is about the
+	 * compressed graph plus one partition per thread. NULL: in memory. */
+	const char *spill_dir;
 	/* Bytes the graph a header declares may need; a header asking for more is refused
 	 * (ERANGE, with the figure) before anything is allocated. 0 = this machine's
 	 * physical memory. Fuzzing sets it low, so a legal but huge header fails fast. */

@@ -195,6 +195,9 @@ int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, voi
 				pc->p = s;
 				pc->end = e;
 				ordo_chain_init(&pc->chain, fmt->weighted_chain);
+				/* bound for a compressed graph: pack the arcs as they come */
+				pc->chain.pack = opts && opts->build.compress;
+				pc->chain.spill = pc->chain.pack ? opts->build.spill : NULL;
 				s = e;
 			}
 #pragma omp parallel for num_threads(T) schedule(static, 1)
@@ -211,9 +214,11 @@ int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, voi
 				record += pcs[t].records;
 			}
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-			for (int t = 0; t < T; t++)
+			for (int t = 0; t < T; t++) {
 				if (pcs[t].p < pcs[t].end)
 					fmt->parse(st, &pcs[t]);
+				ordo_chain_seal(&pcs[t].chain);
+			}
 			for (int t = 0; t < T; t++) {
 				struct io_piece *pc = &pcs[t];
 				if (!rc && pc->err_line)

@@ -132,6 +132,69 @@ Test(builder, same_graph_for_any_thread_count)
 	}
 }
 
+/* Packed blocks give back every arc, in order: ids 0 and 2^32-2 next to each other,
+ * every weight width (0 .. UINT32_MAX), runs of one source longer and shorter than a
+ * block, sources in any order (arc mode) and sorted (run mode), chains concatenated
+ * (the unsealed tail of the first in the middle), weighted and not. */
+Test(chain, packed_blocks_give_back_every_arc)
+{
+	const uint32_t far = UINT32_MAX - 1, W[] = {0, 1, 255, 256, 65535, 65536, UINT32_MAX};
+	for (int weighted = 0; weighted < 2; weighted++) {
+		enum { N = 20000 };
+		static uint32_t s[N], d[N], w[N];
+		for (uint32_t i = 0; i < N; i++) {
+			uint64_t r = ordo_hash2(3, i);
+			if (i < 5000) { /* sorted by source, runs of 1..40 */
+				s[i] = i == 0 ? 0 : s[i - 1] + (r % 7 == 0);
+				d[i] = (uint32_t)(r >> 8) % 4 == 0 ? far : (uint32_t)(r >> 32);
+			} else if (i < 12000) { /* any order, extreme ids */
+				s[i] = r % 3 == 0 ? far : r % 3 == 1 ? 0 : (uint32_t)(r >> 32);
+				d[i] = (uint32_t)(r >> 16) % 2 ? 0 : far;
+			} else { /* one long run: longer than a block */
+				s[i] = 77;
+				d[i] = (uint32_t)(r >> 32);
+			}
+			w[i] =
+			    (uint32_t)(r >> 24) % 3 == 0 ? W[(r >> 40) % 7] : (uint32_t)(r % 300);
+		}
+		struct ordo_edge_chain a, b;
+		ordo_chain_init(&a, weighted);
+		ordo_chain_init(&b, weighted);
+		a.pack = b.pack = true;
+		a.block_cap = b.block_cap = 1237;
+		for (uint32_t i = 0; i < N; i++)
+			cr_assert(ordo_chain_push(i < 9000 ? &a : &b, s[i], d[i], w[i]));
+		cr_assert(ordo_chain_seal(&b)); /* a's tail stays plain */
+		ordo_chain_concat(&a, &b);
+		cr_assert_eq(a.count, N);
+		cr_assert_eq(a.max_id, far);
+		struct ordo_unpack_buf ub = {0};
+		struct ordo_block_view v;
+		uint32_t i = 0, packed = 0, plain = 0;
+		for (struct ordo_edge_block *blk = a.head; blk; blk = blk->next) {
+			cr_assert(ordo_block_view(blk, &ub, &v));
+			packed += !ordo_block_plain(blk);
+			plain += ordo_block_plain(blk);
+			cr_assert_eq(v.w != NULL, weighted);
+			for (uint32_t k = 0; k < v.count; k++, i++) {
+				cr_assert_eq(v.src[k], s[i], "arc %u source", i);
+				cr_assert_eq(v.dst[k], d[i], "arc %u target", i);
+				if (weighted)
+					cr_assert_eq(v.w[k], w[i], "arc %u weight", i);
+			}
+		}
+		cr_assert_eq(i, N);
+		cr_assert_eq(plain, 1, "only the first chain's tail was not sealed");
+		cr_assert_gt(packed, 10);
+		/* pushing after a seal starts a new block */
+		cr_assert(ordo_chain_push(&a, 1, 2, 3));
+		cr_assert_eq(a.tail->count, 1);
+		cr_assert_null(a.tail->packed);
+		free(ub.a);
+		ordo_chain_free(&a);
+	}
+}
+
 static uint32_t reached(const struct ordo_graph *g, uint32_t s)
 {
 	uint32_t *q = malloc(g->n * sizeof *q), head = 0, tail = 0;

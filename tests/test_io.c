@@ -182,6 +182,16 @@ Test(readers, sparse_ids_kept_or_compacted, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert_eq(g->n, 3);
 	const uint32_t dst[] = {1, 2};
 	cr_assert_arr_eq(g->dst, dst, sizeof dst);
+	/* compressed: the reader's stream is packed, and renumbered as such */
+	o.build.compress = true;
+	struct ordo_graph *c = load_opts(FIX "sparse.txt", &o, NULL), *cp;
+	cr_assert(ordo_graph_compressed(c));
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_decompress(c, 1, &cp, &e), 0, "%s", e.msg);
+	cr_assert(ordo_graph_equal(g, cp));
+	ordo_graph_free(c);
+	ordo_graph_free(cp);
+	o.build.compress = false;
 	ordo_graph_free(g);
 	FILE *f = fopen(tmp("map.txt"), "r");
 	cr_assert_not_null(f);
