@@ -2,13 +2,14 @@
 # compressed.sh - the compressed CSR against the plain one (issue 11):
 #  1. bytes per arc of each graph, plain and compressed (ordo-convert --info);
 #  2. peak memory of loading it: the plain .ordo, the compressed .ordo, and the text
-#     form (DIMACS / edge list) built straight into the compressed CSR;
+#     form (DIMACS / edge list) built plain, straight into the compressed CSR, and so
+#     with its arcs spilled to a temporary file (--spill-dir, in $TMPDIR or /tmp);
 #  3. SSSP and BFS on plain vs compressed, 1 and 2 threads, obim and smq, side by side
 #     in interleaved rounds (ordo-bench run), as a table of medians and their ratio.
 # Graphs: the yardsticks road2k and rmat20 (bench/data or $ORDO_BENCH_DATA: the .ordo
 # files bench/yardsticks.sh makes), and soc-Slashdot0902 with weights 1..255 from
 # ../shared/inputs (skipped, with a note, where it is absent).
-#   bench/compressed.sh [BUILD_DIR (build)] [ROUNDS (3)]
+#   bench/compressed.sh [BUILD_DIR (build)] [ROUNDS (3; 0: parts 1 and 2 only)]
 set -eu
 build=${1:-build}
 rounds=${2:-3}
@@ -46,30 +47,33 @@ rss() { # peak resident MiB of ordo-convert --info on the arguments
 		awk '{ printf "%.0f", $1 / 1024 }'
 }
 
+spill=${TMPDIR:-/tmp}
 echo "## Bytes per arc and peak memory of loading (ordo-convert --info, $(nproc) CPUs)"
 echo
 echo "Peak resident MiB of loading: the .ordo as it is (plain or compressed), and the"
-echo "text form (DIMACS .gr beside it, when there) built plain or straight into the"
-echo "compressed CSR (--compress: the plain CSR never exists)."
+echo "text form (DIMACS .gr beside it, when there) built plain, straight into the"
+echo "compressed CSR (--compress: the plain CSR never exists), and so with the arcs read"
+echo "spilled to a temporary file (--spill-dir $spill)."
 echo
-echo "| graph | plain B/arc | compressed B/arc | plain .ordo | compressed .ordo | text, plain | text, --compress |"
-echo "|---|---|---|---|---|---|---|"
+echo "| graph | plain B/arc | compressed B/arc | plain .ordo | compressed .ordo | text, plain | text, --compress | text, --compress --spill-dir |"
+echo "|---|---|---|---|---|---|---|---|"
 for g in $graphs; do
-	tp=- tc=-
+	tp=- tc=- ts=-
 	if [ -f "$data/$g.gr" ]; then
 		tp=$(rss "$data/$g.gr" --no-coords)
 		tc=$(rss "$data/$g.gr" --no-coords --compress)
+		ts=$(rss "$data/$g.gr" --no-coords --compress --spill-dir "$spill")
 	fi
-	echo "| $g | $(bpa "$data/$g.ordo") | $(bpa "$cache/$g.cz.ordo") | $(rss "$data/$g.ordo") | $(rss "$cache/$g.cz.ordo") | $tp | $tc |"
+	echo "| $g | $(bpa "$data/$g.ordo") | $(bpa "$cache/$g.cz.ordo") | $(rss "$data/$g.ordo") | $(rss "$cache/$g.cz.ordo") | $tp | $tc | $ts |"
 done
 if [ -n "$slash" ]; then
 	w="--random-weights 1:255"
 	# shellcheck disable=SC2086
-	echo "| soc-Slashdot0902 (weights 1..255) | $(bpa "$slash" $w) | $(bpa "$slash" $w --compress) | - | - | $(rss "$slash" $w) | $(rss "$slash" $w --compress) |"
+	echo "| soc-Slashdot0902 (weights 1..255) | $(bpa "$slash" $w) | $(bpa "$slash" $w --compress) | - | - | $(rss "$slash" $w) | $(rss "$slash" $w --compress) | $(rss "$slash" $w --compress --spill-dir "$spill") |"
 fi
 echo
 
-[ -n "$graphs" ] || exit 0
+[ -n "$graphs" ] && [ "$rounds" -gt 0 ] || exit 0
 out="$cache/runs.jsonl"
 rm -f "$out"
 files=""
