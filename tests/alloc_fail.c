@@ -317,8 +317,9 @@ int main(int argc, char **argv)
 	snprintf(sc[ns].name, sizeof sc[ns].name, "generate road + build");
 	ns++;
 	/* every scheduler at its defaults, and the variants with their own OOM paths */
-	const char *extra[] = {"smq:pq=radix", "mq-opt:push=batch,pop=batch"};
-	for (int i = 0; i < ordo_wl_count() + 2 && ns + 2 < 64; i++) {
+	const char *extra[] = {"smq:pq=radix", "smq:pq=bucket", "mq-opt:push=batch,pop=batch"};
+	for (int i = 0; i < ordo_wl_count() + (int)(sizeof extra / sizeof *extra) && ns + 2 < 64;
+	     i++) {
 		const char *spec =
 		    i < ordo_wl_count() ? ordo_wl_at(i)->name : extra[i - ordo_wl_count()];
 		for (int T = i < ordo_wl_count() ? 1 : 2; T <= 2; T++) {

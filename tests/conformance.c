@@ -22,6 +22,8 @@ static const char *const extra_specs[] = {
     "smq:numa_k=8",
     "smq:pq=radix",
     "smq:pq=radix,steal_size=2",
+    "smq:pq=bucket",
+    "smq:pq=bucket,bq_shift=0,steal_size=2",
     "mq:numa_k=8",
     "mq-opt:push=sticky,pop=sticky",
     "mq-opt:push=batch,pop=sticky",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bq.h"
 #include "conformance.h"
 #include "ordo_rng.h"
 
@@ -151,6 +152,75 @@ Test(obim, shift_0_pops_in_order_over_many_buckets_on_one_thread, .timeout = 300
 		ordo_worklist_destroy(&wl);
 	}
 	ordo_topology_free(&topo);
+}
+
+/* SMQ's bucket queue (worklists/bq.h) is exact: against a plain array, every pop is a
+ * minimum of what is present, through pushes at the current bucket, just above it,
+ * below it (a stolen task's children), past the ring's window (the far heap, then
+ * drained into the ring) and with only far keys left (a jump), at shifts 0 and 5. */
+Test(smq, bucket_queue_pops_a_minimum_every_time)
+{
+	enum { MAXN = 3000 };
+	static struct ordo_task ref[MAXN];
+	for (unsigned shift = 0; shift <= 5; shift += 5) {
+		struct bq_pq q;
+		cr_assert(bq_init(&q, shift));
+		uint32_t n = 0;
+		uint64_t last = 0, id = 0, far_pushes = 0, jumps = 0;
+		for (uint64_t op = 0; op < 200000; op++) {
+			const uint64_t r = ordo_hash2(11 + shift, op);
+			if (n < MAXN && (n == 0 || r % 100 < 52)) {
+				const uint64_t k = r >> 8;
+				uint64_t prio = last + k % (8u << shift); /* near the minimum */
+				if (k % 17 == 0 && last > 100)
+					prio = last - 1 - k % 100; /* below it */
+				if (k % 29 == 0) {                 /* past the window */
+					prio = last + ((uint64_t)(BQ_WINDOW + k % 5000) << shift);
+					far_pushes++;
+				}
+				const struct ordo_task t = {prio, id++};
+				cr_assert(bq_push(&q, &t));
+				ref[n++] = t;
+			} else {
+				struct ordo_task t;
+				const bool only_far = !q.heap.n && !q.nring && q.far.n;
+				cr_assert(bq_pop(&q, &t));
+				jumps += only_far;
+				uint32_t m = 0;
+				for (uint32_t i = 1; i < n; i++)
+					m = ref[i].prio < ref[m].prio ? i : m;
+				cr_assert_eq(t.prio, ref[m].prio,
+				             "op %llu: popped %llu, minimum %llu",
+				             (unsigned long long)op, (unsigned long long)t.prio,
+				             (unsigned long long)ref[m].prio);
+				uint32_t i = 0;
+				while (i < n && ref[i].data != t.data)
+					i++;
+				cr_assert_lt(i, n, "popped a task that was not pushed");
+				ref[i] = ref[--n];
+				last = t.prio;
+			}
+			cr_assert_eq(bq_size(&q), n);
+		}
+		/* then push far keys only and drain: the ring empties before the far heap */
+		for (int k = 0; k < 50 && n < MAXN; k++) {
+			const struct ordo_task t = {
+			    last + ((uint64_t)(3 * BQ_WINDOW + 7 * k) << shift), id++};
+			cr_assert(bq_push(&q, &t));
+			ref[n++] = t;
+		}
+		for (uint64_t prev = 0; n; n--) {
+			struct ordo_task t;
+			jumps += !q.heap.n && !q.nring && q.far.n;
+			cr_assert(bq_pop(&q, &t));
+			cr_assert_geq(t.prio, prev, "drained in order");
+			prev = t.prio;
+		}
+		cr_assert_eq(bq_size(&q), 0);
+		cr_assert_gt(far_pushes, 1000);
+		cr_assert_gt(jumps, 0, "the only-far-keys jump was exercised");
+		bq_free(&q);
+	}
 }
 
 Test(registry, specs_and_errors)

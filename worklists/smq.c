@@ -35,23 +35,34 @@
  *
  * Parameters: steal_prob (1/p chance of a steal attempt per pop), steal_size (buffer
  * and batch size), numa_k (weight of same-node victims; 1 = uniform), pq: the owner's
- * exact local queue, the paper's 4-ary heap (default) or a radix heap (radix.h), which
+ * exact local queue, the paper's 4-ary heap (default), a radix heap (radix.h), which
  * costs O(1) amortised per operation when priorities rarely go below the last minimum
- * taken (SSSP, BFS, A*, the monotonic benchmark) and stays exact otherwise.
+ * taken (SSSP, BFS, A*, the monotonic benchmark) and stays exact otherwise, or a bucket
+ * queue whose lowest bucket (priorities >> bq_shift equal) is a small heap (bq.h):
+ * exact too, with the heap's operations on one bucket's tasks instead of the whole
+ * queue. bq_shift 0 (a bucket per priority, a ring of 1024 of them) was the fastest on
+ * both yardsticks (SSSP, bench/RESULTS.md); where priorities spread much further than
+ * the ring, most tasks wait in its far heap, and a larger shift pays. Stealing, buffers and batches
+ * are the same for all three, so the paper's rank reasoning holds for each.
  */
+#include "bq.h"
 #include "numa_pick.h"
 #include "ordo_worklist.h"
 #include "radix.h"
 #include "wl_common.h"
 
-static const char *const pq_kinds[] = {"heap", "radix", NULL};
-enum { PQ_HEAP, PQ_RADIX };
-enum { P_PROB, P_SIZE, P_NUMA, P_PQ, P_N };
+static const char *const pq_kinds[] = {"heap", "radix", "bucket", NULL};
+enum { PQ_HEAP, PQ_RADIX, PQ_BUCKET };
+enum { P_PROB, P_SIZE, P_NUMA, P_PQ, P_BQ_SHIFT, P_N };
 static const struct ordo_param params[P_N] = {
     {"steal_prob", 8, 1, 1 << 20, "a pop tries to steal with probability 1/steal_prob"},
     {"steal_size", 8, 1, 1024, "tasks in a steal buffer (and in a stolen batch)"},
     {"numa_k", 1, 1, 1 << 20, "weight of same-node victims (others weigh 1)"},
-    {"pq", PQ_HEAP, 0, 1, "owner's queue: 4-ary heap (the paper's) or radix heap", pq_kinds},
+    {"pq", PQ_HEAP, 0, 2,
+     "owner's queue: 4-ary heap (the paper's), radix heap, or bucket queue with a heap for "
+     "its lowest bucket",
+     pq_kinds},
+    {"bq_shift", 0, 0, 40, "pq=bucket: a bucket holds priorities equal >> bq_shift"},
 };
 
 enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS, S_RACES };
@@ -67,6 +78,7 @@ struct queue {
 	/* owner only: the local exact priority queue, one of */
 	alignas(128) struct wl_heap heap;
 	struct radix_pq radix;
+	struct bq_pq bq;
 	struct ordo_task *batch; /* rest of a taken buffer, consumed from the back */
 	uint32_t nbatch;
 	struct numa_pick pick;
@@ -75,6 +87,7 @@ struct queue {
 struct ordo_wl {
 	uint32_t T, size;
 	int pq;
+	unsigned bq_shift;
 	uint64_t prob, numa_k;
 	const struct ordo_topology *topo;
 	struct queue *q;
@@ -90,6 +103,7 @@ static int smq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, st
 	w->size = (uint32_t)cfg->params[P_SIZE];
 	w->numa_k = (uint64_t)cfg->params[P_NUMA];
 	w->pq = (int)cfg->params[P_PQ];
+	w->bq_shift = (unsigned)cfg->params[P_BQ_SHIFT];
 	w->topo = cfg->topo;
 	w->q = ordo_calloc_aligned(w->T, sizeof *w->q);
 	if (!w->q) {
@@ -106,7 +120,9 @@ static void smq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 	struct queue *q = &w->q[ctx->tid];
 	q->slots = ordo_calloc_aligned(2 * (size_t)w->size, sizeof *q->slots);
 	q->batch = malloc(w->size * sizeof *q->batch);
-	if (!q->slots || !q->batch || !wl_heap_reserve(&q->heap, 4096) ||
+	if (!q->slots || !q->batch ||
+	    (w->pq == PQ_BUCKET ? !bq_init(&q->bq, w->bq_shift)
+	                        : !wl_heap_reserve(&q->heap, 4096)) ||
 	    !numa_pick_init(&q->pick, w->topo, ctx->tid, w->T, 1, ctx->tid, w->numa_k))
 		ctx->push_oom = true;
 }
@@ -119,6 +135,7 @@ static void smq_destroy(struct ordo_wl *w)
 		free(q->batch);
 		wl_heap_free(&q->heap);
 		radix_free(&q->radix);
+		bq_free(&q->bq);
 		numa_pick_free(&q->pick);
 	}
 	free(w->q);
@@ -128,23 +145,27 @@ static void smq_destroy(struct ordo_wl *w)
 /* ---- the owner's local queue ---- */
 static inline size_t lpq_size(const struct ordo_wl *w, const struct queue *q)
 {
-	return w->pq == PQ_HEAP ? q->heap.n : radix_size(&q->radix);
+	return w->pq == PQ_HEAP    ? q->heap.n
+	       : w->pq == PQ_RADIX ? radix_size(&q->radix)
+	                           : bq_size(&q->bq);
 }
 
 static inline uint64_t lpq_top(const struct ordo_wl *w, struct queue *q)
 {
-	return w->pq == PQ_HEAP ? wl_heap_top(&q->heap) : radix_top(&q->radix);
+	return w->pq == PQ_HEAP    ? wl_heap_top(&q->heap)
+	       : w->pq == PQ_RADIX ? radix_top(&q->radix)
+	                           : bq_top(&q->bq);
 }
 
-/* The queue must not be empty. False only when the radix queue could not allocate
- * (then nothing was taken; smq_pop reports it as out of memory). */
+/* The queue must not be empty. False only when the radix or bucket queue could not
+ * allocate (then nothing was taken; smq_pop reports it as out of memory). */
 static inline bool lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo_task *out)
 {
 	if (w->pq == PQ_HEAP) {
 		wl_heap_pop(&q->heap, out, 4);
 		return true;
 	}
-	return radix_pop(&q->radix, out);
+	return w->pq == PQ_RADIX ? radix_pop(&q->radix, out) : bq_pop(&q->bq, out);
 }
 
 /* Owner: moves the local queue's best tasks into the (taken, even) buffer and
@@ -290,9 +311,15 @@ static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 		}
 		for (size_t i = 0; i < n; i++)
 			wl_heap_push(&q->heap, &t[i], 4);
-	} else {
+	} else if (w->pq == PQ_RADIX) {
 		for (size_t i = 0; i < n; i++)
 			if (!radix_push(&q->radix, &t[i])) {
+				ctx->push_oom = true;
+				return;
+			}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (!bq_push(&q->bq, &t[i])) {
 				ctx->push_oom = true;
 				return;
 			}
@@ -303,7 +330,7 @@ static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct queue *q = &w->q[ctx->tid];
-	if (__builtin_expect(q->radix.failed, 0)) {
+	if (__builtin_expect(q->radix.failed || q->bq.failed, 0)) {
 		ctx->push_oom = true; /* the executor ends the run with ENOMEM */
 		return false;
 	}

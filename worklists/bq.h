@@ -1,0 +1,166 @@
+/*
+ * bq.h - an exact, owner-only priority queue for monotone workloads: a bucket queue
+ * whose lowest bucket is a small d-ary heap.
+ *
+ * Bucket i holds the keys k with k >> shift == i. Every key of bucket `cur` or below
+ * is in the heap (so pop is the heap's, and exact); the BQ_WINDOW buckets above cur
+ * are a ring of unsorted vectors (push is an append and a bit in a mask), and keys
+ * further out wait in a second heap. When the heap runs dry, cur moves to the next
+ * non-empty bucket (found in the mask), whose keys are heapified, and the far keys the
+ * window now covers move into the ring. On SSSP the heap holds one bucket's tasks, a
+ * few hundred, instead of the whole queue; a task pushed below cur (a stolen task's
+ * children) just goes into the heap, which stays exact. Unlike the radix heap, no key
+ * is moved more than twice. Private to worklists/.
+ */
+#ifndef ORDO_WL_BQ_H
+#define ORDO_WL_BQ_H
+
+#include "radix.h" /* struct radix_vec, radix_append */
+#include "wl_common.h"
+
+#define BQ_WINDOW 1024 /* buckets in the ring: a power of two (and of 64) */
+
+struct bq_pq {
+	unsigned shift;
+	uint64_t cur;           /* the heap holds every key whose bucket is <= cur */
+	struct wl_heap heap;    /* buckets <= cur */
+	struct radix_vec *ring; /* bucket i (cur < i < cur + BQ_WINDOW) at i % BQ_WINDOW */
+	uint64_t mask[BQ_WINDOW / 64];
+	size_t nring;       /* tasks in the ring */
+	struct wl_heap far; /* buckets >= cur + BQ_WINDOW (as of their push) */
+	bool failed;        /* an allocation failed: nothing was lost */
+};
+
+static inline bool bq_init(struct bq_pq *q, unsigned shift)
+{
+	memset(q, 0, sizeof *q);
+	q->shift = shift;
+	q->ring = calloc(BQ_WINDOW, sizeof *q->ring);
+	return q->ring && wl_heap_reserve(&q->heap, 1024);
+}
+
+static inline void bq_free(struct bq_pq *q)
+{
+	if (q->ring)
+		for (int i = 0; i < BQ_WINDOW; i++)
+			free(q->ring[i].a);
+	free(q->ring);
+	wl_heap_free(&q->heap);
+	wl_heap_free(&q->far);
+	memset(q, 0, sizeof *q);
+}
+
+static inline size_t bq_size(const struct bq_pq *q)
+{
+	return q->heap.n + q->nring + q->far.n;
+}
+
+/* Into the ring or the far heap: bucket i > cur. */
+static inline bool bq_place(struct bq_pq *q, const struct ordo_task *t, uint64_t i)
+{
+	if (i - q->cur < BQ_WINDOW) {
+		const unsigned s = (unsigned)(i & (BQ_WINDOW - 1));
+		if (!radix_append(&q->ring[s], t))
+			return false;
+		q->mask[s / 64] |= 1ull << (s % 64);
+		q->nring++;
+		return true;
+	}
+	if (!wl_heap_reserve(&q->far, q->far.n + 1))
+		return false;
+	wl_heap_push(&q->far, t, 4);
+	return true;
+}
+
+static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t)
+{
+	const uint64_t i = t->prio >> q->shift;
+	if (i <= q->cur) {
+		if (!wl_heap_reserve(&q->heap, q->heap.n + 1))
+			return false;
+		wl_heap_push(&q->heap, t, 4);
+		return true;
+	}
+	return bq_place(q, t, i);
+}
+
+/* The next non-empty ring bucket after cur, or UINT64_MAX. */
+static inline uint64_t bq_next(const struct bq_pq *q)
+{
+	if (!q->nring)
+		return UINT64_MAX;
+	const unsigned start = (unsigned)((q->cur + 1) & (BQ_WINDOW - 1));
+	for (unsigned k = 0; k <= BQ_WINDOW / 64; k++) {
+		unsigned w = (start / 64 + k) % (BQ_WINDOW / 64);
+		uint64_t m = q->mask[w];
+		if (k == 0)
+			m &= ~0ull << (start % 64);
+		else if (k == BQ_WINDOW / 64)
+			m &= (start % 64) ? ~(~0ull << (start % 64)) : 0;
+		if (m) {
+			const unsigned s = w * 64 + (unsigned)__builtin_ctzll(m);
+			return q->cur + 1 + ((s - start) & (BQ_WINDOW - 1));
+		}
+	}
+	return UINT64_MAX; /* not reached: nring > 0 */
+}
+
+/* Makes the heap non-empty when the queue holds anything. All or nothing: on a failed
+ * allocation the queue is as it was and `failed` is set. */
+static inline bool bq_settle(struct bq_pq *q)
+{
+	if (q->heap.n || (!q->nring && !q->far.n))
+		return true;
+	uint64_t i = bq_next(q);
+	if (i == UINT64_MAX) /* only far keys: jump to the lowest */
+		i = wl_heap_top(&q->far) >> q->shift;
+	if (i != UINT64_MAX && q->far.n && (wl_heap_top(&q->far) >> q->shift) < i)
+		i = wl_heap_top(&q->far) >> q->shift;
+	const unsigned s = (unsigned)(i & (BQ_WINDOW - 1));
+	struct radix_vec *v = &q->ring[s];
+	const bool from_ring = q->nring && (q->mask[s / 64] >> (s % 64) & 1) && v->n &&
+	                       (v->a[0].prio >> q->shift) == i;
+	if (from_ring && !wl_heap_reserve(&q->heap, v->n)) {
+		q->failed = true;
+		return false;
+	}
+	q->cur = i;
+	if (from_ring) {
+		for (uint32_t k = 0; k < v->n; k++)
+			wl_heap_push(&q->heap, &v->a[k], 4);
+		q->nring -= v->n;
+		v->n = 0;
+		q->mask[s / 64] &= ~(1ull << (s % 64));
+	}
+	/* far keys the window now reaches: into the heap (bucket cur) or the ring */
+	while (q->far.n && (wl_heap_top(&q->far) >> q->shift) - q->cur < BQ_WINDOW) {
+		struct ordo_task t;
+		wl_heap_pop(&q->far, &t, 4);
+		if (!bq_push(q, &t)) { /* put it back: nothing lost */
+			wl_heap_push(&q->far, &t, 4);
+			q->failed = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Smallest key, UINT64_MAX when empty. */
+static inline uint64_t bq_top(struct bq_pq *q)
+{
+	if (!q->heap.n && !bq_settle(q))
+		return UINT64_MAX;
+	return q->heap.n ? wl_heap_top(&q->heap) : UINT64_MAX;
+}
+
+/* The queue must not be empty. False (nothing taken, `failed` set) on a failed
+ * allocation. */
+static inline bool bq_pop(struct bq_pq *q, struct ordo_task *out)
+{
+	if (!q->heap.n && !bq_settle(q))
+		return false;
+	wl_heap_pop(&q->heap, out, 4);
+	return true;
+}
+
+#endif
