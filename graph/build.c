@@ -69,6 +69,23 @@ static uint64_t dedup_partition(struct ordo_graph *g, uint32_t lo, uint32_t hi, 
 	return wp - base;
 }
 
+/* Counts into cur[0..span) the arcs of partition p (nodes lo..) by source, over the
+ * T threads' chains. False when a packed block could not be decoded (no memory). */
+static bool count_partition(struct ordo_edge_chain *parts, int T, int P, int p, uint32_t lo,
+                            uint32_t span, uint64_t *cur, struct ordo_unpack_buf *ub)
+{
+	struct ordo_block_view v;
+	memset(cur, 0, (size_t)span * sizeof *cur);
+	for (int t = 0; t < T; t++)
+		for (struct ordo_edge_block *b = parts[(size_t)t * P + p].head; b; b = b->next) {
+			if (!ordo_block_view(b, ub, &v))
+				return false;
+			for (uint32_t i = 0; i < v.count; i++)
+				cur[v.src[i] - lo]++;
+		}
+	return true;
+}
+
 /* The builder's last stage for a compressed result: each partition's arcs become a
  * small CSR of that node range only (sorted, deduplicated if asked), which is encoded
  * and freed, so the plain CSR of the whole graph never exists. Peak memory: the
@@ -127,16 +144,7 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 						continue;
 					}
 				}
-				memset(cur, 0, (size_t)span * sizeof *cur);
-				for (int t = 0; t < T && !fail; t++)
-					for (struct ordo_edge_block *b =
-					         parts[(size_t)t * P + p].head;
-					     b && !fail; b = b->next) {
-						fail = !ordo_block_view(b, &ub, &v);
-						for (uint32_t i = 0; !fail && i < v.count; i++)
-							cur[v.src[i] - lo]++;
-					}
-				if (fail)
+				if ((fail = !count_partition(parts, T, P, p, lo, span, cur, &ub)))
 					continue;
 				loff[0] = 0;
 				for (uint32_t u = 0; u < span; u++) {
@@ -379,15 +387,7 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 			                             ? (uint64_t)lo + (1ull << shift)
 			                             : n);
 			uint32_t span = hi - lo;
-			memset(cur, 0, (size_t)span * sizeof *cur);
-			for (int t = 0; t < T; t++)
-				for (struct ordo_edge_block *b = parts[(size_t)t * P + p].head;
-				     b && !fail; b = b->next) {
-					fail = !ordo_block_view(b, &ub, &v);
-					for (uint32_t i = 0; !fail && i < v.count; i++)
-						cur[v.src[i] - lo]++;
-				}
-			if (fail)
+			if ((fail = !count_partition(parts, T, P, p, lo, span, cur, &ub)))
 				continue;
 			uint64_t acc = pbase[p];
 			for (uint32_t k = 0; k < span; k++) {
