@@ -162,13 +162,16 @@ Test(smq, bucket_queue_pops_a_minimum_every_time)
 {
 	enum { MAXN = 3000 };
 	static struct ordo_task ref[MAXN];
-	for (unsigned shift = 0; shift <= 5; shift += 5) {
+	/* scenarios 0 and 1: shift 0 and 5, mostly near the minimum; 2: priorities spread
+	 * over 2^24 from shift 0, so that the window widens (bq_widen) as it goes */
+	for (unsigned sc = 0; sc < 3; sc++) {
+		const unsigned shift = sc == 1 ? 5 : 0;
 		struct bq_pq q;
 		cr_assert(bq_init(&q, shift));
 		uint32_t n = 0;
 		uint64_t last = 0, id = 0, far_pushes = 0, jumps = 0;
 		for (uint64_t op = 0; op < 200000; op++) {
-			const uint64_t r = ordo_hash2(11 + shift, op);
+			const uint64_t r = ordo_hash2(11 + sc, op);
 			if (n < MAXN && (n == 0 || r % 100 < 52)) {
 				const uint64_t k = r >> 8;
 				uint64_t prio = last + k % (8u << shift); /* near the minimum */
@@ -178,6 +181,8 @@ Test(smq, bucket_queue_pops_a_minimum_every_time)
 					prio = last + ((uint64_t)(BQ_WINDOW + k % 5000) << shift);
 					far_pushes++;
 				}
+				if (sc == 2)
+					prio = last + k % (1u << 24);
 				const struct ordo_task t = {prio, id++};
 				cr_assert(bq_push(&q, &t));
 				ref[n++] = t;
@@ -205,7 +210,7 @@ Test(smq, bucket_queue_pops_a_minimum_every_time)
 		/* then push far keys only and drain: the ring empties before the far heap */
 		for (int k = 0; k < 50 && n < MAXN; k++) {
 			const struct ordo_task t = {
-			    last + ((uint64_t)(3 * BQ_WINDOW + 7 * k) << shift), id++};
+			    last + ((uint64_t)(3 * BQ_WINDOW + 7 * k) << q.shift), id++};
 			cr_assert(bq_push(&q, &t));
 			ref[n++] = t;
 		}
@@ -219,6 +224,11 @@ Test(smq, bucket_queue_pops_a_minimum_every_time)
 		cr_assert_eq(bq_size(&q), 0);
 		cr_assert_gt(far_pushes, 1000);
 		cr_assert_gt(jumps, 0, "the only-far-keys jump was exercised");
+		if (sc == 2)
+			cr_assert_geq(q.shift, 8, "the window widened to the spread (shift %u)",
+			              q.shift);
+		else
+			cr_assert_eq(q.shift, shift, "no widening when most keys are near");
 		bq_free(&q);
 	}
 }

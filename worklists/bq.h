@@ -10,7 +10,10 @@
  * window now covers move into the ring. On SSSP the heap holds one bucket's tasks, a
  * few hundred, instead of the whole queue; a task pushed below cur (a stolen task's
  * children) just goes into the heap, which stays exact. Unlike the radix heap, no key
- * is moved more than twice. Private to worklists/.
+ * is moved more than twice, except when the window widens: when more than half of
+ * the last BQ_ADAPT pushes went past the window (priorities spread far wider than it),
+ * the shift grows by one and the ring's tasks are placed again; so a width that suits
+ * the workload is found from any start, at most 40 times. Private to worklists/.
  */
 #ifndef ORDO_WL_BQ_H
 #define ORDO_WL_BQ_H
@@ -19,6 +22,7 @@
 #include "wl_common.h"
 
 #define BQ_WINDOW 1024 /* buckets in the ring: a power of two (and of 64) */
+#define BQ_ADAPT  4096 /* pushes per look at the share that went past the window */
 
 struct bq_pq {
 	unsigned shift;
@@ -26,9 +30,10 @@ struct bq_pq {
 	struct wl_heap heap;    /* buckets <= cur */
 	struct radix_vec *ring; /* bucket i (cur < i < cur + BQ_WINDOW) at i % BQ_WINDOW */
 	uint64_t mask[BQ_WINDOW / 64];
-	size_t nring;       /* tasks in the ring */
-	struct wl_heap far; /* buckets >= cur + BQ_WINDOW (as of their push) */
-	bool failed;        /* an allocation failed: nothing was lost */
+	size_t nring;                /* tasks in the ring */
+	struct wl_heap far;          /* buckets >= cur + BQ_WINDOW (as of their push) */
+	uint32_t pushes, far_pushes; /* since the last look */
+	bool failed;                 /* an allocation failed: nothing was lost */
 };
 
 static inline bool bq_init(struct bq_pq *q, unsigned shift)
@@ -55,6 +60,39 @@ static inline size_t bq_size(const struct bq_pq *q)
 	return q->heap.n + q->nring + q->far.n;
 }
 
+static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t);
+
+/* One more bit per bucket: cur halves and every ring task is placed again (into the
+ * heap when its bucket is now cur). Far tasks stay where they are: each is still above
+ * cur, and bq_settle takes the lower of the far top and the next ring bucket. */
+static inline bool bq_widen(struct bq_pq *q)
+{
+	size_t n = q->nring, k = 0;
+	struct ordo_task *all = malloc((n ? n : 1) * sizeof *all);
+	if (!all || !wl_heap_reserve(&q->heap, q->heap.n + n)) {
+		free(all);
+		return false; /* nothing moved: the old width stays */
+	}
+	for (unsigned s = 0; s < BQ_WINDOW; s++) {
+		struct radix_vec *v = &q->ring[s];
+		for (uint32_t j = 0; j < v->n; j++)
+			all[k++] = v->a[j];
+		v->n = 0;
+	}
+	memset(q->mask, 0, sizeof q->mask);
+	q->nring = 0;
+	q->shift++;
+	q->cur >>= 1;
+	/* the heap has room for all of them; a ring vector may have to grow (two old
+	 * buckets make one new), and if that fails the rest are dropped: reported as out
+	 * of memory, which ends the run */
+	bool ok = true;
+	for (size_t j = 0; j < k; j++)
+		ok = ok && bq_push(q, &all[j]);
+	free(all);
+	return ok;
+}
+
 /* Into the ring or the far heap: bucket i > cur. */
 static inline bool bq_place(struct bq_pq *q, const struct ordo_task *t, uint64_t i)
 {
@@ -69,11 +107,17 @@ static inline bool bq_place(struct bq_pq *q, const struct ordo_task *t, uint64_t
 	if (!wl_heap_reserve(&q->far, q->far.n + 1))
 		return false;
 	wl_heap_push(&q->far, t, 4);
+	q->far_pushes++;
 	return true;
 }
 
 static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t)
 {
+	if (__builtin_expect(++q->pushes == BQ_ADAPT, 0)) {
+		if (2 * q->far_pushes > BQ_ADAPT && q->shift < 40 && !bq_widen(q))
+			q->failed = true; /* reported as out of memory */
+		q->pushes = q->far_pushes = 0;
+	}
 	const uint64_t i = t->prio >> q->shift;
 	if (i <= q->cur) {
 		if (!wl_heap_reserve(&q->heap, q->heap.n + 1))
