@@ -7,13 +7,15 @@
  * are a ring of unsorted vectors (push is an append and a bit in a mask), and keys
  * further out wait in a second heap. When the heap runs dry, cur moves to the next
  * non-empty bucket (found in the mask), whose keys are heapified, and the far keys the
- * window now covers move into the ring. On SSSP the heap holds one bucket's tasks, a
- * few hundred, instead of the whole queue; a task pushed below cur (a stolen task's
- * children) just goes into the heap, which stays exact. Unlike the radix heap, no key
- * is moved more than twice, except when the window widens: when more than half of
- * the last BQ_ADAPT pushes went past the window (priorities spread far wider than it),
- * the shift grows by one and the ring's tasks are placed again; so a width that suits
- * the workload is found from any start, at most 40 times. Private to worklists/.
+ * window now covers move into the ring. At shift 0 a bucket is one priority, so its
+ * keys need no order: the ring's vector becomes the current one by a swap (no copy, no
+ * heap), pops take from its end, and the heap holds only keys below it. On SSSP the heap holds one
+ * bucket's tasks, a few hundred, instead of the whole queue; a task pushed below cur (a stolen
+ * task's children) just goes into the heap, which stays exact. Unlike the radix heap, no key is
+ * moved more than twice, except when the window widens: when more than half of the last BQ_ADAPT
+ * pushes went past the window (priorities spread far wider than it), the shift grows by one and the
+ * ring's tasks are placed again; so a width that suits the workload is found from any start, at
+ * most 40 times. Private to worklists/.
  */
 #ifndef ORDO_WL_BQ_H
 #define ORDO_WL_BQ_H
@@ -27,7 +29,8 @@
 struct bq_pq {
 	unsigned shift;
 	uint64_t cur;           /* the heap holds every key whose bucket is <= cur */
-	struct wl_heap heap;    /* buckets <= cur */
+	struct wl_heap heap;    /* buckets <= cur (at shift 0: < cur) */
+	struct radix_vec curv;  /* at shift 0: the keys equal to cur */
 	struct radix_vec *ring; /* bucket i (cur < i < cur + BQ_WINDOW) at i % BQ_WINDOW */
 	uint64_t mask[BQ_WINDOW / 64];
 	size_t nring;                /* tasks in the ring */
@@ -50,6 +53,7 @@ static inline void bq_free(struct bq_pq *q)
 		for (int i = 0; i < BQ_WINDOW; i++)
 			free(q->ring[i].a);
 	free(q->ring);
+	free(q->curv.a);
 	wl_heap_free(&q->heap);
 	wl_heap_free(&q->far);
 	memset(q, 0, sizeof *q);
@@ -57,7 +61,7 @@ static inline void bq_free(struct bq_pq *q)
 
 static inline size_t bq_size(const struct bq_pq *q)
 {
-	return q->heap.n + q->nring + q->far.n;
+	return q->heap.n + q->curv.n + q->nring + q->far.n;
 }
 
 static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t);
@@ -67,12 +71,15 @@ static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t);
  * cur, and bq_settle takes the lower of the far top and the next ring bucket. */
 static inline bool bq_widen(struct bq_pq *q)
 {
-	size_t n = q->nring, k = 0;
+	size_t n = q->nring + q->curv.n, k = 0;
 	struct ordo_task *all = malloc((n ? n : 1) * sizeof *all);
 	if (!all || !wl_heap_reserve(&q->heap, q->heap.n + n)) {
 		free(all);
 		return false; /* nothing moved: the old width stays */
 	}
+	for (uint32_t j = 0; j < q->curv.n; j++) /* from now on in the heap */
+		all[k++] = q->curv.a[j];
+	q->curv.n = 0;
 	for (unsigned s = 0; s < BQ_WINDOW; s++) {
 		struct radix_vec *v = &q->ring[s];
 		for (uint32_t j = 0; j < v->n; j++)
@@ -119,6 +126,8 @@ static inline bool bq_push(struct bq_pq *q, const struct ordo_task *t)
 		q->pushes = q->far_pushes = 0;
 	}
 	const uint64_t i = t->prio >> q->shift;
+	if (i == q->cur && !q->shift)
+		return radix_append(&q->curv, t);
 	if (i <= q->cur) {
 		if (!wl_heap_reserve(&q->heap, q->heap.n + 1))
 			return false;
@@ -149,11 +158,11 @@ static inline uint64_t bq_next(const struct bq_pq *q)
 	return UINT64_MAX; /* not reached: nring > 0 */
 }
 
-/* Makes the heap non-empty when the queue holds anything. All or nothing: on a failed
- * allocation the queue is as it was and `failed` is set. */
+/* Makes the heap or the current vector non-empty when the queue holds anything. All
+ * or nothing: on a failed allocation the queue is as it was and `failed` is set. */
 static inline bool bq_settle(struct bq_pq *q)
 {
-	if (q->heap.n || (!q->nring && !q->far.n))
+	if (q->heap.n || q->curv.n || (!q->nring && !q->far.n))
 		return true;
 	uint64_t i = bq_next(q);
 	if (i == UINT64_MAX) /* only far keys: jump to the lowest */
@@ -164,12 +173,18 @@ static inline bool bq_settle(struct bq_pq *q)
 	struct radix_vec *v = &q->ring[s];
 	const bool from_ring = q->nring && (q->mask[s / 64] >> (s % 64) & 1) && v->n &&
 	                       (v->a[0].prio >> q->shift) == i;
-	if (from_ring && !wl_heap_reserve(&q->heap, v->n)) {
+	if (from_ring && q->shift && !wl_heap_reserve(&q->heap, v->n)) {
 		q->failed = true;
 		return false;
 	}
 	q->cur = i;
-	if (from_ring) {
+	if (from_ring && !q->shift) {                   /* one priority: the vector is the bucket */
+		const struct radix_vec empty = q->curv; /* n is 0; its buffer is reused */
+		q->curv = *v;
+		*v = empty;
+		q->nring -= q->curv.n;
+		q->mask[s / 64] &= ~(1ull << (s % 64));
+	} else if (from_ring) {
 		for (uint32_t k = 0; k < v->n; k++)
 			wl_heap_push(&q->heap, &v->a[k], 4);
 		q->nring -= v->n;
@@ -192,18 +207,21 @@ static inline bool bq_settle(struct bq_pq *q)
 /* Smallest key, UINT64_MAX when empty. */
 static inline uint64_t bq_top(struct bq_pq *q)
 {
-	if (!q->heap.n && !bq_settle(q))
+	if (!q->heap.n && !q->curv.n && !bq_settle(q))
 		return UINT64_MAX;
-	return q->heap.n ? wl_heap_top(&q->heap) : UINT64_MAX;
+	return q->heap.n ? wl_heap_top(&q->heap) : q->curv.n ? q->cur : UINT64_MAX;
 }
 
 /* The queue must not be empty. False (nothing taken, `failed` set) on a failed
  * allocation. */
 static inline bool bq_pop(struct bq_pq *q, struct ordo_task *out)
 {
-	if (!q->heap.n && !bq_settle(q))
+	if (!q->heap.n && !q->curv.n && !bq_settle(q))
 		return false;
-	wl_heap_pop(&q->heap, out, 4);
+	if (q->heap.n) /* at shift 0 the heap holds only keys below cur */
+		wl_heap_pop(&q->heap, out, 4);
+	else
+		*out = q->curv.a[--q->curv.n];
 	return true;
 }
 
