@@ -263,13 +263,6 @@ static inline uint8_t *put_weight(uint8_t *p, uint32_t w, unsigned wb)
 	return p + wb;
 }
 
-/* Replaces the tail of c (plain, sealed or full) by its packed form. A mode byte, then
- * in run mode (sources repeat: a stream sorted by source), runs of arcs with one
- * source, each as zz(source - previous run's source) and its length, then per arc the
- * smaller of zz(target - source) and zz(target - previous target) with a bit saying
- * which (a sorted list costs its gaps, a local one its offsets); in arc mode (sources
- * in any order), zz(source - previous source) and zz(target - source) per arc. Weights
- * follow each target in the fewest whole bytes that hold the block's largest. */
 /* Where packed blocks live. A big block (a reader's) gets a mapping of its own, so that
  * the builder, freeing each as it reads it, returns the memory at once. Small blocks
  * (the builder's partitions: many, and freed only as whole chains) are cut one after
@@ -372,38 +365,33 @@ uint64_t ordo_spill_bytes(const struct ordo_spill *sp)
 	return sp ? atomic_load(&sp->end) : 0;
 }
 
-static bool spill_write(struct ordo_spill *sp, const uint8_t *p, size_t len, uint64_t *off)
-{
-	uint64_t at = atomic_fetch_add(&sp->end, len);
-	*off = at;
-	while (len) {
-		ssize_t w = pwrite(sp->fd, p, len, (off_t)at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int zero = 0;
-			atomic_compare_exchange_strong(&sp->error, &zero, w < 0 ? errno : ENOSPC);
-			return false;
-		}
-		p += w, at += (uint64_t)w, len -= (size_t)w;
-	}
-	return true;
-}
-
-static bool spill_read(struct ordo_spill *sp, uint8_t *p, size_t len, uint64_t at)
+/* pwrite (write) or pread of all len bytes at `at`. The first failure is remembered in
+ * sp->error: errno, or for a transfer of 0 bytes ENOSPC (write) or EIO (read). */
+static bool spill_io(struct ordo_spill *sp, uint8_t *p, size_t len, uint64_t at, bool write)
 {
 	while (len) {
-		ssize_t r = pread(sp->fd, p, len, (off_t)at);
+		ssize_t r =
+		    write ? pwrite(sp->fd, p, len, (off_t)at) : pread(sp->fd, p, len, (off_t)at);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			int zero = 0;
-			atomic_compare_exchange_strong(&sp->error, &zero, r < 0 ? errno : EIO);
+			atomic_compare_exchange_strong(&sp->error, &zero,
+			                               r < 0   ? errno
+			                               : write ? ENOSPC
+			                                       : EIO);
 			return false;
 		}
 		p += r, at += (uint64_t)r, len -= (size_t)r;
 	}
 	return true;
+}
+
+/* Appends len bytes to the file (at *off). */
+static bool spill_write(struct ordo_spill *sp, uint8_t *p, size_t len, uint64_t *off)
+{
+	*off = atomic_fetch_add(&sp->end, len);
+	return spill_io(sp, p, len, *off, true);
 }
 
 static inline unsigned varint_len(uint64_t x)
@@ -516,7 +504,7 @@ static void drop_spare(struct ordo_edge_chain *c)
 
 bool ordo_chain_seal(struct ordo_edge_chain *c)
 {
-	bool ok = !c->pack || !c->tail || c->tail->packed || pack_tail(c);
+	bool ok = !c->pack || !c->tail || !ordo_block_plain(c->tail) || pack_tail(c);
 	drop_spare(c);
 	return ok;
 }
@@ -525,7 +513,7 @@ bool ordo_chain_grow(struct ordo_edge_chain *c)
 {
 	if (c->oom)
 		return false;
-	if (c->pack && c->tail && !c->tail->packed && !pack_tail(c))
+	if (c->pack && c->tail && ordo_block_plain(c->tail) && !pack_tail(c))
 		return false;
 	uint32_t cap = c->block_cap ? c->block_cap : 65536;
 	size_t arrays = c->weighted ? 3 : 2;
@@ -587,7 +575,7 @@ bool ordo_block_view(const struct ordo_edge_block *b, struct ordo_unpack_buf *bu
 	const uint8_t *p = b->packed;
 	if (b->spill_len) {
 		uint8_t *bytes = (uint8_t *)(w + buf->cap);
-		if (!spill_read(b->spill, bytes, b->spill_len, b->spill_off))
+		if (!spill_io(b->spill, bytes, b->spill_len, b->spill_off, false))
 			return false;
 		p = bytes;
 	}
@@ -599,7 +587,7 @@ bool ordo_block_view(const struct ordo_edge_block *b, struct ordo_unpack_buf *bu
 		s[i] = src += unzz((uint32_t)get_varint(&p));
 		d[i] = src + unzz((uint32_t)get_varint(&p));
 		if (wb) {
-			__builtin_memcpy(&x, p, 4); /* the mapping has room past the end */
+			__builtin_memcpy(&x, p, 4); /* 3 bytes of slack follow the last */
 			w[i] = x & wmask;
 			p += wb;
 		}

@@ -669,11 +669,12 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 /* ---- Edge streams -------------------------------------------------------------
  * Readers and generators append arcs to chains of blocks; chains are concatenated in
  * order into a stream, which the builder consumes. A chain is owned by one thread.
- * A chain with `pack` set seals each full block into a packed form (per arc, LEB128
- * varints of the zig-zag source step from the previous arc, the zig-zag target minus
- * source, and the weight: 4-6 bytes where the plain block takes 12), so that a stream
- * built into a compressed graph holds far fewer bytes than its plain CSR would. Read a
- * block through ordo_block_view, which decodes a packed one. */
+ * A chain with `pack` set seals each full block into a packed form (LEB128 varints of
+ * zig-zag source and target steps, runs of one source coded once, weights in the fewest
+ * whole bytes: about 4-7 bytes per arc where the plain block takes 12; see pack_tail in
+ * graph.c), in memory or, with `spill`, in a file, so that a stream built into a
+ * compressed graph holds far fewer bytes than its plain CSR would. Read a block
+ * through ordo_block_view, which decodes a packed one. */
 
 struct ordo_slab;
 

@@ -195,6 +195,46 @@ Test(chain, packed_blocks_give_back_every_arc)
 	}
 }
 
+/* A spilled chain: its blocks live in the file, are read back in order, and a push
+ * after a seal starts a new plain block (the spilled tail is not packed again). */
+Test(chain, spilled_blocks_read_back_and_take_pushes_after_a_seal)
+{
+	struct ordo_spill *sp;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_spill_open("/tmp", &sp, &e), 0, "%s", e.msg);
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, true);
+	c.pack = true;
+	c.spill = sp;
+	c.block_cap = 1000;
+	enum { N = 3500 };
+	for (uint32_t i = 0; i < N; i++)
+		cr_assert(ordo_chain_push(&c, i / 3, (uint32_t)ordo_hash2(5, i), i * 7));
+	cr_assert(ordo_chain_seal(&c));
+	cr_assert(ordo_chain_push(&c, 1, 2, 3));
+	cr_assert(ordo_chain_seal(&c));
+	cr_assert_gt(ordo_spill_bytes(sp), 0);
+	struct ordo_unpack_buf ub = {0};
+	struct ordo_block_view v;
+	uint32_t i = 0, blocks = 0;
+	for (struct ordo_edge_block *b = c.head; b; b = b->next, blocks++) {
+		cr_assert_gt(b->spill_len, 0, "block %u was spilled", blocks);
+		cr_assert(ordo_block_view(b, &ub, &v));
+		for (uint32_t k = 0; k < v.count; k++, i++) {
+			const bool last = i == N;
+			cr_assert_eq(v.src[k], last ? 1 : i / 3, "arc %u", i);
+			cr_assert_eq(v.dst[k], last ? 2 : (uint32_t)ordo_hash2(5, i), "arc %u", i);
+			cr_assert_eq(v.w[k], last ? 3 : i * 7, "arc %u", i);
+		}
+	}
+	cr_assert_eq(i, N + 1);
+	cr_assert_eq(blocks, 5);
+	cr_assert_eq(ordo_spill_describe(sp, &e), 0);
+	free(ub.a);
+	ordo_chain_free(&c);
+	ordo_spill_close(sp);
+}
+
 static uint32_t reached(const struct ordo_graph *g, uint32_t s)
 {
 	uint32_t *q = malloc(g->n * sizeof *q), head = 0, tail = 0;
