@@ -1,21 +1,21 @@
 /*
  * bq.h - an exact, owner-only priority queue for monotone workloads: a bucket queue
- * whose lowest bucket is a small d-ary heap.
+ * whose current bucket is a small d-ary heap, or at shift 0 a plain vector.
  *
- * Bucket i holds the keys k with k >> shift == i. Every key of bucket `cur` or below
- * is in the heap (so pop is the heap's, and exact); the BQ_WINDOW buckets above cur
- * are a ring of unsorted vectors (push is an append and a bit in a mask), and keys
- * further out wait in a second heap. When the heap runs dry, cur moves to the next
- * non-empty bucket (found in the mask), whose keys are heapified, and the far keys the
- * window now covers move into the ring. At shift 0 a bucket is one priority, so its
- * keys need no order: the ring's vector becomes the current one by a swap (no copy, no
- * heap), pops take from its end, and the heap holds only keys below it. On SSSP the heap holds one
- * bucket's tasks, a few hundred, instead of the whole queue; a task pushed below cur (a stolen
- * task's children) just goes into the heap, which stays exact. Unlike the radix heap, no key is
- * moved more than twice, except when the window widens: when more than half of the last BQ_ADAPT
- * pushes went past the window (priorities spread far wider than it), the shift grows by one and the
- * ring's tasks are placed again; so a width that suits the workload is found from any start, at
- * most 40 times. Private to worklists/.
+ * Bucket i holds the keys k with k >> shift == i. The keys of bucket `cur` and below
+ * are in the heap, so pop is the heap's, and exact; at shift 0 a bucket is one
+ * priority, so its keys need no order: they stay in a vector (`curv`), pops take from
+ * its end, and the heap holds only keys below cur (a stolen task's children). The
+ * BQ_WINDOW buckets above cur are a ring of unsorted vectors (push is an append and a
+ * bit in a mask); keys further out wait in a second heap. When the current bucket runs
+ * dry, cur moves to the next non-empty one (found in the mask; or the far heap's top,
+ * if lower): its vector is heapified, or at shift 0 swapped in (no copy), and the far
+ * keys the window now covers move into the ring. On SSSP the heap holds one bucket's
+ * tasks, a few hundred, instead of the whole queue. No key moves more than twice, except
+ * when the window widens: when more than half of the last BQ_ADAPT pushes went past it
+ * (priorities spread far wider than it), the shift grows by one and the ring's keys are
+ * placed again, so a width that suits the workload is found from any start, at most 40
+ * times. Private to worklists/.
  */
 #ifndef ORDO_WL_BQ_H
 #define ORDO_WL_BQ_H
@@ -28,7 +28,7 @@
 
 struct bq_pq {
 	unsigned shift;
-	uint64_t cur;           /* the heap holds every key whose bucket is <= cur */
+	uint64_t cur;           /* the current bucket */
 	struct wl_heap heap;    /* buckets <= cur (at shift 0: < cur) */
 	struct radix_vec curv;  /* at shift 0: the keys equal to cur */
 	struct radix_vec *ring; /* bucket i (cur < i < cur + BQ_WINDOW) at i % BQ_WINDOW */
@@ -36,7 +36,7 @@ struct bq_pq {
 	size_t nring;                /* tasks in the ring */
 	struct wl_heap far;          /* buckets >= cur + BQ_WINDOW (as of their push) */
 	uint32_t pushes, far_pushes; /* since the last look */
-	bool failed;                 /* an allocation failed: nothing was lost */
+	bool failed;                 /* an allocation failed: the run ends with ENOMEM */
 };
 
 static inline bool bq_init(struct bq_pq *q, unsigned shift)
@@ -158,16 +158,14 @@ static inline uint64_t bq_next(const struct bq_pq *q)
 	return UINT64_MAX; /* not reached: nring > 0 */
 }
 
-/* Makes the heap or the current vector non-empty when the queue holds anything. All
- * or nothing: on a failed allocation the queue is as it was and `failed` is set. */
+/* Makes the heap or the current vector non-empty when the queue holds anything. On a
+ * failed allocation nothing is lost and `failed` is set. */
 static inline bool bq_settle(struct bq_pq *q)
 {
 	if (q->heap.n || q->curv.n || (!q->nring && !q->far.n))
 		return true;
-	uint64_t i = bq_next(q);
-	if (i == UINT64_MAX) /* only far keys: jump to the lowest */
-		i = wl_heap_top(&q->far) >> q->shift;
-	if (i != UINT64_MAX && q->far.n && (wl_heap_top(&q->far) >> q->shift) < i)
+	uint64_t i = bq_next(q); /* UINT64_MAX when the ring is empty: the far heap is not */
+	if (q->far.n && (wl_heap_top(&q->far) >> q->shift) < i)
 		i = wl_heap_top(&q->far) >> q->shift;
 	const unsigned s = (unsigned)(i & (BQ_WINDOW - 1));
 	struct radix_vec *v = &q->ring[s];
@@ -178,20 +176,20 @@ static inline bool bq_settle(struct bq_pq *q)
 		return false;
 	}
 	q->cur = i;
-	if (from_ring && !q->shift) {                   /* one priority: the vector is the bucket */
-		const struct radix_vec empty = q->curv; /* n is 0; its buffer is reused */
-		q->curv = *v;
-		*v = empty;
-		q->nring -= q->curv.n;
-		q->mask[s / 64] &= ~(1ull << (s % 64));
-	} else if (from_ring) {
-		for (uint32_t k = 0; k < v->n; k++)
-			wl_heap_push(&q->heap, &v->a[k], 4);
+	if (from_ring) {
 		q->nring -= v->n;
-		v->n = 0;
 		q->mask[s / 64] &= ~(1ull << (s % 64));
+		if (!q->shift) { /* one priority: the vector is the bucket, swapped in */
+			const struct radix_vec empty = q->curv; /* n is 0; its buffer is reused */
+			q->curv = *v;
+			*v = empty;
+		} else {
+			for (uint32_t k = 0; k < v->n; k++)
+				wl_heap_push(&q->heap, &v->a[k], 4);
+			v->n = 0;
+		}
 	}
-	/* far keys the window now reaches: into the heap (bucket cur) or the ring */
+	/* far keys the window now reaches: into the current bucket or the ring */
 	while (q->far.n && (wl_heap_top(&q->far) >> q->shift) - q->cur < BQ_WINDOW) {
 		struct ordo_task t;
 		wl_heap_pop(&q->far, &t, 4);

@@ -40,12 +40,12 @@
  * exact local queue, the paper's 4-ary heap (default), a radix heap (radix.h), which
  * costs O(1) amortised per operation when priorities rarely go below the last minimum
  * taken (SSSP, BFS, A*, the monotonic benchmark) and stays exact otherwise, or a bucket
- * queue whose lowest bucket (priorities >> bq_shift equal) is a small heap (bq.h):
- * exact too, with the heap's operations on one bucket's tasks instead of the whole
- * queue. bq_shift 0 (a bucket per priority, a ring of 1024 of them) was the fastest on
- * both yardsticks (SSSP, bench/RESULTS.md); where priorities spread much further than
- * the ring, most tasks wait in its far heap, and a larger shift pays. Stealing, buffers and batches
- * are the same for all three, so the paper's rank reasoning holds for each.
+ * queue (bq.h) whose buckets hold priorities equal >> bq_shift: exact too, with heap
+ * operations on one bucket's tasks (none at shift 0) instead of the whole queue.
+ * bq_shift 0 was the fastest start on both yardsticks (SSSP, bench/RESULTS.md); the
+ * queue widens its buckets by itself where priorities spread far past its window.
+ * Stealing, buffers and batches are the same for all three, so the paper's rank
+ * reasoning holds for each.
  */
 #include "bq.h"
 #include "numa_pick.h"
@@ -64,7 +64,9 @@ static const struct ordo_param params[P_N] = {
      "owner's queue: 4-ary heap (the paper's), radix heap, or bucket queue with a heap for "
      "its lowest bucket",
      pq_kinds},
-    {"bq_shift", 0, 0, 40, "pq=bucket: a bucket holds priorities equal >> bq_shift"},
+    {"bq_shift", 0, 0, 40,
+     "pq=bucket: a bucket holds priorities equal >> bq_shift (at the start: the queue "
+     "widens it where priorities spread far)"},
 };
 
 enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS, S_RACES };
