@@ -331,13 +331,19 @@ static int cz_index(struct ordo_graph *g, uint64_t *len, const uint8_t *srcrel,
  * first 15 nodes take more than 255 bytes, each node starts at a multiple of 2^s past
  * the block's start (zero bytes pad the node before), for the smallest s that brings
  * the 16th start within 255 << s. Writes each block's s to shift[]. */
+/* The block starting at node lo: its nodes below the returned one are padded. That is
+ * its last start: node hi-1's, or the end (node n's) when node n is in this block;
+ * after that the next block starts anywhere. */
+static inline uint64_t block_last(uint64_t lo, uint32_t n)
+{
+	const uint64_t hi = lo + 16 < n ? lo + 16 : n;
+	return hi == n && (n & 15) ? hi : hi - 1;
+}
+
 static void place(const uint64_t *len, uint8_t *shift, uint32_t n)
 {
 	for (uint64_t lo = 0; lo < n; lo += 16) {
-		const uint64_t hi = lo + 16 < n ? lo + 16 : n;
-		/* the block's last start: node hi-1's, or the end (node n's) when node n is
-		 * in this block; after that the next block starts anywhere */
-		const uint64_t last = hi == n && (n & 15) ? hi : hi - 1;
+		const uint64_t last = block_last(lo, n);
 		for (int s = 0;; s++) {
 			const uint64_t a = (1ull << s) - 1;
 			uint64_t pos = 0;
@@ -355,8 +361,7 @@ static void place(const uint64_t *len, uint8_t *shift, uint32_t n)
  * node of a full block (what follows it is the next block's start, indexed anew). */
 static inline uint64_t padded(const uint64_t *len, const uint8_t *shift, uint32_t n, uint64_t u)
 {
-	const uint64_t lo = u & ~15ull, hi = lo + 16 < n ? lo + 16 : n;
-	if (u == hi - 1 && !(hi == n && (n & 15)))
+	if (u >= block_last(u & ~15ull, n))
 		return len[u];
 	const uint64_t a = (1ull << shift[u / 16]) - 1;
 	return (len[u] + a) & ~a;
