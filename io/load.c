@@ -307,10 +307,8 @@ static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *m
 			ordo_block_free(b);
 		}
 		ok = ok && ordo_chain_seal(&nc);
-		c->tail = c->pred = NULL;
-		ordo_chain_free(c);
-		nc.count = ok ? nc.count : 0;
-		*c = nc;
+		ordo_chain_free(c); /* its blocks are gone; this resets it and frees its slabs */
+		*c = nc;            /* on failure too: the caller frees it */
 	}
 #undef RANK
 	free(ub.a);
