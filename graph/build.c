@@ -500,15 +500,9 @@ int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_
 	int rc = ordo_graph_build(&c, &bo, out, stats, err);
 	if (rc)
 		return rc;
-	if (g->coord_kind != ORDO_COORD_NONE) {
-		if ((rc = ordo_graph_alloc_coords(*out, g->coord_kind, err))) {
-			ordo_graph_free(*out);
-			*out = NULL;
-			return rc;
-		}
-		size_t sz = g->coord_kind == ORDO_COORD_INT32 ? 4 : 8;
-		memcpy((*out)->coord, g->coord, 2 * (size_t)g->n * sz);
-		memcpy((*out)->coord_unit, g->coord_unit, sizeof g->coord_unit);
+	if ((rc = ordo_graph_copy_node_data(g, *out, err))) {
+		ordo_graph_free(*out);
+		*out = NULL;
 	}
-	return 0;
+	return rc;
 }

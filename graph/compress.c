@@ -418,17 +418,10 @@ void ordo_cz_free_chunks(struct chunk *ch, uint64_t nch)
 	free(ch);
 }
 
-static int copy_coords(const struct ordo_graph *g, struct ordo_graph *h, struct ordo_err *err)
+static int copy_node_data(const struct ordo_graph *g, struct ordo_graph *h, struct ordo_err *err)
 {
 	h->flags = g->flags;
-	if (g->coord_kind == ORDO_COORD_NONE)
-		return 0;
-	int rc = ordo_graph_alloc_coords(h, g->coord_kind, err);
-	if (rc)
-		return rc;
-	memcpy(h->coord, g->coord, 2 * (size_t)g->n * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8));
-	memcpy(h->coord_unit, g->coord_unit, sizeof g->coord_unit);
-	return 0;
+	return ordo_graph_copy_node_data(g, h, err);
 }
 
 int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_graph **out,
@@ -504,7 +497,7 @@ int ordo_graph_compress(const struct ordo_graph *g, int threads, struct ordo_gra
 	h->cz_wbase = wbase;
 	h->cz_flags = flags;
 	if ((rc = ordo_cz_assemble(h, ch, nch, len, modes, T, err)) ||
-	    (rc = copy_coords(g, h, err)))
+	    (rc = copy_node_data(g, h, err)))
 		goto out;
 	*out = h;
 	h = NULL;
@@ -538,7 +531,7 @@ int ordo_graph_decompress(const struct ordo_graph *g, int threads, struct ordo_g
 				h->w[k] = w;
 		}
 	}
-	if ((rc = copy_coords(g, h, err))) {
+	if ((rc = copy_node_data(g, h, err))) {
 		ordo_graph_free(h);
 		return rc;
 	}

@@ -73,6 +73,8 @@ void ordo_graph_free(struct ordo_graph *g)
 	free(g->cz);
 	free(g->cz_blk);
 	free(g->cz_rel);
+	free(g->orig_id);
+	free(g->new_id);
 	free(g);
 }
 
@@ -99,6 +101,53 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory allocating coordinates");
 	}
 	g->coord_kind = kind;
+	return 0;
+}
+
+int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *err)
+{
+	uint32_t *inv = malloc(((size_t)g->n + 1) * sizeof *inv);
+	if (!inv) {
+		free(orig);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %u node ids", g->n);
+	}
+	memset(inv, 0xff, (size_t)g->n * sizeof *inv);
+	for (uint32_t u = 0; u < g->n; u++) {
+		if (orig[u] >= g->n || inv[orig[u]] != UINT32_MAX) {
+			int rc = ordo_err_set(
+			    err, ORDO_EFORMAT, "node %u has input id %u, which is %s", u, orig[u],
+			    orig[u] >= g->n ? "not below n" : "another node's too");
+			free(orig), free(inv);
+			return rc;
+		}
+		inv[orig[u]] = u;
+	}
+	free(g->orig_id);
+	free(g->new_id);
+	g->orig_id = orig;
+	g->new_id = inv;
+	return 0;
+}
+
+int ordo_graph_copy_node_data(const struct ordo_graph *g, struct ordo_graph *h,
+                              struct ordo_err *err)
+{
+	if (g->coord_kind != ORDO_COORD_NONE) {
+		int rc = ordo_graph_alloc_coords(h, g->coord_kind, err);
+		if (rc)
+			return rc;
+		memcpy(h->coord, g->coord,
+		       2 * (size_t)g->n * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8));
+		memcpy(h->coord_unit, g->coord_unit, sizeof g->coord_unit);
+	}
+	if (g->orig_id) {
+		uint32_t *orig = malloc(((size_t)g->n + 1) * sizeof *orig);
+		if (!orig)
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %u node ids",
+			                    g->n);
+		memcpy(orig, g->orig_id, (size_t)g->n * sizeof *orig);
+		return ordo_graph_set_ids(h, orig, err);
+	}
 	return 0;
 }
 
@@ -154,6 +203,9 @@ bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b)
 		if (memcmp(a->coord, b->coord, 2 * (size_t)a->n * sz))
 			return false;
 	}
+	if (!a->orig_id != !b->orig_id ||
+	    (a->orig_id && memcmp(a->orig_id, b->orig_id, (size_t)a->n * sizeof *a->orig_id)))
+		return false;
 	return true;
 }
 
@@ -679,13 +731,14 @@ uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint6
 		return UINT32_MAX;
 	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
 	for (uint64_t i = 0; i < 1000; i++) {
-		uint32_t v = (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n);
+		uint32_t v = ordo_graph_node_of(
+		    g, (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n));
 		if (ordo_graph_degree(g, v) > 0)
 			return v;
 	}
 	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
 	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t v = (uint32_t)(((uint64_t)start + i) % g->n);
+		uint32_t v = ordo_graph_node_of(g, (uint32_t)(((uint64_t)start + i) % g->n));
 		if (ordo_graph_degree(g, v) > 0)
 			return v;
 	}
@@ -722,15 +775,28 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 			}
 		}
 		if (tail > 1) {
-			/* queue[1..tail-1] are the nodes s reaches, in BFS order */
+			/* queue[1..tail-1] are the nodes s reaches: the one whose input id
+			 * hashes lowest, whatever the order of the ids and arcs */
+			const uint64_t salt = ordo_hash2(seed ^ 0x7a7a, k);
+			uint32_t pick = queue[1];
+			uint64_t best = ordo_hash2(salt, ordo_graph_orig_of(g, pick));
+			for (size_t i = 2; i < tail; i++) {
+				const uint32_t id = ordo_graph_orig_of(g, queue[i]);
+				const uint64_t h = ordo_hash2(salt, id);
+				if (h < best || (h == best && id < ordo_graph_orig_of(g, pick))) {
+					best = h;
+					pick = queue[i];
+				}
+			}
+			*target = pick;
 			*source = s;
-			*target = queue[1 + ordo_reduce(ordo_hash2(seed ^ 0x7a7a, k), tail - 1)];
 			free(queue), free(seen);
 			return 0;
 		}
 		seen[s] = 0;
+		uint32_t id = ordo_graph_orig_of(g, s);
 		do
-			s = (uint32_t)(((uint64_t)s + 1) % g->n);
+			s = ordo_graph_node_of(g, id = (uint32_t)(((uint64_t)id + 1) % g->n));
 		while (ordo_graph_degree(g, s) == 0);
 	}
 	free(queue), free(seen);

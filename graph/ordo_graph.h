@@ -86,6 +86,10 @@ struct ordo_graph {
 	uint64_t cz_nwide; /* blocks with a shift (hubs) */
 	uint32_t cz_wbase; /* every weight is cz_wbase + its code */
 	uint32_t cz_flags; /* enum ordo_cz_flags */
+	/* Node order (reorder.c): a renumbered graph keeps each node's id in its input,
+	 * orig_id[u], and the inverse, new_id[id]; both NULL when the ids are the input's.
+	 * Apps take and print input ids through ordo_graph_node_of / ordo_graph_orig_of. */
+	uint32_t *orig_id, *new_id;
 };
 
 static inline bool ordo_graph_compressed(const struct ordo_graph *g)
@@ -134,6 +138,17 @@ static inline void ordo_graph_prefetch_stage(const struct ordo_graph *g, uint32_
 	{                                                                               \
 		body(t, ahead, user, true);                                             \
 	}
+
+/* The input's id of node u, and the node whose input id is `id` (identity on a graph
+ * in its input's order; ids >= n, such as UINT32_MAX, pass through). */
+static inline uint32_t ordo_graph_orig_of(const struct ordo_graph *g, uint32_t u)
+{
+	return g->orig_id && u < g->n ? g->orig_id[u] : u;
+}
+static inline uint32_t ordo_graph_node_of(const struct ordo_graph *g, uint32_t id)
+{
+	return g->new_id && id < g->n ? g->new_id[id] : id;
+}
 
 /* ---- Plain-CSR index accessors (plain graphs only) ---- */
 static inline uint64_t ordo_graph_begin(const struct ordo_graph *g, uint32_t u)
@@ -625,8 +640,8 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 /* Bytes held by the adjacency: offsets, destinations and weights of a plain graph; the
  * byte stream, block table and node starts of a compressed one. */
 uint64_t ordo_graph_csr_bytes(const struct ordo_graph *g);
-/* True when both graphs have the same n, m, representation, adjacency and coordinates
- * (bitwise). */
+/* True when both graphs have the same n, m, representation, adjacency, coordinates and
+ * input ids (bitwise). */
 bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b);
 /* Structural check. Plain: off monotone from 0 to m, every dst < n. Compressed: every
  * node's bytes decode exactly (varints of at most 5 bytes, inside the node, targets
@@ -655,14 +670,45 @@ int ordo_graph_alloc_cz(uint32_t n, uint64_t m, uint64_t bytes, uint32_t czflags
 int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err);
 /* Coordinates of node u as doubles. */
 void ordo_graph_coord(const struct ordo_graph *g, uint32_t u, double *x, double *y);
+/* Gives g the input ids of its nodes: orig (n entries, malloc'd) becomes g->orig_id and
+ * g->new_id is built; g owns orig even on error. EFORMAT, naming the first id out of
+ * range or repeated, unless orig is a permutation of 0..n-1. */
+int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *err);
+/* Copies what g holds per node (coordinates, input ids) into h, of the same n. */
+int ordo_graph_copy_node_data(const struct ordo_graph *g, struct ordo_graph *h,
+                              struct ordo_err *err);
+
+/* ---- Node orders (reorder.c) ---- */
+enum ordo_order {
+	ORDO_ORDER_NONE = 0, /* the input's */
+	ORDO_ORDER_RCM,      /* reverse Cuthill-McKee from pseudo-peripheral nodes */
+	ORDO_ORDER_BFS,      /* breadth-first from node 0 (then the lowest id unreached) */
+	ORDO_ORDER_DEGREE,   /* descending out-degree */
+	ORDO_ORDER_HILBERT,  /* along a Hilbert curve over the coordinates */
+};
+/* "none", "rcm", "bfs", "degree", "hilbert" -> enum ordo_order; -1 for anything else. */
+int ordo_order_from_name(const char *name);
+const char *ordo_order_name(int order);
+/* rank[u] = node u's position in the order (n entries). EINVAL: hilbert without
+ * coordinates. Works on both representations. */
+int ordo_graph_order(const struct ordo_graph *g, int order, uint32_t *rank, struct ordo_err *err);
+/* A plain copy of plain g with node u renumbered rank[u] (a permutation, checked),
+ * each list sorted by new target, coordinates moved along, and input ids kept. */
+int ordo_graph_permute(const struct ordo_graph *g, const uint32_t *rank, int threads,
+                       struct ordo_graph **out, struct ordo_err *err);
+/* Replaces *g by its renumbering in the given order (same representation); on error *g
+ * is unchanged. ORDO_ORDER_NONE leaves it. */
+int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ordo_err *err);
 
 /* Source picking for apps and benchmarks (gapbs' SourcePicker): the k-th fixed-seed
  * draw of a node with out-degree > 0; UINT32_MAX when the graph has no arc. Depends only
- * on (g, seed, k). */
+ * on (g, seed, k). The draws are of input ids, so a reordered graph gets the same
+ * queries as its input. */
 uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k);
-/* The k-th fixed-seed (source, target) pair: target != source and reachable from it (a
- * BFS from the drawn source picks the target among the nodes it reaches). Depends only
- * on (g, seed, k). Errors: EINVAL when the graph has no arc, ENOMEM. */
+/* The k-th fixed-seed (source, target) pair: target != source and reachable from it
+ * (the target is the node the source reaches whose input id hashes lowest). Depends
+ * only on (g, seed, k), and not on the node order. Errors: EINVAL when the graph has no
+ * arc, ENOMEM. */
 int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, uint32_t *source,
                          uint32_t *target, struct ordo_err *err);
 

@@ -342,6 +342,30 @@ static int compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *m
 	return rc;
 }
 
+/* A renumbered graph's "new old" id pairs (what --id-map writes without --compact-ids). */
+static int write_order_map(const struct ordo_graph *g, const char *path, const char *map_path,
+                           struct ordo_err *err)
+{
+	if (!g->orig_id)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--id-map %s: %s is in its input's order (not renumbered, "
+		                    "no --reorder or --compact-ids): no ids to map",
+		                    map_path, path);
+	struct io_out *o;
+	int rc = io_out_open(map_path, 0, &o, err);
+	if (rc)
+		return rc;
+	FILE *f = io_out_stdio(o);
+	fprintf(f, "# ordo id map for %s (renumbered): new_id old_id\n", path);
+	for (uint32_t u = 0; u < g->n; u++)
+		fprintf(f, "%u %u\n", u, g->orig_id[u]);
+	bool bad = ferror(f) != 0;
+	rc = io_out_close(o, !bad, err);
+	if (bad)
+		rc = ordo_err_set(err, ORDO_EIO, "%s: write failed", map_path);
+	return rc;
+}
+
 /* CSR -> arc chain (frees g), so CSR inputs can be rebuilt with build options. */
 static int csr_to_chain(struct ordo_graph *g, struct ordo_edge_chain *c, struct ordo_err *err)
 {
@@ -372,6 +396,17 @@ int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct
 	else
 		rc = io_read_xyz(in, path, g, threads, err);
 	io_in_close(in);
+	if (!rc && g->orig_id) { /* the file lists the input's nodes: put them in g's order */
+		const size_t sz = 2 * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8);
+		char *c = ordo_alloc_huge(((size_t)g->n + 1) * sz);
+		if (!c)
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory for coordinates");
+		for (uint32_t u = 0; u < g->n; u++)
+			memcpy(c + (size_t)u * sz, (char *)g->coord + (size_t)g->orig_id[u] * sz,
+			       sz);
+		free(g->coord);
+		g->coord = c;
+	}
 	return rc;
 }
 
@@ -419,6 +454,18 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 		                    "a spill directory (--spill-dir %s) is for a compressed build: "
 		                    "add --compress",
 		                    opts->spill_dir);
+	if (opts->spill_dir && opts->reorder)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "renumbering (--reorder) builds the plain graph first, so a "
+		                    "spill directory (--spill-dir) would not lower the peak; "
+		                    "drop one of them");
+	if (opts->id_map_out && opts->compact_ids && opts->reorder)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--id-map with both --compact-ids and --reorder: the map "
+		                    "would hold the compacted ids only; write the compacted "
+		                    "graph first, then renumber it");
+	if (opts->reorder < 0 || !strcmp(ordo_order_name(opts->reorder), "?"))
+		return ordo_err_set(err, ORDO_EINVAL, "unknown node order %d", opts->reorder);
 	if (opts->spill_dir) {
 		int rc = ordo_spill_open(opts->spill_dir, &sp, err);
 		if (rc)
@@ -471,11 +518,12 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	uint64_t n = 0;
 	int kept_kind = ORDO_COORD_NONE; /* a binary graph's coordinates across a rebuild */
 	void *kept_coord = NULL;
+	uint32_t *kept_ids = NULL; /* and a renumbered one's input ids */
 	char kept_unit[32];
 	struct ordo_build_opts bo = opts->build;
 	bo.threads = opts->threads;
 	/* weights from coordinates are set on a plain graph, then it is compressed */
-	bo.compress = opts->build.compress && !opts->weights_from_coords;
+	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
 	bool need_build = true;
 	if (fmt == ORDO_FMT_NATIVE || fmt == ORDO_FMT_GALOIS) {
 		if (fmt == ORDO_FMT_NATIVE) {
@@ -501,11 +549,14 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			snprintf(kept_unit, sizeof kept_unit, "%s", g->coord_unit);
 			g->coord = NULL;
 			g->coord_kind = ORDO_COORD_NONE;
+			kept_ids = g->orig_id;
+			g->orig_id = NULL;
 			rc = csr_to_chain(g, &arcs, err);
 			ordo_graph_free(g);
 			g = NULL;
 			if (rc) {
 				free(kept_coord);
+				free(kept_ids);
 				return rc;
 			}
 		}
@@ -565,6 +616,7 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		rc = ordo_graph_build(&arcs, &bo, &g, &info.build, err);
 		if (rc) {
 			free(kept_coord);
+			free(kept_ids);
 			ordo_err_prefix(err, "%s: ", path);
 			if (rc == ORDO_ERANGE && fmt == ORDO_FMT_EDGELIST && n &&
 			    !opts->compact_ids) {
@@ -581,6 +633,10 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			g->coord_kind = kept_kind;
 			g->coord = kept_coord;
 			snprintf(g->coord_unit, sizeof g->coord_unit, "%s", kept_unit);
+		}
+		if (kept_ids && (rc = ordo_graph_set_ids(g, kept_ids, err))) {
+			ordo_graph_free(g);
+			return rc;
 		}
 	}
 	const char *coords = opts->coords;
@@ -620,6 +676,23 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		note(&info, "%s",
 		     info.build.weights_replaced ? "input weights replaced by random weights"
 		                                 : "random weights");
+	if (opts->reorder) {
+		double tr = ordo_now();
+		if ((rc = ordo_graph_reorder(&g, opts->reorder, opts->threads, err))) {
+			ordo_err_prefix(err, "%s: ", path);
+			ordo_graph_free(g);
+			return rc;
+		}
+		char what[80];
+		snprintf(what, sizeof what, "nodes renumbered in %s order in %.3f s",
+		         ordo_order_name(opts->reorder), ordo_now() - tr);
+		note(&info, "%s", what);
+	}
+	if (opts->id_map_out && !opts->compact_ids &&
+	    (rc = write_order_map(g, path, opts->id_map_out, err))) {
+		ordo_graph_free(g);
+		return rc;
+	}
 	if (opts->build.compress && (rc = ordo_graph_convert(&g, true, opts->threads, err))) {
 		ordo_graph_free(g);
 		return rc;

@@ -5,7 +5,8 @@
  *   header, 128 bytes:
  *     0  char magic[8] = "ORDOGRPH"
  *     8  u32 version = 1 (plain CSR), 2 (compressed CSR)
- *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates, 8 compressed CSR
+ *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates, 8 compressed CSR,
+ *            16 renumbered (the nodes' input ids are stored)
  *    16  u64 n, u64 m
  *    32  u32 nsections, u32 coord_kind (enum ordo_coord_kind)
  *    40  char coord_unit[32]
@@ -17,7 +18,8 @@
  *     u32 kind (1 degrees: n x u64, 2 destinations: m x u32, 3 weights: m x u32,
  *               4 coordinates: 2n x int32 or double; a compressed CSR has instead
  *               5 block table: (n/16 + 1) x u64, 6 relative starts: n + 1 bytes,
- *               7 node data: the byte-coded arcs), u32 reserved,
+ *               7 node data: the byte-coded arcs), 8 input ids of a renumbered
+ *               graph: n x u32, a permutation), u32 reserved,
  *     u64 raw_bytes, u64 nframes, u64 frame_table_offset,
  *     u64 checksum (over the frame checksums), u64 reserved
  *   u64 checksum of the section table
@@ -54,7 +56,7 @@
 #define FRAME      24
 #define BLOCK      (1u << 21)
 
-enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_KINDS };
+enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_ORIG, S_KINDS };
 
 struct sec {
 	uint32_t kind;
@@ -139,7 +141,7 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	for (uint64_t u = 0; !cz && u < g->n; u++)
 		deg[u] = g->off[u + 1] - g->off[u];
-	struct sec s[4];
+	struct sec s[5];
 	int ns = 0;
 	if (cz) {
 		/* the index as it is in memory: loading puts it in place and checks it */
@@ -159,6 +161,8 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		    (struct sec){.kind = S_COORD,
 		                 .raw = 2ull * g->n * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8),
 		                 .data = g->coord};
+	if (g->orig_id)
+		s[ns++] = (struct sec){.kind = S_ORIG, .raw = 4ull * g->n, .data = g->orig_id};
 	uint64_t nfr = 0;
 	for (int i = 0; i < ns; i++) {
 		s[i].nframes = (s[i].raw + BLOCK - 1) / BLOCK;
@@ -235,7 +239,8 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 		put32(mb + 8, cz ? VERSION_CZ : VERSION);
 		put32(mb + 12, (ordo_graph_weighted(g) ? 1u : 0) |
 		                   ((g->flags & ORDO_GRAPH_SYMMETRIC) ? 2u : 0) |
-		                   (g->coord_kind ? 4u : 0) | (cz ? 8u : 0));
+		                   (g->coord_kind ? 4u : 0) | (cz ? 8u : 0) |
+		                   (g->orig_id ? 16u : 0));
 		if (cz)
 			put64(mb + 80, g->cz_wbase | (uint64_t)g->cz_flags << 32);
 		put64(mb + 16, g->n);
@@ -296,6 +301,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	unsigned char h[HDR];
 	struct ordo_graph *g = NULL;
 	unsigned char *meta = NULL;
+	uint32_t *ids = NULL; /* a renumbered graph's input ids */
 	int rc = pread_all(fd, h, HDR, 0, path, err);
 	if (rc)
 		goto done;
@@ -318,8 +324,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	uint64_t n = get64(h + 16), m = get64(h + 24), block = get64(h + 72);
 	const bool cz = flags & 8;
 	const uint64_t czp = get64(h + 80);
-	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 4 || ns < 2 || ck > 2 || block == 0 ||
-	    block > (1u << 30) || (flags & ~15u) || cz != (get32(h + 8) == VERSION_CZ) ||
+	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 5 || ns < 2 || ck > 2 || block == 0 ||
+	    block > (1u << 30) || (flags & ~31u) || cz != (get32(h + 8) == VERSION_CZ) ||
 	    (cz ? ((czp >> 32) & 1) != (flags & 1) || (czp >> 34) : czp != 0)) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
@@ -348,6 +354,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	uint64_t need =
 	    cz ? czbytes + 8 + 2 * n + 16 + ((flags & 4) ? 16 * n : 0)
 	       : 8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
+	need += (flags & 16) ? 8 * n : 0; /* input ids and their inverse */
 	rc = io_check_memory(path, "the graph", need, err);
 	if (rc)
 		goto done;
@@ -373,8 +380,12 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		memcpy(g->coord_unit, h + 40, 31);
 		g->coord_unit[31] = 0;
 	}
+	if ((flags & 16) && !(ids = malloc((n + 1) * sizeof *ids))) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		goto done;
+	}
 	/* sections -> destinations; gather frames */
-	struct sec s[4];
+	struct sec s[5];
 	uint64_t nfr = 0;
 	bool seen[S_KINDS] = {0};
 	for (uint32_t i = 0; i < ns; i++) {
@@ -385,7 +396,8 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		s[i].table = get64(se + 24);
 		s[i].sum = get64(se + 32);
 		uint64_t want = 0;
-		switch (cz && s[i].kind != S_COORD ? s[i].kind + 100 : s[i].kind) {
+		switch (cz && s[i].kind != S_COORD && s[i].kind != S_ORIG ? s[i].kind + 100
+		                                                          : s[i].kind) {
 		case S_CBLK + 100:
 			s[i].data = g->cz_blk, want = 8 * (n / 16 + 1);
 			break;
@@ -408,6 +420,9 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 			s[i].data = g->coord,
 			want = g->coord ? 2 * n * (ck == ORDO_COORD_INT32 ? 4 : 8) : UINT64_MAX;
 			break;
+		case S_ORIG:
+			s[i].data = ids, want = ids ? 4 * n : UINT64_MAX;
+			break;
 		default:
 			want = UINT64_MAX;
 		}
@@ -428,7 +443,7 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 	}
 	if ((cz ? !seen[S_CBLK] || !seen[S_CREL] || !seen[S_CBYTES]
 	        : !seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W])) ||
-	    ((flags & 4) && !seen[S_COORD])) {
+	    ((flags & 4) && !seen[S_COORD]) || ((flags & 16) && !seen[S_ORIG])) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte %d: a section the header promises is missing", path,
 		                  HDR);
@@ -612,6 +627,13 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 			                  (unsigned long long)n);
 	}
 done:
+	if (!rc && ids) {
+		rc = ordo_graph_set_ids(g, ids, err); /* takes ids, checks them */
+		ids = NULL;
+		if (rc)
+			ordo_err_prefix(err, "%s: section of input ids: ", path);
+	}
+	free(ids);
 	free(meta);
 	close(fd);
 	if (rc) {

@@ -61,14 +61,20 @@ struct ordo_load_opts {
 	bool no_sibling_coords;
 	bool weights_from_coords; /* weights = rounded Euclidean length (needs coords) */
 	bool compact_ids;         /* edge lists: remap ids densely in order of value */
-	const char *id_map_out;   /* with compact_ids: write "new old" lines here */
-	int mtx_real;             /* enum ordo_mtx_real */
-	double mtx_scale;         /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
-	int threads;              /* 0 = OpenMP default */
+	/* Write "new old" id lines here: with compact_ids, the compaction; otherwise the
+	 * node order of a renumbered graph (reorder, or a renumbered native file). */
+	const char *id_map_out;
+	int mtx_real;     /* enum ordo_mtx_real */
+	double mtx_scale; /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
+	int threads;      /* 0 = OpenMP default */
 	/* With build.compress: hold the arcs read (packed) in an unlinked temporary file
 	 * in this directory rather than in memory, so that peak memory is about the
 	 * compressed graph plus one partition per thread. NULL: in memory. */
 	const char *spill_dir;
+	/* Renumber the nodes in this order (enum ordo_order) once loaded; the graph keeps
+	 * the input's ids (ordo_graph_orig_of), and so does a native file written from it.
+	 * A compressed build is then made from the renumbered plain graph. */
+	int reorder;
 	/* Bytes the graph a header declares may need; a header asking for more is refused
 	 * (ERANGE, with the figure) before anything is allocated. 0 = this machine's
 	 * physical memory. Fuzzing sets it low, so a legal but huge header fails fast. */

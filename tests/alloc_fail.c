@@ -12,7 +12,8 @@
  * either fail with an error or succeed with the right answer (some allocations have
  * a fallback, e.g. huge pages). Under ASan (asan_test.sh runs it) every failure path
  * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
- * Market, METIS + coordinates, Galois, native), the generators with the builder, and
+ * Market, METIS + coordinates, Galois, native, native renumbered in each node order),
+ * the generators with the builder, and
  * SSSP through the executor with every registered scheduler at 1 and 2 threads.
  *
  *   alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]
@@ -97,6 +98,7 @@ struct scenario {
 	int (*run)(const struct scenario *s, char *why, size_t cap);
 	const char *path, *coords, *spec;
 	int threads;
+	int reorder; /* load_one: renumber in this order (enum ordo_order) */
 	uint32_t n;
 	uint64_t m;
 };
@@ -119,12 +121,14 @@ static int load_one(const struct scenario *s, char *why, size_t cap)
 	ordo_load_opts_init(&o);
 	o.coords = s->coords;
 	o.threads = 2;
+	o.reorder = s->reorder;
 	struct ordo_graph *g = NULL;
 	struct ordo_err e = {0};
 	int rc = ordo_load(s->path, &o, &g, NULL, &e);
 	if (rc)
 		return ended(rc, &e, why, cap);
-	int ok = g->n == s->n && g->m == s->m && (!s->coords || g->coord_kind != ORDO_COORD_NONE);
+	int ok = g->n == s->n && g->m == s->m && (!s->coords || g->coord_kind != ORDO_COORD_NONE) &&
+	         (!s->reorder || g->new_id);
 	if (!ok)
 		snprintf(why, cap, "loaded %u nodes %llu arcs", g->n, (unsigned long long)g->m);
 	ordo_graph_free(g);
@@ -283,7 +287,7 @@ int main(int argc, char **argv)
 		return 3;
 	}
 
-	struct scenario sc[64];
+	struct scenario sc[96];
 	int ns = 0;
 	for (int i = 0; i < NFIX; i++) {
 		snprintf(paths[i], sizeof paths[i], "%s/%s", fixdir, fixtures[i].file);
@@ -312,13 +316,21 @@ int main(int argc, char **argv)
 	sc[ns] = (struct scenario){.run = load_one, .path = native, .n = road->n, .m = road->m};
 	snprintf(sc[ns].name, sizeof sc[ns].name, "load native");
 	ns++;
+	/* renumbering once loaded, in every order (the road graph has coordinates) */
+	for (int order = ORDO_ORDER_RCM; order <= ORDO_ORDER_HILBERT; order++) {
+		sc[ns] = (struct scenario){
+		    .run = load_one, .path = native, .n = road->n, .m = road->m, .reorder = order};
+		snprintf(sc[ns].name, sizeof sc[ns].name, "load native + reorder %s",
+		         ordo_order_name(order));
+		ns++;
+	}
 	sc[ns] = (struct scenario){
 	    .run = generate, .spec = "road:W=24,H=18,seed=2", .n = road->n, .m = road->m};
 	snprintf(sc[ns].name, sizeof sc[ns].name, "generate road + build");
 	ns++;
 	/* every scheduler at its defaults, and the variants with their own OOM paths */
 	const char *extra[] = {"smq:pq=radix", "smq:pq=bucket", "mq-opt:push=batch,pop=batch"};
-	for (int i = 0; i < ordo_wl_count() + (int)(sizeof extra / sizeof *extra) && ns + 2 < 64;
+	for (int i = 0; i < ordo_wl_count() + (int)(sizeof extra / sizeof *extra) && ns + 2 < 96;
 	     i++) {
 		const char *spec =
 		    i < ordo_wl_count() ? ordo_wl_at(i)->name : extra[i - ordo_wl_count()];

@@ -7,7 +7,7 @@ src=$1
 work=$2/asan
 cmake -S "$src" -B "$work" -DORDO_ASAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DORDO_INPUTS_DIR=/nonexistent >/dev/null
-cmake --build "$work" --target stress_main alloc_fail test_compress -j2 >/dev/null
+cmake --build "$work" --target stress_main alloc_fail test_compress test_reorder -j2 >/dev/null
 export ASAN_OPTIONS="detect_leaks=1 abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
 export ORDO_STRESS_SCALE=${ORDO_STRESS_SCALE:-10}
@@ -17,4 +17,6 @@ export ORDO_STRESS_MAX_THREADS=${ORDO_STRESS_MAX_THREADS:-8}
 "$work/tests/alloc_fail" "$src/tests/fixtures"
 # the compressed CSR's check and decoder on damaged data: no read outside the buffers
 "$work/tests/test_compress" --verbose=0
+# renumbering, the input ids and their native section (forged ids refused cleanly)
+"$work/tests/test_reorder" --verbose=0
 echo "asan test passed"
