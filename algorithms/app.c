@@ -393,6 +393,12 @@ static double trial_speedup(const struct trial *t)
 	return t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
 }
 
+/* Node u's id in the input (what the user gave and sees); u when no graph is held. */
+static uint32_t input_id(const struct app_run *r, uint32_t u)
+{
+	return r->g ? ordo_graph_orig_of(r->g, u) : u;
+}
+
 /* The one table of record fields; t == NULL gives the names only (header). */
 static int record_fields(const struct app_run *r, int trial_no, const struct trial *t,
                          struct field *f)
@@ -412,11 +418,11 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("seed", r->cfg->seed);
 	F_U("trial", trial_no);
 	if (k->query != APP_QUERY_NONE)
-		F_U("source", t->q.source);
+		F_U("source", input_id(r, t->q.source));
 	else
 		F_N("source");
 	if (k->query == APP_QUERY_PAIR)
-		F_U("target", t->q.target);
+		F_U("target", input_id(r, t->q.target));
 	else
 		F_N("target");
 	F_D("load_s", r->load_s, 6);
@@ -631,9 +637,9 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 	const struct app_kernel *k = r->k;
 	fprintf(f, "trial %d:", i);
 	if (k->query != APP_QUERY_NONE)
-		fprintf(f, " source %u", t->q.source);
+		fprintf(f, " source %u", ordo_graph_orig_of(r->g, t->q.source));
 	if (k->query == APP_QUERY_PAIR)
-		fprintf(f, " target %u", t->q.target);
+		fprintf(f, " target %u", ordo_graph_orig_of(r->g, t->q.target));
 	fprintf(f,
 	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
 	        "%.2fx  per-thread tasks %llu/%llu/%llu",
@@ -777,14 +783,15 @@ static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
 	case APP_QUERY_NONE:
 		return 0;
 	case APP_QUERY_SOURCE:
+		/* ids given and printed are the input's (a renumbered graph maps them) */
 		q->source = c->source >= 0
-		                ? (uint32_t)c->source
+		                ? ordo_graph_node_of(r->g, (uint32_t)c->source)
 		                : ordo_graph_pick_source(r->g, (uint64_t)c->seed, (uint64_t)i);
 		return 0;
 	case APP_QUERY_PAIR:
 		if (c->source >= 0) {
-			q->source = (uint32_t)c->source;
-			q->target = (uint32_t)c->target;
+			q->source = ordo_graph_node_of(r->g, (uint32_t)c->source);
+			q->target = ordo_graph_node_of(r->g, (uint32_t)c->target);
 			return 0;
 		}
 		if (ordo_graph_pick_pair(r->g, (uint64_t)c->seed,

@@ -119,13 +119,14 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 			return rc;
 		if (s->report && !bad_count)
 			fprintf(s->report, "heuristic scale %.9g is admissible for target %u\n",
-			        s->scale, q->target);
+			        s->scale, ordo_graph_orig_of(s->g, q->target));
 		else if (s->report)
 			fprintf(s->report,
 			        "heuristic scale %.9g is NOT admissible for target %u: %llu nodes "
 			        "overestimate their distance (first: node %u); A* may miss the "
 			        "shortest path\n",
-			        s->scale, q->target, (unsigned long long)bad_count, bad);
+			        s->scale, ordo_graph_orig_of(s->g, q->target),
+			        (unsigned long long)bad_count, ordo_graph_orig_of(s->g, bad));
 	}
 	return 0;
 }
@@ -147,12 +148,14 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_dist_str(got, s->got);
 	ordo_dist_str(exp, want);
 	ordo_dist_str(seq, s->seq_dist);
+	const uint32_t from = ordo_graph_orig_of(s->g, q->source),
+	               to = ordo_graph_orig_of(s->g, q->target);
 	if (s->got != want)
-		ordo_check_mismatch(c, "distance %u->%u is %s, Dijkstra says %s", q->source,
-		                    q->target, got, exp);
+		ordo_check_mismatch(c, "distance %u->%u is %s, Dijkstra says %s", from, to, got,
+		                    exp);
 	if (s->seq_dist != want)
 		ordo_check_mismatch(c, "sequential A* found %s for %u->%u, Dijkstra says %s", seq,
-		                    q->source, q->target, exp);
+		                    from, to, exp);
 	ordo_check_figure(c, "distance", s->got);
 	ordo_check_figure(
 	    c, "heuristic",

@@ -90,6 +90,7 @@ enum {
 	L_NOCOORDS,
 	L_COMPRESS,
 	L_SPILL,
+	L_REORDER,
 };
 
 const struct cli_opt cli_load_opts[] = {
@@ -110,7 +111,8 @@ const struct cli_opt cli_load_opts[] = {
     {"weights-from-coords", L_WCOORDS, NULL,
      "weight = rounded Euclidean length between the endpoints' coordinates"},
     {"compact-ids", L_COMPACT, NULL, "edge lists: renumber the ids that occur as 0..n-1"},
-    {"id-map", L_IDMAP, "FILE", "with --compact-ids: write 'new old' id pairs to FILE"},
+    {"id-map", L_IDMAP, "FILE",
+     "write 'new old' id pairs to FILE: of --compact-ids, or of a renumbered graph's order"},
     {"mtx-real", L_MTXREAL, "round|scale:F",
      "Matrix Market real values: round them, or multiply by F then round"},
     {"compress", L_COMPRESS, NULL,
@@ -119,6 +121,10 @@ const struct cli_opt cli_load_opts[] = {
     {"spill-dir", L_SPILL, "DIR",
      "with --compress, from a text file: keep the arcs read in a temporary file in DIR "
      "(deleted at once) instead of memory, so peak memory is about the compressed graph"},
+    {"reorder", L_REORDER, "ORDER",
+     "renumber the nodes for locality once loaded: rcm, bfs, degree or hilbert (needs "
+     "coordinates); ids given and printed stay the input's, and a native file written "
+     "keeps them"},
     {"mem-budget", L_BUDGET, "BYTES",
      "refuse a file whose header declares a graph needing more, e.g. 4G (default: this "
      "machine's memory)"},
@@ -207,6 +213,14 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 	case L_SPILL:
 		lo->spill_dir = arg;
 		return 1;
+	case L_REORDER:
+		lo->reorder = ordo_order_from_name(arg);
+		if (lo->reorder < 0 || !strcmp(arg, "none")) {
+			fprintf(stderr, "%s: --reorder %s: expected rcm, bfs, degree or hilbert\n",
+			        cli_prog, arg);
+			return -1;
+		}
+		return 1;
 	case L_COMPACT:
 		lo->compact_ids = true;
 		return 1;
@@ -269,8 +283,7 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	double t0 = ordo_now();
 	int rc;
 	/* options that would be ignored are refused, naming them */
-	const char *clash = lo->id_map_out && !lo->compact_ids ? "--id-map needs --compact-ids"
-	                    : lo->build.random_weights && lo->weights_from_coords
+	const char *clash = lo->build.random_weights && lo->weights_from_coords
 	                        ? "--random-weights and --weights-from-coords both set the "
 	                          "weights; choose one"
 	                        : NULL;
@@ -285,7 +298,7 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 			return cli_fail(cli_prog, &err);
 		snprintf(input_name, cap, "gen:%s", resolved);
 		if (lo->build.random_weights || lo->build.symmetrize || lo->build.dedup ||
-		    lo->coords || lo->compact_ids) {
+		    lo->coords || lo->compact_ids || lo->id_map_out) {
 			fprintf(
 			    stderr,
 			    "%s: loading options (--symmetrize, --random-weights, ...) apply to "
@@ -300,7 +313,8 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 			*g = NULL;
 			return cli_fail(cli_prog, &err);
 		}
-		if (lo->build.compress && (rc = ordo_graph_convert(g, true, lo->threads, &err))) {
+		if ((lo->reorder && (rc = ordo_graph_reorder(g, lo->reorder, lo->threads, &err))) ||
+		    (lo->build.compress && (rc = ordo_graph_convert(g, true, lo->threads, &err)))) {
 			ordo_graph_free(*g);
 			*g = NULL;
 			return cli_fail(cli_prog, &err);
@@ -313,6 +327,9 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 				fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
 				        (*g)->m ? (double)ordo_graph_csr_bytes(*g) / (double)(*g)->m
 				                : 0.0);
+			if (lo->reorder)
+				fprintf(stderr, "; nodes renumbered in %s order",
+				        ordo_order_name(lo->reorder));
 			fputc('\n', stderr);
 		}
 		return 0;

@@ -57,6 +57,8 @@ static void summary(const struct ordo_graph *g, const char *name)
 		printf("  weights %u..%u\n", g->m ? wmin : 0, g->m ? wmax : 0);
 	else
 		printf("  unweighted\n");
+	if (g->orig_id)
+		printf("  node order renumbered (each node keeps its input id)\n");
 	printf("  coordinates %s%s%s%s\n",
 	       g->coord_kind == ORDO_COORD_NONE    ? "none"
 	       : g->coord_kind == ORDO_COORD_INT32 ? "int32"
@@ -80,9 +82,13 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 	int rc = ordo_save(path, fmt, g, so, &err);
 	if (rc)
 		return cli_fail(cli_prog, &err);
-	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path,
-	        ordo_format_name(fmt == ORDO_FMT_AUTO ? ordo_format_for_output(path) : fmt),
-	        ordo_now() - t0);
+	fmt = fmt == ORDO_FMT_AUTO ? ordo_format_for_output(path) : fmt;
+	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path, ordo_format_name(fmt), ordo_now() - t0);
+	if (g->orig_id && fmt != ORDO_FMT_NATIVE)
+		fprintf(stderr,
+		        "note: %s numbers the nodes in their new order; only the native format "
+		        "keeps their input ids (--id-map FILE writes them)\n",
+		        path);
 	return 0;
 }
 

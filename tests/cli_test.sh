@@ -197,7 +197,7 @@ cp "$tests/malformed/co_count.co" "$tmp/sib.co"
 expect2 "a broken sibling .co" "sibling coordinate file of .*--no-coords skips it" "$bin/sssp" "$tmp/sib.gr" -n 1
 rm -f "$tmp/sib.gr" "$tmp/sib.co" "$tmp/sib.out"
 # options that would be ignored are errors naming them
-expect2 "--id-map alone" "id-map needs --compact-ids" "$bin/sssp" "$tests/fixtures/tiny.gr" --id-map "$tmp/map.txt"
+expect2 "--id-map alone" "in its input's order .*no ids to map" "$bin/sssp" "$tests/fixtures/tiny.gr" --id-map "$tmp/map.txt"
 expect2 "--compact-ids on DIMACS" "compact-ids renumbers edge-list ids" "$bin/sssp" "$tests/fixtures/tiny.gr" --compact-ids
 expect2 "--mtx-real on DIMACS" "mtx-real applies to Matrix Market" "$bin/ordo-convert" "$tests/fixtures/tiny.gr" "$tmp/x.ordo" --mtx-real round
 expect2 "two weight sources" "choose one" "$bin/sssp" "$tests/fixtures/tiny.gr" --random-weights 1:9 --weights-from-coords
@@ -240,4 +240,45 @@ grep -q "compressed CSR" "$tmp/g.err" || fail "a generated graph does not say it
 "$bin/ordo-convert" "$tmp/c.ordo" -o "$tmp/back.txt" 2>/dev/null || fail "compressed .ordo to an edge list"
 "$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/orig.txt" 2>/dev/null
 [ "$(grep -v '^#' "$tmp/back.txt" | sort)" = "$(grep -v '^#' "$tmp/orig.txt" | sort)" ] || fail "compressed round trip changed the arcs"
+# --reorder: a renumbered graph answers every query as its input does, in input ids
+"$bin/ordo-gen" road:W=40,H=30,seed=2 -o "$tmp/rd.ordo" 2>/dev/null
+for order in rcm bfs degree hilbert; do
+	"$bin/ordo-convert" "$tmp/rd.ordo" --reorder $order -o "$tmp/rd-$order.ordo" 2>"$tmp/r.err" || fail "--reorder $order: $(cat "$tmp/r.err")"
+	grep -q "renumbered in $order order" "$tmp/r.err" || fail "--reorder $order is not said: $(cat "$tmp/r.err")"
+	"$bin/ordo-convert" "$tmp/rd-$order.ordo" --info 2>/dev/null | grep -q "node order renumbered" || fail "--info on a renumbered graph"
+	for app in sssp bfs astar; do
+		"$bin/$app" "$tmp/rd.ordo" -n 3 2>/dev/null | grep "^trial\|reached\|distance" >"$tmp/a0.txt"
+		"$bin/$app" "$tmp/rd-$order.ordo" -n 3 2>/dev/null | grep "^trial\|reached\|distance" >"$tmp/a1.txt"
+		[ "$(sed 's/time.*//' "$tmp/a0.txt")" = "$(sed 's/time.*//' "$tmp/a1.txt")" ] || fail "$app on a $order-renumbered graph: $(cat "$tmp/a0.txt" "$tmp/a1.txt")"
+		grep -q "verification PASS" "$tmp/a1.txt" || fail "$app on a $order-renumbered graph did not verify"
+	done
+	"$bin/sssp" "$tmp/rd-$order.ordo" -r 77 -n 1 2>/dev/null | grep -q "^trial 1: source 77 " || fail "--source is not an input id"
+	"$bin/mst" "$tmp/rd-$order.ordo" -n 1 2>/dev/null | grep -o "forest_weight [0-9]*" >"$tmp/m1.txt"
+	"$bin/mst" "$tmp/rd.ordo" -n 1 2>/dev/null | grep -o "forest_weight [0-9]*" >"$tmp/m0.txt"
+	cmp -s "$tmp/m0.txt" "$tmp/m1.txt" || fail "mst on a $order-renumbered graph"
+done
+"$bin/astar" "$tmp/rd-rcm.ordo" -r 0 --target 1199 -n 1 2>/dev/null | grep -o "distance [0-9]*" >"$tmp/s1.txt"
+"$bin/astar" "$tmp/rd.ordo" -r 0 --target 1199 -n 1 2>/dev/null | grep -o "distance [0-9]*" >"$tmp/s0.txt"
+[ -s "$tmp/s0.txt" ] && cmp -s "$tmp/s0.txt" "$tmp/s1.txt" || fail "astar --source/--target on a renumbered graph"
+"$bin/sssp" --gen road:W=30,H=20 --reorder hilbert --compress -n 1 2>"$tmp/g.err" | grep -q "verification PASS" || fail "sssp --gen --reorder --compress"
+grep -q "renumbered in hilbert" "$tmp/g.err" || fail "a generated graph does not say it was renumbered"
+"$bin/ordo-convert" "$tmp/rd-rcm.ordo" -o "$tmp/rd-rcm.gr" --no-coords 2>"$tmp/r.err"
+grep -q "only the native format keeps their input ids" "$tmp/r.err" || fail "no note that a text output loses the input ids"
+# --id-map of a renumbered graph: "new old" pairs, the same from --reorder and from the
+# renumbered file
+"$bin/ordo-convert" "$tmp/rd.ordo" --reorder rcm --id-map "$tmp/map1.txt" -o "$tmp/rd2.gr" --no-coords 2>/dev/null
+"$bin/ordo-convert" "$tmp/rd-rcm.ordo" --id-map "$tmp/map2.txt" --info >/dev/null 2>&1
+[ "$(grep -v '^#' "$tmp/map1.txt")" = "$(grep -v '^#' "$tmp/map2.txt")" ] || fail "--id-map differs between --reorder and the renumbered file"
+[ "$(grep -vc '^#' "$tmp/map1.txt")" = 1200 ] || fail "--id-map has not one line per node"
+[ "$(grep -v '^#' "$tmp/map1.txt" | cut -d' ' -f2 | sort -n | uniq | wc -l)" = 1200 ] || fail "--id-map is not a permutation"
+# the DIMACS file in the new order, read back and renumbered by the map, is the input
+new0=$(awk '!/^#/ && $2 == 0 {print $1}' "$tmp/map1.txt")
+"$bin/sssp" "$tmp/rd2.gr" -r "$new0" -n 1 2>/dev/null | grep -o "max_dist [0-9]*" >"$tmp/d1.txt"
+"$bin/sssp" "$tmp/rd.ordo" -r 0 -n 1 2>/dev/null | grep -o "max_dist [0-9]*" >"$tmp/d0.txt"
+[ -s "$tmp/d0.txt" ] && cmp -s "$tmp/d0.txt" "$tmp/d1.txt" || fail "source by the id map"
+expect2 "--id-map with --compact-ids and --reorder" "write the compacted graph first" "$bin/sssp" "$tests/fixtures/sparse.txt" --compact-ids --reorder bfs --id-map "$tmp/map3.txt"
+expect2 "--reorder bogus" "expected rcm, bfs, degree or hilbert" "$bin/ordo-convert" "$tmp/rd.ordo" --reorder bogus -o "$tmp/x.ordo"
+expect2 "--reorder hilbert without coordinates" "needs node coordinates" "$bin/sssp" "$tests/fixtures/sparse.txt" --reorder hilbert
+expect2 "--reorder with --spill-dir" "drop one of them" "$bin/sssp" "$tests/fixtures/tiny.gr" --compress --spill-dir "$tmp" --reorder rcm
+[ ! -e "$tmp/x.ordo" ] || fail "a refused --reorder left a file"
 echo "cli test passed"

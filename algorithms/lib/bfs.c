@@ -155,7 +155,8 @@ void ordo_bfs_check(const struct ordo_graph *g, const _Atomic uint32_t *level, c
 				snprintf(got, sizeof got, "%u", l);
 			if (ref[v] != ORDO_LEVEL_INF)
 				snprintf(want, sizeof want, "%u", ref[v]);
-			ordo_check_mismatch(c, "node %u has level %s, expected %s", v, got, want);
+			ordo_check_mismatch(c, "node %u has level %s, expected %s",
+			                    ordo_graph_orig_of(g, v), got, want);
 		}
 	}
 	ordo_check_figure(c, "reached", reached);

@@ -302,8 +302,8 @@ void ordo_kcore_check(const struct ordo_graph *g, const _Atomic uint32_t *core, 
 	for (uint32_t v = 0; v < g->n; v++) {
 		uint32_t k = atomic_load_explicit(&core[v], memory_order_relaxed);
 		if (k != ref[v])
-			ordo_check_mismatch(c, "node %u has core number %u, expected %u", v, k,
-			                    ref[v]);
+			ordo_check_mismatch(c, "node %u has core number %u, expected %u",
+			                    ordo_graph_orig_of(g, v), k, ref[v]);
 		if (ref[v] > top) {
 			top = ref[v];
 			at_top = 0;

@@ -438,7 +438,8 @@ void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, str
 		const struct mst_edge *e = &m->pick[v];
 		if (!seq_union(p, size, e->self, e->other))
 			ordo_check_mismatch(c, "forest arc %u-%u (weight %u) closes a cycle",
-			                    e->self, e->other, e->w);
+			                    ordo_graph_orig_of(g, e->self),
+			                    ordo_graph_orig_of(g, e->other), e->w);
 		f.weight += e->w;
 		f.edges++;
 	}

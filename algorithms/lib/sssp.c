@@ -181,8 +181,8 @@ void ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, c
 			char got[24], want[24];
 			ordo_dist_str(got, d);
 			ordo_dist_str(want, ref[v]);
-			ordo_check_mismatch(c, "node %u has distance %s, expected %s", v, got,
-			                    want);
+			ordo_check_mismatch(c, "node %u has distance %s, expected %s",
+			                    ordo_graph_orig_of(g, v), got, want);
 		}
 	}
 	ordo_check_figure(c, "reached", reached);
