@@ -6,6 +6,7 @@ process timed by its own kernel clock; prints the medians and ordo's time over G
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
                  [--rounds 3] [--trials 5] [--ordo-wl bfs=obim:delta=0 ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
+                 [--ordo-reorder rcm|bfs|degree|hilbert [--gapbs-reorder]]
 
 GAPBS_DIR holds GAPBS's `bfs`, `sssp` and `converter` (`make` there). Its serialized
 graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
@@ -14,6 +15,11 @@ bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/to
 Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v).
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
+
+--ordo-reorder runs ordo on the yardstick renumbered in that order (made once with
+`ordo-convert --reorder`, beside the yardstick; the one-time renumbering is printed),
+still from input node 0; --gapbs-reorder gives GAPBS the same renumbered graph (through
+a DIMACS file), so the order's own share of a difference shows.
 """
 import argparse
 import json
@@ -32,12 +38,43 @@ def die(msg):
     sys.exit("peers.py: " + msg)
 
 
-def gapbs_graph(gdir, data, graph, weighted):
+def reordered(bin_dir, data, graph, order, ext):
+    """data/GRAPH-ORDER.EXT (ordo or gr), made once from the yardstick's .ordo."""
+    path = os.path.join(data, "%s-%s.%s" % (graph, order, ext))
+    if not os.path.exists(path):
+        convert = os.path.join(bin_dir, "ordo-convert")
+        if ext == "ordo":  # keeps the coordinates (hilbert needs them) and the input ids
+            cmd = [convert, os.path.join(data, graph + ".ordo"), "--reorder", order]
+        else:  # GAPBS reads DIMACS; no .co beside it; the id map says where node 0 went
+            cmd = [convert, reordered(bin_dir, data, graph, order, "ordo"), "--no-coords",
+                   "--id-map", path[:-3] + ".map"]
+        cmd += ["-o", path + ".part", "--to", "native" if ext == "ordo" else "dimacs"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
+        if ext == "ordo":
+            m = re.search(r"renumbered in \S+ order in ([0-9.]+) s", p.stderr)
+            print("peers.py: %s renumbered (%s) in %s s, once" % (graph, order,
+                  m.group(1) if m else "?"), file=sys.stderr)
+        os.replace(path + ".part", path)
+    return path
+
+
+def new_id_of_zero(data, graph, order):
+    """The node of data/GRAPH-ORDER.gr that is the yardstick's node 0."""
+    with open(os.path.join(data, "%s-%s.map" % (graph, order))) as f:
+        for line in f:
+            if not line.startswith("#") and line.split()[1] == "0":
+                return int(line.split()[0])
+    die("no node 0 in the id map of %s-%s" % (graph, order))
+
+
+def gapbs_graph(gdir, data, graph, weighted, src=None, tag=""):
     out_dir = os.path.join(gdir, "ordo-yardsticks")
     os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, graph + (".wsg" if weighted else ".sg"))
+    path = os.path.join(out_dir, graph + tag + (".wsg" if weighted else ".sg"))
     if not os.path.exists(path):
-        src = os.path.join(data, graph + ".gr")
+        src = src or os.path.join(data, graph + ".gr")
         if not os.path.exists(src):
             die("%s is missing (bench/yardsticks.sh makes it)" % src)
         flag = "-wb" if weighted else "-b"
@@ -49,8 +86,8 @@ def gapbs_graph(gdir, data, graph, weighted):
     return path
 
 
-def run_gapbs(gdir, app, path, threads, trials, delta):
-    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-r", "0", "-v"]
+def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
+    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-r", str(source), "-v"]
     if app == "sssp":
         cmd += ["-d", str(delta)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -83,6 +120,8 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--ordo-wl", action="append", default=[], metavar="APP=SPEC")
     ap.add_argument("--gapbs-delta", action="append", default=[], metavar="APP/GRAPH=D")
+    ap.add_argument("--ordo-reorder", choices=["rcm", "bfs", "degree", "hilbert"])
+    ap.add_argument("--gapbs-reorder", action="store_true")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN",
                                                     os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
@@ -109,8 +148,15 @@ def main():
     for rnd in range(a.rounds):
         for app in apps:
             for g in graphs:
-                gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp")
-                opath = os.path.join(data, g + ".ordo")
+                o, gsrc = a.ordo_reorder, 0
+                if a.gapbs_reorder and o:
+                    gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp",
+                                        reordered(a.bin, data, g, o, "gr"), "-" + o)
+                    gsrc = new_id_of_zero(data, g, o)  # the same node as ordo's -r 0
+                else:
+                    gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp")
+                opath = reordered(a.bin, data, g, o, "ordo") if o else \
+                    os.path.join(data, g + ".ordo")
                 for t in threads:
                     sides = ["gapbs", "ordo"]
                     if rnd % 2:
@@ -118,7 +164,7 @@ def main():
                     for side in sides:
                         if side == "gapbs":
                             v = run_gapbs(a.gapbs_dir, app, gpath, t, a.trials,
-                                          delta.get((app, g), 1))
+                                          delta.get((app, g), 1), gsrc)
                         else:
                             v, names[(app, g)] = run_ordo(a.bin, app, opath, t, a.trials,
                                                           wl[app])
@@ -135,6 +181,9 @@ def main():
                     app, g, t, ga, ob, names[(app, g)], ob / ga))
     print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
           "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
+    if a.ordo_reorder:
+        print("(ordo on the yardsticks renumbered with --reorder %s; GAPBS on %s)" % (
+            a.ordo_reorder, "the same renumbered graphs" if a.gapbs_reorder else "the input order"))
 
 
 if __name__ == "__main__":
