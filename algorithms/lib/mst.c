@@ -123,60 +123,65 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	_Atomic uint32_t *parent = m->parent;
 	struct mst_node *nd = m->node;
 	const uint32_t r = (uint32_t)t->data;
-	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r)
-		return false; /* merged away */
+	/* A task's priority is its root's size when it was pushed, and every merge into r
+	 * pushes a task with the new size: a task whose size is out of date has a newer
+	 * one queued, which will do its work. Running both scanned a big component once
+	 * per merge into it (quadratic on a giant component). */
+	const uint64_t size0 = t->prio;
+	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
+	    size_of(&nd[r].lsize) != size0)
+		return false; /* merged away, or grown since */
 	lock(&nd[r].lsize);
-	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
+	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
+	    size_of(&nd[r].lsize) != size0) {
 		unlock(&nd[r].lsize);
 		return false;
 	}
 	struct mst_node *C = &nd[r];
-	struct mst_edge best;
-	uint32_t s;
-	for (;;) {
-		best = (struct mst_edge){0};
-		s = NIL;
-		/* once around the ring from the segment after head, head last; p trails x,
-		 * so an emptied segment is unlinked behind it */
-		uint32_t h = C->head;
-		if (h != NIL) {
-			for (uint32_t p = h, x = nd[h].next;;) {
-				struct mst_node *sg = &nd[x];
-				const bool last = x == h;
-				const uint32_t next = sg->next;
-				uint32_t ro;
-				/* drop internal arcs from the front; the first external one
-				 * is the segment's lightest */
-				while ((ro = uf_find(parent, sg->fo)) == r) {
-					if (!--sg->n)
-						break;
-					const uint64_t a = m->base[++sg->start];
-					sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
-				}
-				if (!sg->n) {         /* unlink the emptied segment */
-					if (x == p) { /* it was the last one */
-						h = NIL;
-						break;
-					}
-					nd[p].next = next;
-					if (x == h)
-						h = p;
-				} else {
-					const struct mst_edge c = {sg->fw, x, sg->fo};
-					if (s == NIL || edge_less(&c, &best))
-						best = c, s = ro;
-					p = x;
-				}
-				if (last)
+	struct mst_edge best = {0};
+	uint32_t s = NIL;
+	/* once around the ring from the segment after head, head last; p trails x,
+	 * so an emptied segment is unlinked behind it */
+	uint32_t h = C->head;
+	if (h != NIL) {
+		for (uint32_t p = h, x = nd[h].next;;) {
+			struct mst_node *sg = &nd[x];
+			const bool last = x == h;
+			const uint32_t next = sg->next;
+			uint32_t ro;
+			/* drop internal arcs from the front; the first external one
+			 * is the segment's lightest */
+			while ((ro = uf_find(parent, sg->fo)) == r) {
+				if (!--sg->n)
 					break;
-				x = next;
+				const uint64_t a = m->base[++sg->start];
+				sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
 			}
-			C->head = h;
+			if (!sg->n) {         /* unlink the emptied segment */
+				if (x == p) { /* it was the last one */
+					h = NIL;
+					break;
+				}
+				nd[p].next = next;
+				if (x == h)
+					h = p;
+			} else {
+				const struct mst_edge c = {sg->fw, x, sg->fo};
+				if (s == NIL || edge_less(&c, &best))
+					best = c, s = ro;
+				p = x;
+			}
+			if (last)
+				break;
+			x = next;
 		}
-		if (s == NIL) { /* no arc leaves: the component is final */
-			unlock(&C->lsize);
-			return true;
-		}
+		C->head = h;
+	}
+	if (s == NIL) { /* no arc leaves: the component is final */
+		unlock(&C->lsize);
+		return true;
+	}
+	for (;;) {
 		for (;;) { /* lock s: wait when it is above r, else try once */
 			if (s > r)
 				lock(&nd[s].lsize);
@@ -188,15 +193,19 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 			s = uf_find(parent, best.other);
 		}
 		/* s (below r) is busy: let go of r, wait for s's holder, take both in
-		 * increasing order, and look again (r's arcs or s may have changed) */
+		 * increasing order */
 		unlock(&C->lsize);
 		lock(&nd[s].lsize);
 		lock(&C->lsize);
 		unlock(&nd[s].lsize);
-		if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
+		if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
+		    size_of(&C->lsize) != size0) {
 			unlock(&C->lsize);
-			return false; /* merged away while we waited */
+			return false; /* merged away, or grown (its newer task takes over) */
 		}
+		/* nothing joined r meanwhile, so its arcs are as scanned and best is still
+		 * the lightest leaving it; only the other side's root may have moved */
+		s = uf_find(parent, best.other);
 	}
 merge:;
 	/* union by size keeps the union-find trees shallow */
