@@ -6,7 +6,7 @@ process timed by its own kernel clock; prints the medians and ordo's time over G
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
                  [--rounds 3] [--trials 5] [--ordo-wl bfs=obim:delta=0 ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
-                 [--ordo-reorder rcm|bfs|degree|hilbert [--gapbs-reorder]]
+                 [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]]
 
 GAPBS_DIR holds GAPBS's `bfs`, `sssp` and `converter` (`make` there). Its serialized
 graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
@@ -16,10 +16,12 @@ Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
 
---ordo-reorder runs ordo on the yardstick renumbered in that order (made once with
-`ordo-convert --reorder`, beside the yardstick; the one-time renumbering is printed),
-still from input node 0; --gapbs-reorder gives GAPBS the same renumbered graph (through
-a DIMACS file), so the order's own share of a difference shows.
+--ordo-reorder runs ordo on the yardsticks renumbered in an order (rcm, bfs, degree or
+hilbert), one for every graph or per graph (road2k=hilbert,rmat20=rcm). The renumbered
+copies are made once with `ordo-convert --reorder`, beside the yardsticks (the one-time
+renumbering is printed); ordo still starts from input node 0. --gapbs-reorder gives
+GAPBS the same renumbered graphs (through a DIMACS file, from the same node), so the
+order's own share of a difference shows.
 """
 import argparse
 import json
@@ -120,7 +122,7 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--ordo-wl", action="append", default=[], metavar="APP=SPEC")
     ap.add_argument("--gapbs-delta", action="append", default=[], metavar="APP/GRAPH=D")
-    ap.add_argument("--ordo-reorder", choices=["rcm", "bfs", "degree", "hilbert"])
+    ap.add_argument("--ordo-reorder", metavar="ORDER|GRAPH=ORDER,...")
     ap.add_argument("--gapbs-reorder", action="store_true")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN",
                                                     os.path.join(HERE, "..", "build", "algorithms")))
@@ -143,12 +145,20 @@ def main():
         die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
     data = y.stdout.strip()
     apps, graphs = a.apps.split(","), a.graphs.split(",")
+    orders = {}
+    for item in (a.ordo_reorder or "").split(","):
+        if item:
+            graph, eq, order = item.rpartition("=")
+            for gr in ([graph] if eq else graphs):
+                orders[gr] = order
+    if any(o not in ("rcm", "bfs", "degree", "hilbert") for o in orders.values()):
+        die("--ordo-reorder: an order is rcm, bfs, degree or hilbert")
     threads = [int(t) for t in a.threads.split(",")]
     times, names = {}, {}
     for rnd in range(a.rounds):
         for app in apps:
             for g in graphs:
-                o, gsrc = a.ordo_reorder, 0
+                o, gsrc = orders.get(g), 0
                 if a.gapbs_reorder and o:
                     gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp",
                                         reordered(a.bin, data, g, o, "gr"), "-" + o)
@@ -181,9 +191,10 @@ def main():
                     app, g, t, ga, ob, names[(app, g)], ob / ga))
     print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
           "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
-    if a.ordo_reorder:
-        print("(ordo on the yardsticks renumbered with --reorder %s; GAPBS on %s)" % (
-            a.ordo_reorder, "the same renumbered graphs" if a.gapbs_reorder else "the input order"))
+    if orders:
+        print("(ordo on the yardsticks renumbered with --reorder: %s; GAPBS on %s)" % (
+            ", ".join("%s %s" % kv for kv in sorted(orders.items())),
+            "the same renumbered graphs" if a.gapbs_reorder else "the input order"))
 
 
 if __name__ == "__main__":
