@@ -82,11 +82,14 @@ static void bfs_place(const struct ordo_graph *g, uint32_t s, uint32_t *order, u
 
 /* George and Liu's pseudo-peripheral node of s's part (nodes with pos UNSET): a
  * breadth-first search from the candidate, then the lowest-degree node of its last
- * level, while the eccentricity grows. stamp/queue/depth are scratch of n entries. */
+ * level, while the eccentricity grows. On a directed graph a candidate may not reach s
+ * (and starting there would place a part of s's nodes per search, quadratic on a long
+ * chain): the search stops at the last candidate that does. stamp/queue/depth are
+ * scratch of n entries. */
 static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_t *pos,
                            uint32_t *stamp, uint32_t *mark, uint32_t *queue, uint32_t *depth)
 {
-	uint32_t best = s, ecc = 0;
+	uint32_t good = s, best = s, ecc = 0;
 	for (int round = 0; round < 8; round++) {
 		uint32_t id = ++*mark;
 		uint64_t head = 0, tail = 0;
@@ -95,14 +98,16 @@ static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_
 		depth[best] = 0;
 		while (head < tail) {
 			uint32_t u = queue[head++], v, w;
-			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
-			     ordo_arcs_next(&a, &v, &w);)
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
 				if (pos[v] == UNSET && stamp[v] != id) {
 					stamp[v] = id;
 					depth[v] = depth[u] + 1;
 					queue[tail++] = v;
 				}
 		}
+		if (stamp[s] != id)
+			break;
+		good = best;
 		uint32_t last = depth[queue[tail - 1]], next = queue[tail - 1];
 		for (uint64_t i = tail; i-- > 0 && depth[queue[i]] == last;)
 			if (degree32(g, queue[i]) < degree32(g, next) ||
@@ -113,7 +118,7 @@ static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_
 		ecc = last;
 		best = next;
 	}
-	return best;
+	return good;
 }
 
 static int order_traversal(const struct ordo_graph *g, bool rcm, uint32_t *rank,
@@ -138,16 +143,15 @@ static int order_traversal(const struct ordo_graph *g, bool rcm, uint32_t *rank,
 	uint64_t len = 0;
 	uint32_t mark = 0;
 	for (uint32_t s = 0; s < n; s++) {
-		/* on a directed graph the start found may not reach s: go on from s */
-		while (pos[s] == UNSET) {
-			uint32_t start =
-			    rcm ? peripheral(g, s, pos, stamp, &mark, queue, depth) : s;
-			if (mark > UINT32_MAX - 16) { /* stamps wrap: start them again */
-				memset(stamp, 0, (size_t)n * sizeof *stamp);
-				mark = 0;
-			}
-			bfs_place(g, start, order, &len, pos, rcm, buf);
+		if (pos[s] != UNSET)
+			continue;
+		/* the start found reaches s, so this places s and its part */
+		uint32_t start = rcm ? peripheral(g, s, pos, stamp, &mark, queue, depth) : s;
+		if (mark > UINT32_MAX - 16) { /* stamps wrap: start them again */
+			memset(stamp, 0, (size_t)n * sizeof *stamp);
+			mark = 0;
 		}
+		bfs_place(g, start, order, &len, pos, rcm, buf);
 	}
 	for (uint64_t i = 0; i < n; i++)
 		rank[order[i]] = rcm ? (uint32_t)(n - 1 - i) : (uint32_t)i;

@@ -189,6 +189,28 @@ Test(reorder, rcm_gives_a_shuffled_path_bandwidth_one)
 	ordo_graph_free(g);
 }
 
+Test(reorder, rcm_follows_a_long_directed_chain)
+{
+	/* n-1 -> n-2 -> ... -> 0: from node 0 nothing is reached, and from node k only the
+	 * nodes below; every part must still come out in chain order */
+	const uint32_t n = 20000;
+	uint32_t *s = malloc(n * sizeof *s), *d = malloc(n * sizeof *d);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		s[i] = i + 1, d[i] = i;
+	struct ordo_graph *g = from_arcs(n, s, d, NULL, n - 1, false);
+	struct ordo_err e = {0};
+	uint32_t *rank = malloc(n * sizeof *rank);
+	for (int o = ORDO_ORDER_RCM; o <= ORDO_ORDER_BFS; o++) {
+		cr_assert_eq(ordo_graph_order(g, o, rank, &e), 0, "%s", e.msg);
+		struct ordo_graph *h;
+		cr_assert_eq(ordo_graph_permute(g, rank, 1, &h, &e), 0, "%s", e.msg);
+		expect_renumbered(g, h, rank);
+		ordo_graph_free(h);
+	}
+	free(rank), free(s), free(d);
+	ordo_graph_free(g);
+}
+
 Test(reorder, degree_order_puts_hubs_first)
 {
 	const uint32_t s[] = {3, 3, 3, 1, 1, 0, 2}, d[] = {0, 1, 2, 0, 2, 2, 3};
