@@ -98,7 +98,8 @@ static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_
 		depth[best] = 0;
 		while (head < tail) {
 			uint32_t u = queue[head++], v, w;
-			for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &v, &w);)
 				if (pos[v] == UNSET && stamp[v] != id) {
 					stamp[v] = id;
 					depth[v] = depth[u] + 1;

@@ -119,7 +119,7 @@ static inline uint32_t size_of(_Atomic uint32_t *l)
 
 /* A task pushed at size `prio` for a component now of `size` nodes is left to the
  * newer task once the component is past this size (see mst_op). */
-#define MST_STALE_MAX 64
+#define MST_STALE_MAX 1024
 static inline bool stale(uint32_t size, uint64_t prio)
 {
 	return size != prio && size > MST_STALE_MAX;
@@ -135,8 +135,8 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	 * pushes a task with the new size, so a task whose size is out of date has a newer
 	 * one queued that will do its work. Running it anyway is good for a small
 	 * component (it runs soon after the merge, while the component is in cache: road2k
-	 * 1.25x faster than leaving it), but scanning a big one once per merge into it is
-	 * quadratic (rmat20's giant component: 36 s). */
+	 * was up to 1.3x slower leaving it), but scanning a big one once per merge into it
+	 * is quadratic (rmat20's giant component: 36 s). */
 	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
 	    stale(size_of(&nd[r].lsize), t->prio))
 		return false; /* merged away, or grown big since */
