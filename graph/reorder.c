@@ -47,22 +47,22 @@ static uint32_t degree32(const struct ordo_graph *g, uint32_t u)
 	return d < UINT32_MAX ? (uint32_t)d : UINT32_MAX - 1;
 }
 
-/* Breadth-first from s over nodes not yet placed (pos[v] == UNSET), appending to
- * order[*len..]; with by_degree, each node's new neighbours enter in order of degree
+/* Breadth-first from s over nodes not yet placed, appending to order[*len..] and marking
+ * them placed; with by_degree, each node's new neighbours enter in order of degree
  * (Cuthill-McKee). `buf` holds up to a node's degree of keys. */
 static void bfs_place(const struct ordo_graph *g, uint32_t s, uint32_t *order, uint64_t *len,
-                      uint32_t *pos, bool by_degree, uint64_t *buf)
+                      uint8_t *placed, bool by_degree, uint64_t *buf)
 {
 	uint64_t head = *len, tail = *len;
-	pos[s] = (uint32_t)tail;
+	placed[s] = 1;
 	order[tail++] = s;
 	while (head < tail) {
 		uint32_t u = order[head++], v, w;
 		uint64_t k = 0;
 		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
-			if (pos[v] != UNSET)
+			if (placed[v])
 				continue;
-			pos[v] = (uint32_t)tail; /* claimed; the final slot is set below */
+			placed[v] = 1;
 			if (by_degree)
 				buf[k++] = (uint64_t)degree32(g, v) << 32 | v;
 			else
@@ -70,23 +70,20 @@ static void bfs_place(const struct ordo_graph *g, uint32_t s, uint32_t *order, u
 		}
 		if (by_degree) {
 			sort_u64(buf, k);
-			for (uint64_t i = 0; i < k; i++) {
-				uint32_t x = (uint32_t)buf[i];
-				pos[x] = (uint32_t)tail;
-				order[tail++] = x;
-			}
+			for (uint64_t i = 0; i < k; i++)
+				order[tail++] = (uint32_t)buf[i];
 		}
 	}
 	*len = tail;
 }
 
-/* George and Liu's pseudo-peripheral node of s's part (nodes with pos UNSET): a
+/* George and Liu's pseudo-peripheral node of s's part (nodes not placed yet): a
  * breadth-first search from the candidate, then the lowest-degree node of its last
  * level, while the eccentricity grows. On a directed graph a candidate may not reach s
  * (and starting there would place a part of s's nodes per search, quadratic on a long
  * chain): the search stops at the last candidate that does. stamp/queue/depth are
  * scratch of n entries. */
-static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_t *pos,
+static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint8_t *placed,
                            uint32_t *stamp, uint32_t *mark, uint32_t *queue, uint32_t *depth)
 {
 	uint32_t good = s, best = s, ecc = 0;
@@ -100,7 +97,7 @@ static uint32_t peripheral(const struct ordo_graph *g, uint32_t s, const uint32_
 			uint32_t u = queue[head++], v, w;
 			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
 			     ordo_arcs_next(&a, &v, &w);)
-				if (pos[v] == UNSET && stamp[v] != id) {
+				if (!placed[v] && stamp[v] != id) {
 					stamp[v] = id;
 					depth[v] = depth[u] + 1;
 					queue[tail++] = v;
@@ -130,33 +127,31 @@ static int order_traversal(const struct ordo_graph *g, bool rcm, uint32_t *rank,
 	for (uint32_t u = 0; rcm && u < n; u++)
 		maxdeg = ordo_graph_degree(g, u) > maxdeg ? ordo_graph_degree(g, u) : maxdeg;
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
-	uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+	uint8_t *placed = calloc((size_t)n + 1, 1);
 	uint32_t *stamp = rcm ? calloc((size_t)n + 1, sizeof *stamp) : NULL;
 	uint32_t *queue = rcm ? malloc(((size_t)n + 1) * sizeof *queue) : NULL;
 	uint32_t *depth = rcm ? malloc(((size_t)n + 1) * sizeof *depth) : NULL;
 	uint64_t *buf = rcm ? malloc((maxdeg + 1) * sizeof *buf) : NULL;
-	if (!order || !pos || (rcm && (!stamp || !queue || !depth || !buf))) {
-		free(order), free(pos), free(stamp), free(queue), free(depth), free(buf);
+	if (!order || !placed || (rcm && (!stamp || !queue || !depth || !buf))) {
+		free(order), free(placed), free(stamp), free(queue), free(depth), free(buf);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory ordering %u nodes", n);
 	}
-	for (uint32_t u = 0; u < n; u++)
-		pos[u] = UNSET;
 	uint64_t len = 0;
 	uint32_t mark = 0;
 	for (uint32_t s = 0; s < n; s++) {
-		if (pos[s] != UNSET)
+		if (placed[s])
 			continue;
 		/* the start found reaches s, so this places s and its part */
-		uint32_t start = rcm ? peripheral(g, s, pos, stamp, &mark, queue, depth) : s;
+		uint32_t start = rcm ? peripheral(g, s, placed, stamp, &mark, queue, depth) : s;
 		if (mark > UINT32_MAX - 16) { /* stamps wrap: start them again */
 			memset(stamp, 0, (size_t)n * sizeof *stamp);
 			mark = 0;
 		}
-		bfs_place(g, start, order, &len, pos, rcm, buf);
+		bfs_place(g, start, order, &len, placed, rcm, buf);
 	}
 	for (uint64_t i = 0; i < n; i++)
 		rank[order[i]] = rcm ? (uint32_t)(n - 1 - i) : (uint32_t)i;
-	free(order), free(pos), free(stamp), free(queue), free(depth), free(buf);
+	free(order), free(placed), free(stamp), free(queue), free(depth), free(buf);
 	return 0;
 }
 
