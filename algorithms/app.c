@@ -637,9 +637,9 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 	const struct app_kernel *k = r->k;
 	fprintf(f, "trial %d:", i);
 	if (k->query != APP_QUERY_NONE)
-		fprintf(f, " source %u", ordo_graph_orig_of(r->g, t->q.source));
+		fprintf(f, " source %u", input_id(r, t->q.source));
 	if (k->query == APP_QUERY_PAIR)
-		fprintf(f, " target %u", ordo_graph_orig_of(r->g, t->q.target));
+		fprintf(f, " target %u", input_id(r, t->q.target));
 	fprintf(f,
 	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
 	        "%.2fx  per-thread tasks %llu/%llu/%llu",

@@ -464,7 +464,7 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 		                    "--id-map with both --compact-ids and --reorder: the map "
 		                    "would hold the compacted ids only; write the compacted "
 		                    "graph first, then renumber it");
-	if (opts->reorder < 0 || !strcmp(ordo_order_name(opts->reorder), "?"))
+	if (opts->reorder < ORDO_ORDER_NONE || opts->reorder > ORDO_ORDER_HILBERT)
 		return ordo_err_set(err, ORDO_EINVAL, "unknown node order %d", opts->reorder);
 	if (opts->spill_dir) {
 		int rc = ordo_spill_open(opts->spill_dir, &sp, err);

@@ -11,12 +11,14 @@
  *   3. with no arc left the component is final; otherwise it locks the other side's
  *      root s - waiting when s > r, trying once when s < r, so locks are only waited for
  *      in increasing order and no cycle of waits can form; when the try fails the task
- *      releases r, waits for s, retakes both in increasing order and rescans (its own
- *      component may have been merged away meanwhile: then it is empty work);
+ *      releases r, waits for s, retakes both in increasing order and, if its own
+ *      component grew meanwhile, rescans (merged away meanwhile: empty work; unchanged:
+ *      its lightest arc still stands, only s is looked up again);
  *   4. links the root of the smaller component under the other (union by size),
  *      splices the two segment rings (O(1), no allocation), records the arc for the
  *      merged-away root, and pushes a task for the surviving root with priority = its
- *      size, so small components go first and a big one is rescanned rarely.
+ *      size, so small components go first and a big one is rescanned rarely (an older
+ *      task of a big component is then empty work; see mst_op).
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.
