@@ -5,6 +5,7 @@
 # threads, side by side in interleaved rounds (bench/ordo-bench run). The renumbered
 # copies are made once beside the yardsticks (ORDO_BENCH_DATA, or bench/data), with
 # the time each renumbering took; queries are the same on every copy (input ids).
+# Without ../shared the graphs come from ordo's own generators (said on stderr).
 #   WL=SPEC APPS=sssp,bfs,mst THREADS=1,2 TRIALS=3 override the defaults.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +14,16 @@ rounds=${1:-3}
 out=${2:-$here/results/reorder.jsonl}
 wl=${WL:-smq:pq=bucket}
 [ -x "$bin/ordo-convert" ] || { echo "reorder.sh: build first ($bin/ordo-convert)" >&2; exit 2; }
-data=$(sh "$here/yardsticks.sh")
+if ! data=$(sh "$here/yardsticks.sh" 2>/dev/null); then
+	# as ordo-bench does: the same shapes from ordo's own generators, in a folder of
+	# their own so that they are never taken for the yardsticks
+	data=${ORDO_BENCH_DATA:-$here/data}/ordo-gen
+	echo "reorder.sh: the yardsticks need ../shared/tools (ORDO_SHARED=DIR); using" \
+		"ordo's own generators of the same shape in $data instead" >&2
+	mkdir -p "$data"
+	[ -s "$data/road2k.ordo" ] || "$bin/ordo-gen" road:W=2048,H=2048,seed=7 -o "$data/road2k.ordo" 2>/dev/null
+	[ -s "$data/rmat20.ordo" ] || "$bin/ordo-gen" rmat:scale=20,ef=16,seed=7 -o "$data/rmat20.ordo" 2>/dev/null
+fi
 inputs=""
 for g in road2k rmat20; do
 	inputs="$inputs${inputs:+,}$data/$g.ordo"
