@@ -32,6 +32,51 @@ static inline struct wl_chunk *wl_chunk_new(uint32_t size)
 	return c;
 }
 
+/* A thread's drained chunks, kept for its next pushes: recycling a chunk that is still
+ * in cache saves a malloc/free pair and fresh memory per chunk, which matters where
+ * many buckets each get a few tasks (OBIM with a small delta, PMOD). Owner-only. */
+#define WL_CHUNK_CACHE 32
+struct wl_chunk_cache {
+	struct wl_chunk *top;
+	uint32_t n;
+};
+
+static inline struct wl_chunk *wl_chunk_get(struct wl_chunk_cache *k, uint32_t size)
+{
+	struct wl_chunk *c = k->top;
+	if (!c)
+		return wl_chunk_new(size);
+	k->top = c->next;
+	k->n--;
+	c->next = NULL;
+	c->head = c->tail = 0;
+	return c;
+}
+
+/* Every chunk of one scheduler has the same size, so any cached one fits. */
+static inline void wl_chunk_put(struct wl_chunk_cache *k, struct wl_chunk *c)
+{
+	if (!c)
+		return;
+	if (k->n == WL_CHUNK_CACHE) {
+		free(c);
+		return;
+	}
+	c->next = k->top;
+	k->top = c;
+	k->n++;
+}
+
+static inline void wl_chunk_cache_free(struct wl_chunk_cache *k)
+{
+	while (k->top) {
+		struct wl_chunk *c = k->top;
+		k->top = c->next;
+		free(c);
+	}
+	k->n = 0;
+}
+
 static inline void wl_fifo_put(struct wl_chunk_fifo *f, struct wl_chunk *c)
 {
 	c->next = NULL;

@@ -17,6 +17,7 @@ static const struct ordo_param params[P_N] = {
 
 struct local {
 	alignas(64) struct wl_chunk *push, *pop;
+	struct wl_chunk_cache spare;
 };
 
 struct ordo_wl {
@@ -52,6 +53,7 @@ static void fifo_destroy(struct ordo_wl *w)
 	for (int t = 0; t < w->topo->nthreads; t++) {
 		free(w->local[t].push);
 		free(w->local[t].pop);
+		wl_chunk_cache_free(&w->local[t].spare);
 	}
 	free(w->fifo);
 	free(w->local);
@@ -66,7 +68,7 @@ static void fifo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ord
 		if (!c || c->tail == w->chunk) {
 			if (c)
 				wl_fifo_put(&w->fifo[ctx->node], c);
-			c = l->push = wl_chunk_new(w->chunk);
+			c = l->push = wl_chunk_get(&l->spare, w->chunk);
 			if (!c) {
 				ctx->push_oom = true;
 				return;
@@ -85,7 +87,7 @@ static bool fifo_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task 
 			*out = c->items[c->head++];
 			return true;
 		}
-		free(c);
+		wl_chunk_put(&l->spare, c);
 		l->pop = NULL;
 		for (int k = 0; k < w->nnodes && !l->pop; k++)
 			l->pop = wl_fifo_take(&w->fifo[(ctx->node + k) % w->nnodes]);

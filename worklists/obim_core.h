@@ -51,9 +51,12 @@ struct tl {
 	size_t hcap;                             /* a power of two, at least twice the entries */
 	alignas(64) _Atomic uint64_t scan_start; /* read by other threads */
 	/* PMOD's statistics: written by the owner only (plain load + store, no atomic
-	 * read-modify-write), read by the adapting thread; min/max are reset by it */
-	_Atomic uint64_t pushes, min_prio, max_prio;
+	 * read-modify-write), read by the adapting thread; min/max are reset by it. Their
+	 * own line: every push writes them, and every slow pop of another thread reads
+	 * scan_start. */
+	alignas(64) _Atomic uint64_t pushes, min_prio, max_prio;
 	uint64_t pops, slow_pops, same_bucket_pops; /* the adapting thread's own */
+	struct wl_chunk_cache spare;
 };
 
 struct ordo_wl {
@@ -116,6 +119,7 @@ static void core_destroy(struct ordo_wl *w)
 		free(l->blk);
 		free(l->bmin);
 		free(l->hash);
+		wl_chunk_cache_free(&l->spare);
 	}
 	uint64_t nb = atomic_load(&w->version);
 	for (uint64_t i = 0; i < nb; i++) {
@@ -349,7 +353,7 @@ static bool entry_push(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e
 	if (!c || c->tail == w->chunk) {
 		if (c)
 			wl_fifo_put(&e->bag->fifo[ctx->node], c);
-		c = e->push = wl_chunk_new(w->chunk);
+		c = e->push = wl_chunk_get(&w->tl[ctx->tid].spare, w->chunk);
 		if (!c)
 			return false;
 	}
@@ -366,7 +370,7 @@ static bool entry_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
 			*out = c->items[c->head++];
 			return true;
 		}
-		free(c);
+		wl_chunk_put(&w->tl[ctx->tid].spare, c);
 		e->pop = NULL;
 		for (int k = 0; k < w->nnodes && !e->pop; k++)
 			e->pop = wl_fifo_take(&e->bag->fifo[(ctx->node + k) % w->nnodes]);
