@@ -226,8 +226,8 @@ static int mst_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 		            (unsigned long long)f.weight, (unsigned long long)f.components,
 		            (unsigned long long)j->ref.weight,
 		            (unsigned long long)j->ref.components);
-	/* every merge is one useful task, so useful tasks >= forest edges */
-	if (st.tasks - st.empty < f.edges)
+	/* a useful task makes 1 to ORDO_MST_GROW_MAX merges (or finds its component final) */
+	if ((st.tasks - st.empty) * ORDO_MST_GROW_MAX < f.edges)
 		return FAIL("%llu useful tasks for %llu merges",
 		            (unsigned long long)(st.tasks - st.empty), (unsigned long long)f.edges);
 	return 0;

@@ -15,10 +15,16 @@
  *      component grew meanwhile, rescans (merged away meanwhile: empty work; unchanged:
  *      its lightest arc still stands, only s is looked up again);
  *   4. links the root of the smaller component under the other (union by size),
- *      splices the two segment rings (O(1), no allocation), records the arc for the
- *      merged-away root, and pushes a task for the surviving root with priority = its
- *      size, so small components go first and a big one is rescanned rarely (an older
- *      task of a big component is then empty work; see mst_op).
+ *      splices the two segment rings (O(1), no allocation) and records the arc for the
+ *      merged-away root; while the merged component has at most MST_GROW_MAX nodes the
+ *      task goes on with it (step 2), else it pushes a task for the surviving root with
+ *      priority = its size (rounded up to a power of two past MST_STALE_MAX nodes), so
+ *      small components go first and a big one is rescanned rarely (an older task of a
+ *      big component is then empty work, and a big s that absorbed r keeps its queued
+ *      task while the class stands; see mst_op).
+ * A component past MST_STALE_MAX nodes also keeps a list of its lightest segment fronts
+ * (struct mst_cand), so that finding its lightest arc again after a merge does not cost
+ * a scan of its whole ring.
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.
@@ -65,6 +71,10 @@ struct ordo_mst {
 	uint64_t *base;        /* every node's arcs as weight << 32 | other end */
 	uint64_t *aoff;        /* n + 1: node u's arcs are base[aoff[u] .. aoff[u+1]) */
 	struct mst_edge *pick; /* per merged-away root: the arc that merged it */
+	uint32_t *cslot;       /* per root: its list in cand, NIL when it has none */
+	struct mst_cand *cand; /* lists of big components */
+	uint32_t capcand;
+	_Atomic uint32_t ncand;
 	struct ordo_task *init;
 };
 
@@ -119,12 +129,187 @@ static inline uint32_t size_of(_Atomic uint32_t *l)
 	return atomic_load_explicit(l, memory_order_relaxed) & ~LOCKED;
 }
 
-/* A task pushed at size `prio` for a component now of `size` nodes is left to the
- * newer task once the component is past this size (see mst_op). */
+/* A task's priority is its component's size up to MST_STALE_MAX nodes and above that
+ * the size rounded up to a power of two, so a big component that grows a node at a
+ * time does not open a bucket per size in a bucketed scheduler (rmat20 under
+ * obim:delta=0 made 561,000 of them). */
 #define MST_STALE_MAX 1024
+static inline uint64_t prio_of(uint32_t size)
+{
+	return size <= MST_STALE_MAX ? size : (uint64_t)1 << (64 - __builtin_clzll(size - 1));
+}
+
+/* A task pushed at priority `prio` for a component now of `size` nodes is left to the
+ * newer task once the component is past MST_STALE_MAX nodes (see mst_op). */
 static inline bool stale(uint32_t size, uint64_t prio)
 {
-	return size != prio && size > MST_STALE_MAX;
+	return size > MST_STALE_MAX && prio_of(size) != prio;
+}
+
+/* A task goes on with the component it merged into while that has at most this many
+ * nodes, instead of pushing a task for it (see mst_op): growing a small component at
+ * once, while its ring is in cache, instead of once per pass of the scheduler over the
+ * sizes, took road2k at 2 threads from 0.83 s to about 0.6 s. */
+#define MST_GROW_MAX ORDO_MST_GROW_MAX
+
+/* ---- a big component's candidates ----
+ * Scanning a big component's whole ring for every merge is what a relaxed scheduler
+ * can make quadratic: a thread whose own queue holds little but the giant component's
+ * task runs it again and again, each time absorbing one node (rmat20 under smq: up to
+ * 25 s). So a component past MST_STALE_MAX nodes keeps, from its last full scan, its
+ * MST_CAND lightest segment fronts in order and a floor: no other segment's front is
+ * lighter. A front only gets heavier (internal arcs are dropped from it), so the
+ * lightest candidate whose front is external and not above the floor is the lightest
+ * arc leaving the component. A merge adds the absorbed segments' fronts (a walk of the
+ * smaller ring); when no candidate qualifies, a full scan rebuilds the list. */
+#define MST_CAND 256
+struct mst_cand {
+	uint32_t n;            /* candidates, lightest front first */
+	bool valid;            /* made by a full scan (else: scan first) */
+	bool floored;          /* false: every non-empty segment is a candidate */
+	struct mst_edge floor; /* the lightest front left out */
+	uint32_t seg[MST_CAND];
+};
+
+static inline struct mst_edge front(const struct mst_node *nd, uint32_t x)
+{
+	return (struct mst_edge){nd[x].fw, x, nd[x].fo};
+}
+
+static inline void lower_floor(struct mst_cand *c, const struct mst_edge *k)
+{
+	if (!c->floored || edge_less(k, &c->floor))
+		c->floor = *k, c->floored = true;
+}
+
+/* Adds non-empty segment x (not listed) by its front; a front left out, x's or the
+ * heaviest's, lowers the floor. */
+static void cand_add(struct mst_cand *c, const struct mst_node *nd, uint32_t x)
+{
+	const struct mst_edge k = front(nd, x);
+	if (c->n == MST_CAND) {
+		const struct mst_edge last = front(nd, c->seg[MST_CAND - 1]);
+		if (!edge_less(&k, &last)) {
+			lower_floor(c, &k);
+			return;
+		}
+		lower_floor(c, &last); /* the heaviest makes room */
+		c->n--;
+	}
+	uint32_t i = c->n++;
+	for (; i; i--) {
+		const struct mst_edge prev = front(nd, c->seg[i - 1]);
+		if (!edge_less(&k, &prev))
+			break;
+		c->seg[i] = c->seg[i - 1];
+	}
+	c->seg[i] = x;
+}
+
+/* Drops the internal arcs from the front of segment x of component r; false when the
+ * segment is (or is left) empty, else its front is external, with that end's root in
+ * *ro. */
+static inline bool drop_internal(struct ordo_mst *m, uint32_t x, uint32_t r, uint32_t *ro)
+{
+	struct mst_node *sg = &m->node[x];
+	if (!sg->n)
+		return false;
+	while ((*ro = uf_find(m->parent, sg->fo)) == r) {
+		if (!--sg->n)
+			return false;
+		const uint64_t a = m->base[++sg->start];
+		sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
+	}
+	return true;
+}
+
+/* The lightest arc leaving r from its list: its other end's root, or NIL when the list
+ * cannot tell (a full scan is due). */
+static uint32_t cand_lightest(struct ordo_mst *m, uint32_t r, struct mst_cand *c,
+                              struct mst_edge *best)
+{
+	const struct mst_node *nd = m->node;
+	if (!c->valid)
+		return NIL;
+	while (c->n) {
+		const uint32_t x = c->seg[0], n0 = nd[x].n;
+		const struct mst_edge k0 = front(nd, x);
+		uint32_t ro;
+		const bool left = drop_internal(m, x, r, &ro);
+		if (left && nd[x].n == n0) { /* the lightest front, and external */
+			if (c->floored && edge_less(&c->floor, &k0))
+				return NIL; /* some segment left out may be lighter */
+			*best = k0;
+			return ro;
+		}
+		/* x's front moved on (or x is empty): re-sort it */
+		memmove(c->seg, c->seg + 1, --c->n * sizeof *c->seg);
+		if (left)
+			cand_add(c, nd, x);
+	}
+	return NIL;
+}
+
+/* Once around r's ring from the segment after head, head last, dropping internal arcs
+ * from every front: the lightest arc leaving r (its other end's root), NIL when none
+ * leaves. Emptied segments are unlinked (p trails x). With c, the list is rebuilt. */
+static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, struct mst_edge *best)
+{
+	struct mst_node *nd = m->node;
+	uint32_t s = NIL, h = nd[r].head;
+	if (c)
+		*c = (struct mst_cand){.valid = true};
+	if (h == NIL)
+		return NIL;
+	for (uint32_t p = h, x = nd[h].next;;) {
+		const bool last = x == h;
+		const uint32_t next = nd[x].next;
+		uint32_t ro;
+		if (!drop_internal(m, x, r, &ro)) { /* unlink the emptied segment */
+			if (x == p) {               /* it was the last one */
+				h = NIL;
+				break;
+			}
+			nd[p].next = next;
+			if (x == h)
+				h = p;
+		} else {
+			const struct mst_edge k = front(nd, x);
+			if (s == NIL || edge_less(&k, best))
+				*best = k, s = ro;
+			if (c)
+				cand_add(c, nd, x);
+			p = x;
+		}
+		if (last)
+			break;
+		x = next;
+	}
+	nd[r].head = h;
+	return s;
+}
+
+/* The list of big component r (locked), made on first use; NULL when the pool is
+ * spent (it cannot be: see ordo_mst_create) or r is small. */
+static struct mst_cand *cand_of(struct ordo_mst *m, uint32_t r, uint32_t size)
+{
+	if (size <= MST_STALE_MAX)
+		return NULL;
+	if (m->cslot[r] == NIL) {
+		const uint32_t i = atomic_fetch_add_explicit(&m->ncand, 1, memory_order_relaxed);
+		if (i >= m->capcand)
+			return NULL;
+		m->cslot[r] = i;
+		m->cand[i] = (struct mst_cand){0}; /* no list yet: the first look scans */
+	}
+	return &m->cand[m->cslot[r]];
+}
+
+static uint32_t lightest(struct ordo_mst *m, uint32_t r, uint32_t size, struct mst_edge *best)
+{
+	struct mst_cand *c = cand_of(m, r, size);
+	uint32_t s = c ? cand_lightest(m, r, c, best) : NIL;
+	return s != NIL ? s : ring_scan(m, r, c, best);
 }
 
 static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
@@ -132,19 +317,19 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	struct ordo_mst *m = user;
 	_Atomic uint32_t *parent = m->parent;
 	struct mst_node *nd = m->node;
-	const uint32_t r = (uint32_t)t->data;
-	/* A task's priority is its root's size when it was pushed, and every merge into r
-	 * pushes a task with the new size, so a task whose size is out of date has a newer
-	 * one queued that will do its work. Running it anyway is good for a small
-	 * component (it runs soon after the merge, while the component is in cache: road2k
-	 * was up to 1.3x slower leaving it), but scanning a big one once per merge into it
-	 * is quadratic (rmat20's giant component: 36 s). */
+	uint32_t r = (uint32_t)t->data;
+	uint64_t prio = t->prio;
+	/* A task's priority is its root's size class when it was pushed, and a merge that
+	 * changes r's class pushes a task with the new one, so a task whose class is out
+	 * of date has a newer one queued that will do its work. Running it anyway is good
+	 * for a small component (it runs soon after the merge, while the component is in
+	 * cache: road2k was up to 1.3x slower leaving it), not for a big one. */
 	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
-	    stale(size_of(&nd[r].lsize), t->prio))
+	    stale(size_of(&nd[r].lsize), prio))
 		return false; /* merged away, or grown big since */
 	lock(&nd[r].lsize);
 	uint32_t size0 = size_of(&nd[r].lsize);
-	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r || stale(size0, t->prio)) {
+	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r || stale(size0, prio)) {
 		unlock(&nd[r].lsize);
 		return false;
 	}
@@ -152,46 +337,7 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	struct mst_edge best;
 	uint32_t s;
 scan:
-	best = (struct mst_edge){0};
-	s = NIL;
-	/* once around the ring from the segment after head, head last; p trails x,
-	 * so an emptied segment is unlinked behind it */
-	uint32_t h = C->head;
-	if (h != NIL) {
-		for (uint32_t p = h, x = nd[h].next;;) {
-			struct mst_node *sg = &nd[x];
-			const bool last = x == h;
-			const uint32_t next = sg->next;
-			uint32_t ro;
-			/* drop internal arcs from the front; the first external one
-			 * is the segment's lightest */
-			while ((ro = uf_find(parent, sg->fo)) == r) {
-				if (!--sg->n)
-					break;
-				const uint64_t a = m->base[++sg->start];
-				sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
-			}
-			if (!sg->n) {         /* unlink the emptied segment */
-				if (x == p) { /* it was the last one */
-					h = NIL;
-					break;
-				}
-				nd[p].next = next;
-				if (x == h)
-					h = p;
-			} else {
-				const struct mst_edge c = {sg->fw, x, sg->fo};
-				if (s == NIL || edge_less(&c, &best))
-					best = c, s = ro;
-				p = x;
-			}
-			if (last)
-				break;
-			x = next;
-		}
-		C->head = h;
-	}
-	if (s == NIL) { /* no arc leaves: the component is final */
+	if ((s = lightest(m, r, size0, &best)) == NIL) { /* no arc leaves: final */
 		unlock(&C->lsize);
 		return true;
 	}
@@ -218,7 +364,7 @@ scan:
 		}
 		const uint32_t now = size_of(&C->lsize);
 		if (now != size0) { /* something joined r: its arcs changed */
-			if (stale(now, t->prio)) {
+			if (stale(now, prio)) {
 				unlock(&C->lsize);
 				return false; /* big now: its newer task takes over */
 			}
@@ -235,6 +381,15 @@ merge:;
 	const bool keep_r = rsize >= ssize;
 	const uint32_t big = keep_r ? r : s, small = keep_r ? s : r;
 	struct mst_node *B = &nd[big], *S = &nd[small];
+	const uint32_t cs = m->cslot[big];
+	if (cs != NIL && m->cand[cs].valid && S->head != NIL) { /* S's fronts join B's list */
+		uint32_t x = S->head;
+		do {
+			if (nd[x].n)
+				cand_add(&m->cand[cs], nd, x);
+			x = nd[x].next;
+		} while (x != S->head);
+	}
 	if (B->head == NIL) {
 		B->head = S->head;
 	} else if (S->head != NIL) { /* splice the rings */
@@ -247,9 +402,18 @@ merge:;
 	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;
 	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
+	if (size <= MST_GROW_MAX) {
+		/* still small: go on with the merged component while its data is in cache */
+		unlock(&S->lsize);
+		r = big, C = B, size0 = size, prio = size;
+		goto scan;
+	}
 	unlock(&nd[s].lsize);
 	unlock(&C->lsize);
-	ordo_push(ctx, size, big);
+	/* A big s that absorbed r keeps its pending task (queued, or waiting for s's lock)
+	 * while its priority class stands; otherwise the merged component needs a new one. */
+	if (big == r || size <= MST_STALE_MAX || prio_of(size) != prio_of(ssize))
+		ordo_push(ctx, prio_of(size), big);
 	return true;
 }
 
@@ -299,8 +463,15 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 	m->base = ordo_alloc_huge((g->m ? g->m : 1) * sizeof *m->base);
 	m->pick = ordo_alloc_huge(n * sizeof *m->pick + 8);
 	m->init = ordo_alloc_huge(n * sizeof *m->init + 8);
+	m->cslot = ordo_alloc_huge(n * sizeof *m->cslot + 8);
+	/* a root gets a list when its component first runs past MST_STALE_MAX nodes; the
+	 * components that cross it are disjoint when they do, so there are at most this
+	 * many */
+	m->capcand = (uint32_t)(n / (MST_STALE_MAX + 1) + 1);
+	m->cand = calloc(m->capcand, sizeof *m->cand);
 	m->aoff = ordo_alloc_huge((n + 1) * sizeof *m->aoff);
-	if (!m->parent || !m->node || !m->base || !m->pick || !m->init || !m->aoff) {
+	if (!m->parent || !m->node || !m->base || !m->pick || !m->init || !m->aoff || !m->cslot ||
+	    !m->cand) {
 		ordo_mst_free(m);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
 	}
@@ -320,6 +491,8 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->base);
 	free(m->pick);
 	free(m->init);
+	free(m->cslot);
+	free(m->cand);
 	free(m->aoff);
 	free(m);
 }
@@ -354,7 +527,9 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 		                               .head = e > b ? (uint32_t)u : NIL,
 		                               .lsize = 1};
 		atomic_store_explicit(&m->parent[u], (uint32_t)u, memory_order_relaxed);
+		m->cslot[u] = NIL;
 	}
+	atomic_store_explicit(&m->ncand, 0, memory_order_relaxed);
 	uint64_t ninit = 0;
 	for (uint64_t u = 0; u < g->n; u++)
 		if (m->aoff[u + 1] > m->aoff[u])

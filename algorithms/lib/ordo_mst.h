@@ -27,17 +27,23 @@ struct ordo_forest {
 /* Kruskal (edges sorted by weight, union-find). Errors: ENOMEM. */
 int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err);
 
-/* Per-graph work space of the parallel operator (64 bytes per node plus 8 per arc);
+/* Per-graph work space of the parallel operator (76 bytes per node plus 8 per arc);
  * one run at a time. Errors: EINVAL for a graph not marked symmetric, ENOMEM. */
 struct ordo_mst;
 int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err);
 void ordo_mst_free(struct ordo_mst *m);
 
+/* A task goes on with the component it merged into while that has at most this many
+ * nodes, so one task makes at most this many merges. */
+#define ORDO_MST_GROW_MAX 32
+
 /* Parallel Boruvka: tasks are components (their representative node), priority = the
- * component's size in nodes (smaller first). A task finds the lightest edge
- * leaving its component and merges the two (per-component locks, only ever waited for
- * in increasing order); the merged component gets a new task. A task whose component
- * was merged away is empty work. *f receives the forest. */
+ * component's size in nodes (smaller first; above 1024 nodes the size rounded up to a
+ * power of two). A task finds the lightest edge leaving its component and merges the
+ * two (per-component locks, only ever waited for in increasing order); while the
+ * merged component has at most ORDO_MST_GROW_MAX nodes the task goes on with it, else
+ * the merged component gets a new task. A task whose component was merged away is
+ * empty work. *f receives the forest. */
 int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
                  struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err);
 
