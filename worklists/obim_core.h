@@ -39,9 +39,21 @@ struct oblock {
 	struct entry *e[OMAP_B];
 };
 
+/* A direct-mapped cache of the entries pushed to lately, in front of the hash table:
+ * with a small shift an SSSP relaxation spreads its pushes over the few buckets that
+ * the heaviest arc spans, and the hash probe (a mix, a slot and the entry, all cold)
+ * was half of a push. Entries live until the scheduler is destroyed, so a cached
+ * pointer never dangles. */
+#define PUSH_CACHE_BITS 6
+struct push_slot {
+	uint64_t index;
+	struct entry *e; /* NULL: empty */
+};
+
 struct tl {
 	alignas(128) struct entry *current;
 	uint64_t cur_index;
+	struct push_slot pc[1u << PUSH_CACHE_BITS];
 	uint64_t num_pops;
 	uint64_t replayed;   /* log entries already in the map */
 	struct oblock **blk; /* sorted by index, each block non-empty */
@@ -392,6 +404,19 @@ static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l
 #define OBIM_KEY(w, prio) ((prio) >> (w)->delta)
 #endif
 
+/* Fibonacci hashing: consecutive OBIM indices and PMOD's (end << 6 | d) keys, whose
+ * low bits are all alike, both spread over the slots. */
+static inline struct entry *push_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
+{
+	struct push_slot *s = &l->pc[(index * 0x9e3779b97f4a7c15ull) >> (64 - PUSH_CACHE_BITS)];
+	if (s->e && s->index == index)
+		return s->e;
+	struct entry *e = get_entry(w, l, index);
+	if (e)
+		s->index = index, s->e = e;
+	return e;
+}
+
 static void core_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
 {
 	struct tl *l = &w->tl[ctx->tid];
@@ -401,7 +426,7 @@ static void core_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ord
 	for (size_t i = 0; i < n; i++) {
 		uint64_t index = OBIM_KEY(w, t[i].prio);
 		struct entry *e =
-		    l->current && l->cur_index == index ? l->current : get_entry(w, l, index);
+		    l->current && l->cur_index == index ? l->current : push_entry(w, l, index);
 		if (!e || !entry_push(w, ctx, e, &t[i])) {
 			ctx->push_oom = true;
 			return;
