@@ -250,7 +250,7 @@ Test(reld, only_the_owner_dequeues)
 	rig_free(&r);
 }
 
-/* ---- PMOD: its adaptation decisions on scripted sequences (one thread, so thread 0
+/* ---- PMOD: its adaptation decisions on scripted sequences (mostly one thread, which
  * makes them on its own slow pops), and the order across a change ---- */
 
 static uint64_t pmod_delta(struct rig *r)
@@ -284,6 +284,40 @@ Test(pmod, merges_when_buckets_run_thin)
 	cr_assert_eq(pmod_delta(&r), 6);
 	cr_assert_eq(r.ctx[0]->wl_stat[1], 2);
 	cr_assert_eq(r.ctx[0]->wl_stat[2], 0, "unmerge is off by default");
+	rig_free(&r);
+}
+
+Test(pmod, any_thread_adapts_while_thread_0_idles)
+{
+	/* At start-up thread 0 may find nothing to pop for a long while (the few tasks sit
+	 * in another thread's chunks); Galois adapts on thread 0's slow pops only, so fine
+	 * buckets piled up meanwhile. Here thread 1 alone works: it must merge, and the
+	 * counters, summed over threads, say so. */
+	struct rig r;
+	rig_init(&r, "pmod:chunk=8", 2, 0);
+	for (uint64_t i = 0; i < 100; i++)
+		push1(&r, 1, 10 * i);
+	for (int i = 0; i < 9; i++)
+		pop1(&r, 1);
+	cr_assert_eq(r.ctx[0]->wl_stat[0] + r.ctx[1]->wl_stat[0], 3);
+	cr_assert_eq(r.ctx[1]->wl_stat[1], 1, "thread 1 merged");
+	cr_assert_eq(r.ctx[0]->wl_stat[1], 0);
+	/* thread 0 then works alone: its first slow pop only restarts its window (thread
+	 * 1 checked since) and the check interval has doubled to 16, so it checks on about
+	 * its 18th pop: 20 pushes over (24000 >> 3) - (5000 >> 3) buckets is 0 per bucket,
+	 * +3 */
+	for (uint64_t i = 0; i < 20; i++)
+		push1(&r, 0, 5000 + 1000 * i);
+	int merged_at = 0;
+	for (int i = 1; i <= 20; i++) {
+		pop1(&r, 0);
+		if (!merged_at && r.ctx[0]->wl_stat[1])
+			merged_at = i;
+	}
+	cr_assert(merged_at > 16, "thread 0 merged at pop %d: its window did not restart",
+	          merged_at);
+	cr_assert_eq(r.ctx[0]->wl_stat[1], 1, "thread 0 merged");
+	cr_assert_eq(r.ctx[0]->wl_stat[0] + r.ctx[1]->wl_stat[0], 6);
 	rig_free(&r);
 }
 

@@ -8,16 +8,19 @@
  * others, and finally its own partly filled push chunk.
  *
  * Buckets are created once and never deleted. A global append-only log lists them
- * (creation under one lock, published by a version counter); every thread replays the
- * log lazily into its own sorted map (index -> bag plus the thread's chunks of that bag),
- * so lookups never touch shared state. Each thread works on a current bucket: a push to a
- * smaller index switches to it; when the current bucket is empty, the thread rescans
- * from its scan start (BSP: the smallest index it pushed to since; a node's first thread
- * takes the minimum over all threads, the others the minimum of their own and that
- * leader's). With period = p > 0 a thread also rescans every 2^p pops to catch better
- * buckets that others filled (Galois 6 behaviour). period = 0 never rescans while its
- * bucket has work: the 2.2.1 code meant to rescan but an operator-precedence bug made
- * the test always false, so period = 0 reproduces what the artifact measured.
+ * (creation under one lock, published by a version counter); every thread replays the log
+ * lazily into its own sorted map (index -> bag plus the thread's chunks of that bag), so
+ * lookups never touch shared state; a 64-slot direct-mapped cache of the buckets a thread
+ * pushed to lately sits in front of the map's hash table (with a small delta a
+ * relaxation's pushes spread over the few buckets the heaviest arc spans). Each thread
+ * works on a current bucket: a push to a smaller index switches to it; when the current
+ * bucket is empty, the thread rescans from its scan start (BSP: the smallest index it
+ * pushed to since; a node's first thread takes the minimum over all threads, the others
+ * the minimum of their own and that leader's). With period = p > 0 a thread also rescans
+ * every 2^p pops to catch better buckets that others filled (Galois 6 behaviour).
+ * period = 0 never rescans while its bucket has work: the 2.2.1 code meant to rescan but
+ * an operator-precedence bug made the test always false, so period = 0 reproduces what
+ * the artifact measured.
  *
  * Parameters: delta (bucket = prio >> delta), chunk (tasks per chunk), period.
  */

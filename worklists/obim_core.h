@@ -67,16 +67,18 @@ struct tl {
 	 * own line: every push writes them, and every slow pop of another thread reads
 	 * scan_start. */
 	alignas(64) _Atomic uint64_t pushes, min_prio, max_prio;
-	uint64_t pops, slow_pops, same_bucket_pops; /* the adapting thread's own */
+	uint64_t pops, slow_pops, same_bucket_pops; /* this thread's, since the last check */
+	uint64_t seen_checks;                       /* adapt_checks when they were reset */
 	struct wl_chunk_cache spare;
 };
 
 struct ordo_wl {
 	int delta; /* OBIM's fixed shift */
 	uint32_t chunk;
-	/* PMOD: the current shift (written by thread 0 only), its adaptation state */
+	/* PMOD: the current shift (written under `adapt` only), its adaptation state */
 	alignas(64) _Atomic int cur_delta;
-	uint64_t check_every, merges, unmerges;
+	_Atomic uint64_t check_every, adapt_checks; /* checks made so far */
+	struct wl_lock adapt;                       /* one adapting thread at a time */
 	bool unmerge;
 	uint64_t *seen_pushes; /* per thread, the pushes counted at the last check */
 	uint64_t period_mask;  /* 0: never */

@@ -11,14 +11,24 @@
  * (end << 6 | d; indices at or above 2^57 share the last bucket), so the OBIM machinery
  * runs unchanged.
  *
- * Adaptation (thread 0, on its slow pops): after more than `check` pops since the last
- * change (initially chunk), if more than 1/chunk of them were slow (the current bucket
- * ran dry), it gathers every thread's pushes and smallest and largest priority since the
- * last check; if the pushes per bucket in that range fall below chunk/2 it merges
- * buckets: delta += floor(log2(chunk / pushes per bucket)), and `check` doubles. With
- * unmerge=1 (off by default, as in Galois) it also splits: after more than 4 x chunk pops
- * from one bucket, if fewer than 16 buckets span the range and each got more than
- * 4 x chunk pushes, delta -= floor(log2(16 / buckets)).
+ * Adaptation (on slow pops): when a thread has made more than `check` pops since the last
+ * check (initially chunk) and more than 1/chunk of them were slow (its current bucket ran
+ * dry), it gathers every thread's pushes and smallest and largest priority since the last
+ * check; if the pushes per bucket in that range fall below chunk/2 it merges buckets:
+ * delta += floor(log2(chunk / pushes per bucket)), and `check` doubles. With unmerge=1
+ * (off by default, as in Galois) it also splits: after more than 4 x chunk pops from one
+ * bucket, if fewer than 16 buckets span the range and each got more than 4 x chunk
+ * pushes, delta -= floor(log2(16 / buckets)). A check by any thread starts every
+ * thread's window afresh.
+ *
+ * Galois and the paper let only thread 0 adapt. Here any thread may, one at a time (a
+ * try-lock; a thread that finds it taken simply goes on). Measured reason: on a road
+ * grid at 2 threads, thread 0 sat idle in backoff at start-up while thread 1 worked
+ * through its private push chunks, one task per bucket at shift 0; thread 0's first check
+ * came after ~9 ms (65 of its pops against 5,891 of thread 1's), when some 10,000
+ * one-distance buckets existed, and the run never recovered (it settled at 6 and ran
+ * 1.24x OBIM's best; with any thread adapting it settles at 9: bench/RESULTS.md, "PMOD:
+ * any thread adapts").
  *
  * As upstream Galois (and unlike the SMQ paper's artifact): the indexer is respected
  * (pmod:delta=D pre-shifts priorities, Galois' -delta; the artifact used raw priorities,
@@ -26,10 +36,12 @@
  * 2^p pops; the artifact's precedence bug disabled it). Galois takes a per-thread lock on
  * every push and pop so that the adapting thread can lock all threads to read and reset
  * their counters (the artifact's lock-all loop was inverted: it returned at once when a
- * lock was busy and later released locks it did not own). Here no lock is needed: each
- * thread's counters are written by it alone and only grow, and the adapting thread keeps
- * the values it saw last; min and max are swapped out atomically. A push racing with a
- * shift change simply files its task under the shift it read, a key that stays valid.
+ * lock was busy and later released locks it did not own). Here pushes and pops take no
+ * lock: each thread's push counter is written by it alone and only grows, and the
+ * adapting thread keeps the values it saw last; min and max are swapped out atomically;
+ * each thread resets its own pop counters when it sees that a check was made. A push
+ * racing with a shift change simply files its task under the shift it read, a key that
+ * stays valid.
  *
  * Parameters: delta (indexer pre-shift, default 0), chunk, period, unmerge. Counters:
  * delta (the shift it settled on), merges, unmerges.
@@ -99,42 +111,58 @@ static void gather(struct ordo_wl *w, uint64_t *pushes, uint64_t *lo, uint64_t *
 
 static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l)
 {
-	if (ctx->tid != 0)
-		return;
 	l->slow_pops++;
-	if (l->pops <= w->check_every)
+	/* a check by any thread starts every thread's window afresh (Galois resets every
+	 * thread's counters under its lock-all); each thread resets its own */
+	const uint64_t checks = atomic_load_explicit(&w->adapt_checks, memory_order_relaxed);
+	if (l->seen_checks != checks) {
+		l->seen_checks = checks;
+		l->pops = l->slow_pops = l->same_bucket_pops = 0;
 		return;
-	const int d = atomic_load_explicit(&w->cur_delta, memory_order_relaxed);
+	}
+	if (l->pops <= atomic_load_explicit(&w->check_every, memory_order_relaxed))
+		return;
 	const bool merge_test = l->slow_pops * w->chunk > l->pops; /* > 1/chunk were slow */
 	const bool split_test = w->unmerge && l->same_bucket_pops > 4ull * w->chunk;
-	if (!merge_test && !split_test)
+	if ((!merge_test && !split_test) || !wl_trylock(&w->adapt))
 		return;
+	if (atomic_load_explicit(&w->adapt_checks, memory_order_relaxed) != checks) {
+		/* another thread checked since we looked: that check was our window's too */
+		wl_unlock(&w->adapt);
+		return;
+	}
+	const int d = atomic_load_explicit(&w->cur_delta, memory_order_relaxed);
 	uint64_t pushes, lo, hi;
 	gather(w, &pushes, &lo, &hi);
 	l->pops = l->slow_pops = l->same_bucket_pops = 0;
-	if (lo > hi)
-		return; /* nothing pushed since the last check */
-	lo >>= w->delta, hi >>= w->delta;
-	const uint64_t buckets = (hi >> d) - (lo >> d) ? (hi >> d) - (lo >> d) : 1;
-	const uint64_t per_bucket = pushes / buckets;
+	l->seen_checks = checks + 1;
+	atomic_store_explicit(&w->adapt_checks, checks + 1, memory_order_relaxed);
 	int nd = d;
-	if (merge_test && per_bucket < w->chunk / 2) {
-		nd = d + (int)wl_floor_log2(w->chunk / (per_bucket ? per_bucket : 1));
-		nd = nd > 56 ? 56 : nd;
-		w->merges += nd != d;
-	} else if (split_test && buckets < 16 && per_bucket > 4ull * w->chunk) {
-		nd = d - (int)wl_floor_log2(16 / buckets);
-		nd = nd < 0 ? 0 : nd;
-		w->unmerges += nd != d;
+	if (lo <= hi) { /* something was pushed since the last check */
+		lo >>= w->delta, hi >>= w->delta;
+		const uint64_t buckets = (hi >> d) - (lo >> d) ? (hi >> d) - (lo >> d) : 1;
+		const uint64_t per_bucket = pushes / buckets;
+		if (merge_test && per_bucket < w->chunk / 2) {
+			nd = d + (int)wl_floor_log2(w->chunk / (per_bucket ? per_bucket : 1));
+			nd = nd > 56 ? 56 : nd;
+			ctx->wl_stat[1] += nd != d;
+		} else if (split_test && buckets < 16 && per_bucket > 4ull * w->chunk) {
+			nd = d - (int)wl_floor_log2(16 / buckets);
+			nd = nd < 0 ? 0 : nd;
+			ctx->wl_stat[2] += nd != d;
+		}
 	}
 	if (nd != d) {
 		atomic_store_explicit(&w->cur_delta, nd, memory_order_relaxed);
-		w->check_every *= 2;
+		atomic_store_explicit(
+		    &w->check_every,
+		    2 * atomic_load_explicit(&w->check_every, memory_order_relaxed),
+		    memory_order_relaxed);
+		/* the counters are summed over threads: each adapter adds its own changes (an
+		 * unmerge wraps around, and the sum still comes out right) */
+		ctx->wl_stat[0] += (uint64_t)(int64_t)(nd - d);
 	}
-	/* the counters: only this thread writes them, so their sum is its values */
-	ctx->wl_stat[0] = (uint64_t)nd;
-	ctx->wl_stat[1] = w->merges;
-	ctx->wl_stat[2] = w->unmerges;
+	wl_unlock(&w->adapt);
 }
 
 static int pmod_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
@@ -143,7 +171,7 @@ static int pmod_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, s
 	                     (int)cfg->params[P_PERIOD], out, err);
 	if (!rc) {
 		(*out)->unmerge = cfg->params[P_UNMERGE] != 0;
-		(*out)->check_every = (*out)->chunk;
+		atomic_store(&(*out)->check_every, (*out)->chunk);
 	}
 	return rc;
 }
