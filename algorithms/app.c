@@ -43,7 +43,7 @@ static const struct cli_opt app_opts[] = {
     {"bind", A_BIND, "MODE", "none (default: respect the inherited mask), compact, scatter"},
     {"numa-fake", A_FAKE, "N", "split threads into N virtual NUMA nodes (or ORDO_FAKE_NUMA)"},
     {"lookahead", A_LOOKAHEAD, "K",
-     "tasks a worker holds to prefetch their data in stages, 0..7 (0: none; default: the "
+     "tasks a worker holds to prefetch their data in stages, 0..15 (0: none; default: the "
      "algorithm's)"},
     {"quiet", 'q', NULL, "no human-readable report"},
     {"help", 'h', NULL, "this help"},

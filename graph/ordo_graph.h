@@ -113,6 +113,13 @@ static inline void ordo_graph_prefetch_stage(const struct ordo_graph *g, uint32_
 {
 	ordo_graph_prefetch_stage_as(g, u, ahead, g->cz != NULL);
 }
+/* The stages of a hook of the usual shape - the node's own state with the graph's
+ * first stage at the top, the graph's stages, the neighbours' state at 1 - for
+ * ordo_exec_opts.prefetch_stages: 3 on a plain graph, 4 on a compressed one. */
+static inline unsigned ordo_graph_prefetch_stages(const struct ordo_graph *g)
+{
+	return g->cz ? 4 : 3;
+}
 
 /* An operator NAME_plain and NAME_cz from one body BODY(args..., const bool cz), always
  * inlined, that reads the graph with the _as(..., cz) forms (ordo_graph_arcs_as,

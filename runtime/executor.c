@@ -130,6 +130,13 @@ static unsigned pipeline_depth(const struct ordo_exec_opts *o, const struct ordo
 	return o->lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : o->lookahead;
 }
 
+/* Positions between two calls of the hook for one task (see prefetch_stages). */
+static unsigned stage_spacing(const struct ordo_exec_opts *o, unsigned depth)
+{
+	const unsigned d = o->prefetch_stages ? depth / o->prefetch_stages : 1;
+	return d ? d : 1;
+}
+
 /* Termination scan (see the comment at the top). */
 static bool all_done(struct ordo_tctx **ctx, int T)
 {
@@ -220,17 +227,18 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			_Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
 			               "the ring is indexed with a mask");
 			const unsigned ahead = pipeline_depth(o, ops);
+			const unsigned spacing = stage_spacing(o, ahead);
 			unsigned h = 0, cnt = 0;
 			for (;;) {
 				while (cnt <= ahead &&
 				       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
 					cnt++;
 				if (cnt) {
-					/* stage prefetches: each held task is told how many
-					 * tasks run before it, once per step */
-					for (unsigned i = 1; i < cnt; i++)
+					/* stage prefetches: every `spacing` positions a held
+					 * task is told how many stages are left before it runs */
+					for (unsigned i = spacing; i < cnt; i += spacing)
 						o->prefetch(&ring[(h + i) & (ORDO_MAX_LOOKAHEAD)],
-						            i, user);
+						            i / spacing, user);
 					task = ring[h];
 					h = (h + 1) & (ORDO_MAX_LOOKAHEAD);
 					cnt--;

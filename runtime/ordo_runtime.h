@@ -102,7 +102,7 @@ struct ordo_wl;
 /* Returns true when the task did useful work, false when it was stale ("empty"). */
 typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
 
-#define ORDO_MAX_LOOKAHEAD 7
+#define ORDO_MAX_LOOKAHEAD 15
 #define ORDO_LOOKAHEAD_OFF (~0u) /* lookahead: no pipeline even with a prefetch hook */
 
 struct ordo_exec_opts {
@@ -115,9 +115,18 @@ struct ordo_exec_opts {
 	 * stays held through a full pipeline is seen once with each value, from
 	 * `lookahead` down to 1, so the hook can issue dependent prefetches in stages
 	 * (the larger `ahead`, the earlier the data it may already rely on). A held task
-	 * is pending like a queued one; holding delays it by at most `lookahead` tasks. */
+	 * is pending like a queued one; holding delays it by at most `lookahead` tasks.
+	 * With prefetch_stages = S > 0 (the hook acts on ahead = 1..S and treats larger
+	 * values as its first stage) the executor spaces the stages evenly over the
+	 * pipeline: with d = lookahead / S (at least 1) it calls the hook only for the
+	 * tasks d, 2d, 3d, ... positions ahead, with ahead = position / d, so each stage's
+	 * lines have d tasks' runs to arrive before the next stage relies on them (one
+	 * step was shorter than a miss: road2k BFS and SSSP took 11-15% less time with
+	 * lookahead 9 and 3 stages than with 4 and every step; bench/RESULTS.md). The
+	 * values a task is shown still count down by one, from lookahead / d. */
 	void (*prefetch)(const struct ordo_task *t, unsigned ahead, void *user);
-	unsigned lookahead; /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */
+	unsigned lookahead;       /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */
+	unsigned prefetch_stages; /* 0: the hook sees every held task at every step */
 };
 
 struct ordo_run_stats {

@@ -22,7 +22,7 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t cap, con
 #define FAIL(...) fail(msg, cap, __VA_ARGS__)
 
 /* Calls run(ops, topo, lookahead, user) for every scheduler and thread count; each
- * thread count also takes one depth of the prefetch pipeline (none, default, 1, 7). */
+ * thread count also takes one depth of the prefetch pipeline (none, default, 1, the deepest). */
 typedef int (*one_run)(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
                        const struct ordo_exec_opts *o, void *user, char *msg, size_t cap);
 
@@ -44,7 +44,7 @@ static int every_scheduler(const char *what, int maxT, one_run fn, void *user, c
 			const unsigned la = T == 1   ? ORDO_LOOKAHEAD_OFF
 			                    : T == 2 ? 0
 			                    : T == 4 ? 1
-			                             : 7;
+			                             : ORDO_MAX_LOOKAHEAD;
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 3, .lookahead = la};
 			char inner[400] = "";
 			int rc = fn(ops, &wl, &o, user, inner, sizeof inner);

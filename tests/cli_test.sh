@@ -127,16 +127,16 @@ set +e
 set -e
 [ $st -eq 2 ] && grep -q "out of range" "$tmp/e2" || fail "bad parameter: $st"
 "$bin/sssp" --wl help | grep -q "obim" || fail "--wl help"
-# the prefetch pipeline: default depth in the records, 0 turns it off, 8 is refused
-grep -q '"lookahead":4,' "$tmp/s.json" || fail "sssp json: default lookahead 4 not reported"
+# the prefetch pipeline: default depth in the records, 0 turns it off, 16 is refused
+grep -q '"lookahead":9,' "$tmp/s.json" || fail "sssp json: default lookahead 9 not reported"
 "$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --lookahead 0 2>/dev/null | grep -q '"lookahead":0,.*"verify":"PASS"' ||
 	fail "--lookahead 0"
 "$bin/sssp" --gen road:W=32,H=32 -n 1 -t 2 --format csv --lookahead 7 --wl smq 2>/dev/null | grep -q '^sssp,.*,2,7,1,1,' ||
 	fail "--lookahead 7 in csv"
 set +e
-"$bin/sssp" --gen road:W=8,H=8 --lookahead 8 2>"$tmp/e4"; st=$?
+"$bin/sssp" --gen road:W=8,H=8 --lookahead 16 2>"$tmp/e4"; st=$?
 set -e
-[ $st -eq 2 ] && grep -q -- "--lookahead 8: expected an integer in 0..7" "$tmp/e4" || fail "--lookahead 8: $st $(cat "$tmp/e4")"
+[ $st -eq 2 ] && grep -q -- "--lookahead 16: expected an integer in 0..15" "$tmp/e4" || fail "--lookahead 16: $st $(cat "$tmp/e4")"
 set +e
 "$bin/sssp" "$tests/malformed/gr_dup_p.gr" 2>/dev/null; st=$?
 set -e

@@ -74,19 +74,20 @@ struct seen_ctx {
 	 * (0: none yet, STAGE_RAN: executed), and contract violations seen */
 	_Atomic uint8_t *stage;
 	unsigned lookahead;
-	bool exact; /* the scheduler refuses the pipeline (strict) */
+	unsigned max_ahead; /* lookahead / the stages' spacing (prefetch_stages) */
+	bool exact;         /* the scheduler refuses the pipeline (strict) */
 	_Atomic uint64_t bad_stages;
 };
 
 enum { STAGE_RAN = 255 };
 
-/* A held task is shown ahead = k, k-1, ..., 1 on consecutive steps (k <= lookahead),
- * then runs; never again after it ran. */
+/* A held task is shown ahead = k, k-1, ..., 1 on consecutive calls (k <= lookahead
+ * over the stages' spacing), then runs; never again after it ran. */
 static void staged(const struct ordo_task *t, unsigned ahead, void *user)
 {
 	struct seen_ctx *s = user;
 	unsigned prev = atomic_load_explicit(&s->stage[t->data], memory_order_relaxed);
-	bool ok = ahead >= 1 && ahead <= s->lookahead &&
+	bool ok = ahead >= 1 && ahead <= s->max_ahead &&
 	          (prev == 0 ? true : prev != STAGE_RAN && ahead == prev - 1);
 	if (!ok)
 		atomic_fetch_add_explicit(&s->bad_stages, 1, memory_order_relaxed);
@@ -152,8 +153,13 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	char what[128];
 	/* every depth of the executor's prefetch pipeline comes up across thread counts */
 	const unsigned la = (unsigned)(T + tree) % (ORDO_MAX_LOOKAHEAD + 1);
-	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s, lookahead %u", spec, T,
-	         tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la);
+	/* and hooks of 0 (every step), 1, 2 or 3 stages spread over it: both modes get
+	 * every-step and spaced pipelines across T = 1, 2, 4, 8 */
+	const unsigned stages = (unsigned)(T / 2 + tree) % 4;
+	const unsigned spacing = stages && la / stages ? la / stages : 1;
+	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s, lookahead %u, %u stages", spec,
+	         T, tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la,
+	         stages);
 	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_worklist wl;
@@ -170,12 +176,14 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	                     .fanout_limit = tree ? n : 0,
 	                     .stage = la ? calloc(n, 1) : NULL,
 	                     .lookahead = la,
+	                     .max_ahead = la / spacing,
 	                     .exact = wl.ops->exact};
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {.topo = &topo,
 	                           .seed = 11,
 	                           .prefetch = la ? staged : NULL,
-	                           .lookahead = la ? la : ORDO_LOOKAHEAD_OFF};
+	                           .lookahead = la ? la : ORDO_LOOKAHEAD_OFF,
+	                           .prefetch_stages = stages};
 	int rc = ordo_for_each(&o, wl.ops, wl.wl, init, ninit, mark, &s, &st, &e);
 	if (rc)
 		snprintf(msg, cap, "%s: %s", what, e.msg);

@@ -52,7 +52,7 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 			const unsigned la = T == 1   ? ORDO_LOOKAHEAD_OFF
 			                    : T == 2 ? 0
 			                    : T == 4 ? 1
-			                             : 7;
+			                             : ORDO_MAX_LOOKAHEAD;
 			/* strict keeps exact order: it never gets a pipeline */
 			const unsigned want_la = la == ORDO_LOOKAHEAD_OFF || ops->exact ? 0
 			                         : la                                   ? la

@@ -233,6 +233,7 @@ int ordo_astar(const struct ordo_graph *g, const struct ordo_geo *geo, double sc
 	struct ordo_task init = {hs, task_data(src, hs)};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = astar_prefetch;
+	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_ASTAR_LOOKAHEAD;
 	int rc =

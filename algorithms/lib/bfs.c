@@ -102,6 +102,7 @@ int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
 	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
+	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_BFS_LOOKAHEAD;
 	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? bfs_op_cz : bfs_op_plain, &s,

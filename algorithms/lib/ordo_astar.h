@@ -23,8 +23,9 @@
 #include "ordo_runtime.h"
 #include "ordo_wl.h"
 
-#define ORDO_EARTH_RADIUS_M  6371008.8 /* mean Earth radius (IUGG) */
-#define ORDO_ASTAR_LOOKAHEAD 4
+#define ORDO_EARTH_RADIUS_M 6371008.8 /* mean Earth radius (IUGG) */
+/* tasks each worker holds for staged prefetching, its stages spread over them */
+#define ORDO_ASTAR_LOOKAHEAD 9
 
 struct ordo_geo {
 	double *p;          /* 3 per node: x, y, z in the coordinates' length unit */

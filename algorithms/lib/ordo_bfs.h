@@ -15,8 +15,9 @@
 #include "ordo_wl.h"
 
 #define ORDO_LEVEL_INF UINT32_MAX
-/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead) */
-#define ORDO_BFS_LOOKAHEAD 4
+/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead); the hook's
+ * stages (ordo_graph_prefetch_stages) are spread over them */
+#define ORDO_BFS_LOOKAHEAD 9
 
 /* Queue BFS from src: level[n] receives the levels, *visited the number of nodes
  * reached (the denominator of the work ratio). Errors: EINVAL (bad source), ENOMEM. */

@@ -15,8 +15,9 @@
 #include "ordo_wl.h"
 
 #define ORDO_DIST_INF UINT64_MAX
-/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead) */
-#define ORDO_SSSP_LOOKAHEAD 4
+/* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead); the hook's
+ * stages (ordo_graph_prefetch_stages) are spread over them */
+#define ORDO_SSSP_LOOKAHEAD 9
 
 /* Dijkstra with an indexed 4-ary heap. dist[n] receives the distances; *settled the
  * number of nodes settled (= reached), the denominator of the work ratio. */

@@ -111,6 +111,7 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 	struct sssp_ctx s = {ordo_arcs_memo_run(), g, dist};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? sssp_prefetch_cz : sssp_prefetch_plain; /* user: this context */
+	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_SSSP_LOOKAHEAD;
 	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? sssp_op_cz : sssp_op_plain, &s,
