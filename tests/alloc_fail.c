@@ -13,8 +13,10 @@
  * a fallback, e.g. huge pages). Under ASan (asan_test.sh runs it) every failure path
  * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
  * Market, METIS + coordinates, Galois, native, native renumbered in each node order),
- * the generators with the builder, and
- * SSSP through the executor with every registered scheduler at 1 and 2 threads.
+ * the generators with the builder,
+ * SSSP through the executor with every registered scheduler at 1 and 2 threads, and MST
+ * (its work space, and the segment arrays that its bigger components get during the
+ * run: without one a component goes on with its ring, and the forest must not change).
  *
  *   alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]
  * Prints one line per scenario (allocations, failure points tried, how they ended).
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "ordo_io.h"
+#include "ordo_mst.h"
 #include "ordo_sssp.h"
 #include "ordo_wl.h"
 
@@ -194,6 +197,51 @@ static int sssp_run(const struct scenario *s, char *why, size_t cap)
 	return res;
 }
 
+static struct ordo_forest mst_ref; /* Kruskal's, on sssp_graph */
+
+static int mst_run(const struct scenario *s, char *why, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	int rc = ordo_topology_init(&topo, s->threads, 0, ORDO_BIND_NONE, &e);
+	if (rc)
+		return ended(rc, &e, why, cap);
+	struct ordo_worklist wl;
+	rc = ordo_worklist_create(s->spec, NULL, &topo, 1, &wl, &e);
+	if (rc) {
+		ordo_topology_free(&topo);
+		return ended(rc, &e, why, cap);
+	}
+	struct ordo_mst *m;
+	int res;
+	rc = ordo_mst_create(sssp_graph, &m, &e);
+	if (rc) {
+		res = ended(rc, &e, why, cap);
+	} else {
+		struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+		struct ordo_run_stats st;
+		struct ordo_forest f;
+		rc = ordo_mst_run(m, &wl, &o, &f, &st, &e);
+		if (rc) {
+			res = rc == ORDO_ENOMEM ? ended(rc, &e, why, cap) : -1;
+			if (rc != ORDO_ENOMEM)
+				snprintf(why, cap, "rc %d: %s", rc, e.msg);
+		} else if (f.weight != mst_ref.weight || f.edges != mst_ref.edges) {
+			snprintf(
+			    why, cap, "forest of %llu edges weighing %llu, Kruskal's %llu, %llu",
+			    (unsigned long long)f.edges, (unsigned long long)f.weight,
+			    (unsigned long long)mst_ref.edges, (unsigned long long)mst_ref.weight);
+			res = -1;
+		} else {
+			res = 0;
+		}
+		ordo_mst_free(m);
+	}
+	ordo_worklist_destroy(&wl);
+	ordo_topology_free(&topo);
+	return res;
+}
+
 static int sweep(const struct scenario *s, int points)
 {
 	char why[300] = "";
@@ -282,8 +330,13 @@ int main(int argc, char **argv)
 	sssp_graph = road;
 	sssp_ref = malloc(road->n * sizeof *sssp_ref);
 	uint64_t settled;
-	if (!sssp_ref || ordo_dijkstra(road, 0, sssp_ref, &settled, &e)) {
+	if (!sssp_ref || ordo_dijkstra(road, 0, sssp_ref, &settled, &e) ||
+	    ordo_kruskal(road, &mst_ref, &e)) {
 		fprintf(stderr, "alloc_fail: baseline: %s\n", e.msg);
+		return 3;
+	}
+	if (!(road->flags & ORDO_GRAPH_SYMMETRIC)) {
+		fprintf(stderr, "alloc_fail: the generated road graph is not symmetric\n");
 		return 3;
 	}
 
@@ -339,6 +392,17 @@ int main(int argc, char **argv)
 			snprintf(sc[ns].name, sizeof sc[ns].name, "sssp %s T=%d", spec, T);
 			ns++;
 		}
+	}
+
+	/* MST at its default scheduler and the one it is timed with */
+	const char *mst_wl[][2] = {
+	    {"obim:delta=0", "1"}, {"obim:delta=0", "2"}, {"smq:pq=bucket", "2"}};
+	for (int i = 0; i < 3 && ns < 96; i++) {
+		sc[ns] = (struct scenario){
+		    .run = mst_run, .spec = mst_wl[i][0], .threads = atoi(mst_wl[i][1])};
+		snprintf(sc[ns].name, sizeof sc[ns].name, "mst %s T=%d", mst_wl[i][0],
+		         sc[ns].threads);
+		ns++;
 	}
 
 	int failures = 0, run = 0;

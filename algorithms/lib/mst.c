@@ -22,9 +22,11 @@
  *      small components go first and a big one is rescanned rarely (an older task of a
  *      big component is then empty work, and a big s that absorbed r keeps its queued
  *      task while the class stands; see mst_op).
- * A component past MST_STALE_MAX nodes also keeps a list of its lightest segment fronts
- * (struct mst_cand), so that finding its lightest arc again after a merge does not cost
- * a scan of its whole ring.
+ * A component past MST_GROW_MAX nodes also lists its segments in an array (struct
+ * mst_segs), so that a scan reads them in order and prefetches ahead instead of chasing
+ * the ring's links, and one past MST_STALE_MAX nodes keeps a list of its lightest
+ * segment fronts (struct mst_cand), so that finding its lightest arc again after a
+ * merge does not cost a scan of all its segments.
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.
@@ -64,6 +66,18 @@ _Static_assert(sizeof(struct mst_node) == 32, "two nodes per cache line");
 #define NIL    UINT32_MAX
 #define LOCKED 0x80000000u
 
+/* A component past MST_GROW_MAX nodes also lists its ring's segments in an array, so
+ * that a scan reads their ids in order and can prefetch their nodes and their fronts'
+ * union-find entries a few segments ahead: walking the ring takes one dependent miss
+ * per segment (the next link), and such scans were half of road2k's time. The ring is
+ * still spliced at every merge (O(1)), so a component without an array (out of memory,
+ * or the pool spent) scans its ring as before. Emptied segments leave the array at a
+ * scan and stay in the ring until a ring scan unlinks them. */
+struct mst_segs {
+	uint32_t *id; /* its segments (emptied ones leave at the next scan) */
+	uint32_t n, cap;
+};
+
 struct ordo_mst {
 	const struct ordo_graph *g;
 	_Atomic uint32_t *parent; /* union-find; a root is its own parent */
@@ -75,6 +89,10 @@ struct ordo_mst {
 	struct mst_cand *cand; /* lists of big components */
 	uint32_t capcand;
 	_Atomic uint32_t ncand;
+	uint32_t *sslot;       /* per root: its array in segs, NIL when it has none */
+	struct mst_segs *segs; /* segment arrays of components past MST_GROW_MAX nodes */
+	uint32_t capsegs;
+	_Atomic uint32_t nsegs;
 	struct ordo_task *init;
 };
 
@@ -289,6 +307,122 @@ static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, st
 	return s;
 }
 
+/* How many segments ahead a scan of an array prefetches a front's union-find entry
+ * and the arc after it (their nodes: twice as far). */
+#define MST_SEGS_AHEAD 4
+
+/* ring_scan over r's array: emptied segments leave it; with c, the list is rebuilt. */
+static uint32_t segs_scan(struct ordo_mst *m, uint32_t r, struct mst_segs *L, struct mst_cand *c,
+                          struct mst_edge *best)
+{
+	struct mst_node *nd = m->node;
+	uint32_t *id = L->id, s = NIL, k = 0;
+	const uint32_t n = L->n;
+	if (c)
+		*c = (struct mst_cand){.valid = true};
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + 2 * MST_SEGS_AHEAD < n)
+			ordo_prefetch(&nd[id[i + 2 * MST_SEGS_AHEAD]]);
+		if (i + MST_SEGS_AHEAD < n) { /* its front's other end, and the arc after it */
+			const struct mst_node *y = &nd[id[i + MST_SEGS_AHEAD]];
+			ordo_prefetch(&m->parent[y->fo]);
+			ordo_prefetch(&m->base[y->start + 1]);
+		}
+		const uint32_t x = id[i];
+		uint32_t ro;
+		if (!drop_internal(m, x, r, &ro))
+			continue;
+		id[k++] = x;
+		const struct mst_edge e = front(nd, x);
+		if (s == NIL || edge_less(&e, best))
+			*best = e, s = ro;
+		if (c)
+			cand_add(c, nd, x);
+	}
+	L->n = k;
+	return s;
+}
+
+static inline struct mst_segs *segs_of(struct ordo_mst *m, uint32_t r)
+{
+	return m->sslot[r] == NIL ? NULL : &m->segs[m->sslot[r]];
+}
+
+/* Room for `more` ids in L; false when out of memory. */
+static bool segs_reserve(struct mst_segs *L, uint32_t more)
+{
+	if (L->cap - L->n >= more)
+		return true;
+	uint64_t cap = (uint64_t)L->cap * 2;
+	cap = cap < (uint64_t)L->n + more ? (uint64_t)L->n + more : cap;
+	cap = cap < 64 ? 64 : cap;
+	uint32_t *id = realloc(L->id, cap * sizeof *id);
+	if (!id)
+		return false;
+	L->id = id, L->cap = (uint32_t)cap;
+	return true;
+}
+
+static void segs_drop(struct ordo_mst *m, uint32_t r)
+{
+	struct mst_segs *L = segs_of(m, r);
+	if (L) {
+		free(L->id);
+		*L = (struct mst_segs){0};
+		m->sslot[r] = NIL;
+	}
+}
+
+/* Appends ring x's non-empty segments (the ring from x once around); false when out
+ * of memory. */
+static bool segs_add_ring(const struct mst_node *nd, struct mst_segs *L, uint32_t x)
+{
+	if (x == NIL)
+		return true;
+	const uint32_t h = x;
+	do {
+		if (nd[x].n && !segs_reserve(L, 1))
+			return false;
+		if (nd[x].n)
+			L->id[L->n++] = x;
+		x = nd[x].next;
+	} while (x != h);
+	return true;
+}
+
+/* Before big (locked, with small) absorbs small and their rings are spliced: small's
+ * segments join big's array, which a component first crossing MST_GROW_MAX nodes
+ * (size, merged) gets here, listing its own ring too. Out of memory or a spent pool:
+ * big goes on with its ring alone. */
+static void segs_join(struct ordo_mst *m, uint32_t big, uint32_t small, uint32_t size)
+{
+	struct mst_segs *B = segs_of(m, big), *S = segs_of(m, small);
+	bool ok = true;
+	if (!B && size > MST_GROW_MAX) {
+		const uint32_t i = atomic_fetch_add_explicit(&m->nsegs, 1, memory_order_relaxed);
+		if (i < m->capsegs) {
+			m->sslot[big] = i;
+			B = &m->segs[i];
+			*B = (struct mst_segs){0};
+			ok = segs_add_ring(m->node, B, m->node[big].head);
+		}
+	}
+	if (B && ok) {
+		if (S) {
+			ok = segs_reserve(B, S->n);
+			if (ok) {
+				memcpy(B->id + B->n, S->id, S->n * sizeof *S->id);
+				B->n += S->n;
+			}
+		} else {
+			ok = segs_add_ring(m->node, B, m->node[small].head);
+		}
+	}
+	if (!ok)
+		segs_drop(m, big);
+	segs_drop(m, small);
+}
+
 /* The list of big component r (locked), made on first use; NULL when the pool is
  * spent (it cannot be: see ordo_mst_create) or r is small. */
 static struct mst_cand *cand_of(struct ordo_mst *m, uint32_t r, uint32_t size)
@@ -309,7 +443,10 @@ static uint32_t lightest(struct ordo_mst *m, uint32_t r, uint32_t size, struct m
 {
 	struct mst_cand *c = cand_of(m, r, size);
 	uint32_t s = c ? cand_lightest(m, r, c, best) : NIL;
-	return s != NIL ? s : ring_scan(m, r, c, best);
+	if (s != NIL)
+		return s;
+	struct mst_segs *L = segs_of(m, r);
+	return L ? segs_scan(m, r, L, c, best) : ring_scan(m, r, c, best);
 }
 
 static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
@@ -382,14 +519,23 @@ merge:;
 	const uint32_t big = keep_r ? r : s, small = keep_r ? s : r;
 	struct mst_node *B = &nd[big], *S = &nd[small];
 	const uint32_t cs = m->cslot[big];
-	if (cs != NIL && m->cand[cs].valid && S->head != NIL) { /* S's fronts join B's list */
-		uint32_t x = S->head;
-		do {
-			if (nd[x].n)
-				cand_add(&m->cand[cs], nd, x);
-			x = nd[x].next;
-		} while (x != S->head);
+	const uint32_t size = rsize + ssize;  /* below 2^31: node ids are 32-bit */
+	if (cs != NIL && m->cand[cs].valid) { /* S's fronts join B's candidates */
+		const struct mst_segs *SL = segs_of(m, small);
+		if (SL) {
+			for (uint32_t i = 0; i < SL->n; i++)
+				if (nd[SL->id[i]].n)
+					cand_add(&m->cand[cs], nd, SL->id[i]);
+		} else if (S->head != NIL) {
+			uint32_t x = S->head;
+			do {
+				if (nd[x].n)
+					cand_add(&m->cand[cs], nd, x);
+				x = nd[x].next;
+			} while (x != S->head);
+		}
 	}
+	segs_join(m, big, small, size);
 	if (B->head == NIL) {
 		B->head = S->head;
 	} else if (S->head != NIL) { /* splice the rings */
@@ -398,7 +544,6 @@ merge:;
 		nd[S->head].next = t;
 	}
 	S->head = NIL;
-	const uint32_t size = rsize + ssize; /* below 2^31: node ids are 32-bit */
 	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;
 	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
@@ -469,9 +614,14 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 	 * many */
 	m->capcand = (uint32_t)(n / (MST_STALE_MAX + 1) + 1);
 	m->cand = calloc(m->capcand, sizeof *m->cand);
+	/* likewise a root gets an array when its component first runs past MST_GROW_MAX
+	 * nodes */
+	m->sslot = ordo_alloc_huge(n * sizeof *m->sslot + 8);
+	m->capsegs = (uint32_t)(n / (MST_GROW_MAX + 1) + 1);
+	m->segs = calloc(m->capsegs, sizeof *m->segs);
 	m->aoff = ordo_alloc_huge((n + 1) * sizeof *m->aoff);
 	if (!m->parent || !m->node || !m->base || !m->pick || !m->init || !m->aoff || !m->cslot ||
-	    !m->cand) {
+	    !m->cand || !m->sslot || !m->segs) {
 		ordo_mst_free(m);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
 	}
@@ -480,6 +630,17 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 		m->aoff[u + 1] = m->aoff[u] + ordo_graph_degree(g, (uint32_t)u);
 	*out = m;
 	return 0;
+}
+
+/* The arrays of the last run's components. */
+static void segs_free_all(struct ordo_mst *m)
+{
+	const uint32_t k = atomic_load_explicit(&m->nsegs, memory_order_relaxed);
+	for (uint32_t i = 0; i < k && i < m->capsegs; i++) {
+		free(m->segs[i].id);
+		m->segs[i] = (struct mst_segs){0};
+	}
+	atomic_store_explicit(&m->nsegs, 0, memory_order_relaxed);
 }
 
 void ordo_mst_free(struct ordo_mst *m)
@@ -493,6 +654,10 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->init);
 	free(m->cslot);
 	free(m->cand);
+	if (m->segs)
+		segs_free_all(m);
+	free(m->sslot);
+	free(m->segs);
 	free(m->aoff);
 	free(m);
 }
@@ -501,6 +666,7 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
                  struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err)
 {
 	const struct ordo_graph *g = m->g;
+	segs_free_all(m);
 	/* fresh state: every node its own component with its arcs (not timed) */
 #pragma omp parallel for num_threads(o->topo->nthreads) schedule(dynamic, 4096)
 	for (uint64_t u = 0; u < g->n; u++) {
@@ -528,6 +694,7 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 		                               .lsize = 1};
 		atomic_store_explicit(&m->parent[u], (uint32_t)u, memory_order_relaxed);
 		m->cslot[u] = NIL;
+		m->sslot[u] = NIL;
 	}
 	atomic_store_explicit(&m->ncand, 0, memory_order_relaxed);
 	uint64_t ninit = 0;

@@ -27,8 +27,10 @@ struct ordo_forest {
 /* Kruskal (edges sorted by weight, union-find). Errors: ENOMEM. */
 int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_err *err);
 
-/* Per-graph work space of the parallel operator (76 bytes per node plus 8 per arc);
- * one run at a time. Errors: EINVAL for a graph not marked symmetric, ENOMEM. */
+/* Per-graph work space of the parallel operator (80 bytes per node plus 8 per arc, and
+ * during a run at most about 8 more per node for the segment arrays of components past
+ * ORDO_MST_GROW_MAX nodes); one run at a time. Errors: EINVAL for a graph not marked
+ * symmetric, ENOMEM. */
 struct ordo_mst;
 int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err);
 void ordo_mst_free(struct ordo_mst *m);
