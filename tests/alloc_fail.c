@@ -152,6 +152,22 @@ static int generate(const struct scenario *s, char *why, size_t cap)
 	return ok ? 0 : -1;
 }
 
+/* The scenario's topology and scheduler: 0, or ended()'s verdict when one failed. */
+static int sched_open(const struct scenario *s, struct ordo_topology *topo,
+                      struct ordo_worklist *wl, char *why, size_t cap)
+{
+	struct ordo_err e = {0};
+	int rc = ordo_topology_init(topo, s->threads, 0, ORDO_BIND_NONE, &e);
+	if (rc)
+		return ended(rc, &e, why, cap);
+	rc = ordo_worklist_create(s->spec, NULL, topo, 1, wl, &e);
+	if (rc) {
+		ordo_topology_free(topo);
+		return ended(rc, &e, why, cap);
+	}
+	return 0;
+}
+
 static struct ordo_graph *sssp_graph;
 static uint64_t *sssp_ref;
 
@@ -159,15 +175,10 @@ static int sssp_run(const struct scenario *s, char *why, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
-	int rc = ordo_topology_init(&topo, s->threads, 0, ORDO_BIND_NONE, &e);
-	if (rc)
-		return ended(rc, &e, why, cap);
 	struct ordo_worklist wl;
-	rc = ordo_worklist_create(s->spec, NULL, &topo, 1, &wl, &e);
-	if (rc) {
-		ordo_topology_free(&topo);
-		return ended(rc, &e, why, cap);
-	}
+	int rc = sched_open(s, &topo, &wl, why, cap);
+	if (rc)
+		return rc;
 	_Atomic uint64_t *dist = malloc(sssp_graph->n * sizeof *dist);
 	int res;
 	if (!dist) {
@@ -203,15 +214,10 @@ static int mst_run(const struct scenario *s, char *why, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
-	int rc = ordo_topology_init(&topo, s->threads, 0, ORDO_BIND_NONE, &e);
-	if (rc)
-		return ended(rc, &e, why, cap);
 	struct ordo_worklist wl;
-	rc = ordo_worklist_create(s->spec, NULL, &topo, 1, &wl, &e);
-	if (rc) {
-		ordo_topology_free(&topo);
-		return ended(rc, &e, why, cap);
-	}
+	int rc = sched_open(s, &topo, &wl, why, cap);
+	if (rc)
+		return rc;
 	struct ordo_mst *m;
 	int res;
 	rc = ordo_mst_create(sssp_graph, &m, &e);
