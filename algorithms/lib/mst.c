@@ -293,8 +293,10 @@ static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, st
 				h = p;
 		} else {
 			const struct mst_edge k = front(nd, x);
-			if (s == NIL || edge_less(&k, best))
+			if (s == NIL || edge_less(&k, best)) {
 				*best = k, s = ro;
+				__builtin_prefetch(&nd[ro].lsize, 1); /* its lock, if it wins */
+			}
 			if (c)
 				cand_add(c, nd, x);
 			p = x;
@@ -334,8 +336,10 @@ static uint32_t segs_scan(struct ordo_mst *m, uint32_t r, struct mst_segs *L, st
 			continue;
 		id[k++] = x;
 		const struct mst_edge e = front(nd, x);
-		if (s == NIL || edge_less(&e, best))
+		if (s == NIL || edge_less(&e, best)) {
 			*best = e, s = ro;
+			__builtin_prefetch(&nd[ro].lsize, 1); /* its lock, if it wins */
+		}
 		if (c)
 			cand_add(c, nd, x);
 	}
@@ -582,8 +586,10 @@ static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 		return;
 	if (ahead == 2)
 		ordo_prefetch(first);
-	else
+	else { /* the other end's union-find entry, and its lock if it is a root */
 		ordo_prefetch(&m->parent[(uint32_t)*first]);
+		__builtin_prefetch(&m->node[(uint32_t)*first].lsize, 1);
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
