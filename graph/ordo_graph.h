@@ -509,19 +509,24 @@ static inline unsigned ordo_graph_prefetch_targets(const struct ordo_graph *g, u
 
 /* Decode once, for operators with a prefetch pipeline on compressed graphs: stage 1
  * decodes a task's list to prefetch its neighbours' state, and the task itself reads it
- * again one step later. A short list (at most ORDO_ARCS_MEMO arcs) decoded at stage 1
- * is kept in a per-thread memo of the last two, tagged with the run (a number from
- * ordo_arcs_memo_run, fresh for every run, so that no list outlives its graph), and
- * the task finds it there. Long lists are decoded again: their groups decode fast, and
- * they would not fit. */
-#define ORDO_ARCS_MEMO 8
+ * again a few steps later. A short list (at most ORDO_ARCS_MEMO arcs) decoded at stage
+ * 1 is kept in a per-thread memo of the last ORDO_ARCS_MEMO_SLOTS, tagged with the run
+ * (a number from ordo_arcs_memo_run, fresh for every run, so that no list outlives its
+ * graph), and the task finds it there. With stages d positions apart
+ * (ordo_exec_opts.prefetch_stages) d - 1 other tasks reach stage 1 before the task runs,
+ * so the memo must hold more than d lists: 4 covers a compressed graph's 4 stages over
+ * any lookahead up to ORDO_MAX_LOOKAHEAD (d <= 3); with 2 slots and d = 2 every list was
+ * decoded twice. Long lists are decoded again: their groups decode fast, and they would
+ * not fit. */
+#define ORDO_ARCS_MEMO       8
+#define ORDO_ARCS_MEMO_SLOTS 4
 struct ordo_arcs_memo {
 	uint64_t run;
 	uint32_t next;
 	struct {
 		uint32_t u, k;
 		uint32_t v[ORDO_ARCS_MEMO], w[ORDO_ARCS_MEMO];
-	} slot[2];
+	} slot[ORDO_ARCS_MEMO_SLOTS];
 };
 /* A fresh run number (never 0). */
 uint64_t ordo_arcs_memo_run(void);
@@ -539,9 +544,12 @@ ORDO_INLINE unsigned ordo_graph_prefetch_targets_memo(const struct ordo_graph *g
 		return ordo_arcs_targets_batch(&a, vbuf, vp);
 	if (m->run != run) {
 		m->run = run;
-		m->slot[0].u = m->slot[1].u = UINT32_MAX;
+		for (unsigned i = 0; i < ORDO_ARCS_MEMO_SLOTS; i++)
+			m->slot[i].u = UINT32_MAX;
 	}
-	const unsigned i = m->next++ & 1;
+	_Static_assert((ORDO_ARCS_MEMO_SLOTS & (ORDO_ARCS_MEMO_SLOTS - 1)) == 0,
+	               "the memo is indexed with a mask");
+	const unsigned i = m->next++ & (ORDO_ARCS_MEMO_SLOTS - 1);
 	unsigned k = 0;
 	while (ordo_arcs_next(&a, &m->slot[i].v[k], &m->slot[i].w[k]))
 		k++;
@@ -558,7 +566,7 @@ ORDO_INLINE struct ordo_arcs ordo_graph_arcs_memo(const struct ordo_graph *g, ui
                                                   uint64_t run)
 {
 	if (cz && m->run == run)
-		for (unsigned i = 0; i < 2; i++)
+		for (unsigned i = 0; i < ORDO_ARCS_MEMO_SLOTS; i++)
 			if (m->slot[i].u == u) {
 				struct ordo_arcs a;
 				a.d = m->slot[i].v;
