@@ -150,15 +150,19 @@ class Runs(unittest.TestCase):
 
     def test_a_cell_past_its_timeout_is_killed_and_recorded(self):
         # (and a result file named .gz is written, appended to and read compressed)
+        # The cell needs seconds (generating 4M nodes) and is killed after 0.05 s: a
+        # cell that could finish inside the limit made this test a race (GEN in 1 ms
+        # did, once, when the test itself was descheduled on a loaded machine).
         out = os.path.join(self.tmp, "t.jsonl.gz")
-        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--threads", "1", "--trials", "1",
-                  "--rounds", "1", "-q", "--timeout", "0.001", "--out", out, check=False)
+        slow = "gen:road:W=2048,H=2048,seed=3"
+        p = bench("run", "--apps", "sssp", "--inputs", slow, "--threads", "1", "--trials", "1",
+                  "--rounds", "1", "-q", "--timeout", "0.05", "--out", out, check=False)
         self.assertEqual(p.returncode, 1)
-        self.assertIn("timeout: killed after 0.001 s", p.stderr)
+        self.assertIn("timeout: killed after 0.05 s", p.stderr)
         self.assertEqual([r["status"] for r in ob.load_results([out])], ["fail"])
         # a later round does not run it again, and says so
-        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--threads", "1", "--trials", "1",
-                  "--rounds", "2", "-q", "--timeout", "0.001", "--out", out, check=False)
+        p = bench("run", "--apps", "sssp", "--inputs", slow, "--threads", "1", "--trials", "1",
+                  "--rounds", "2", "-q", "--timeout", "0.05", "--out", out, check=False)
         self.assertIn("timeout in an earlier round: not rerun", p.stderr)
         self.assertEqual(len(ob.load_results([out])), 2)
         with open(out, "rb") as f:
