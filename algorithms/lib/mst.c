@@ -385,10 +385,11 @@ static bool segs_add_ring(const struct mst_node *nd, struct mst_segs *L, uint32_
 		return true;
 	const uint32_t h = x;
 	do {
-		if (nd[x].n && !segs_reserve(L, 1))
-			return false;
-		if (nd[x].n)
+		if (nd[x].n) {
+			if (!segs_reserve(L, 1))
+				return false;
 			L->id[L->n++] = x;
+		}
 		x = nd[x].next;
 	} while (x != h);
 	return true;
@@ -397,10 +398,12 @@ static bool segs_add_ring(const struct mst_node *nd, struct mst_segs *L, uint32_
 /* Before big (locked, with small) absorbs small and their rings are spliced: small's
  * segments join big's array, which a component first crossing MST_GROW_MAX nodes
  * (size, merged) gets here, listing its own ring too. Out of memory or a spent pool:
- * big goes on with its ring alone. */
-static void segs_join(struct ordo_mst *m, uint32_t big, uint32_t small, uint32_t size)
+ * big goes on with its ring alone. Returns where small's segments start in big's array,
+ * NIL when big has none. */
+static uint32_t segs_join(struct ordo_mst *m, uint32_t big, uint32_t small, uint32_t size)
 {
 	struct mst_segs *B = segs_of(m, big), *S = segs_of(m, small);
+	uint32_t at = NIL;
 	bool ok = true;
 	if (!B && size > MST_GROW_MAX) {
 		const uint32_t i = atomic_fetch_add_explicit(&m->nsegs, 1, memory_order_relaxed);
@@ -412,6 +415,7 @@ static void segs_join(struct ordo_mst *m, uint32_t big, uint32_t small, uint32_t
 		}
 	}
 	if (B && ok) {
+		at = B->n;
 		if (S) {
 			ok = segs_reserve(B, S->n);
 			if (ok) {
@@ -423,8 +427,9 @@ static void segs_join(struct ordo_mst *m, uint32_t big, uint32_t small, uint32_t
 		}
 	}
 	if (!ok)
-		segs_drop(m, big);
+		segs_drop(m, big), at = NIL;
 	segs_drop(m, small);
+	return at;
 }
 
 /* The list of big component r (locked), made on first use; NULL when the pool is
@@ -523,13 +528,14 @@ merge:;
 	const uint32_t big = keep_r ? r : s, small = keep_r ? s : r;
 	struct mst_node *B = &nd[big], *S = &nd[small];
 	const uint32_t cs = m->cslot[big];
-	const uint32_t size = rsize + ssize;  /* below 2^31: node ids are 32-bit */
+	const uint32_t size = rsize + ssize; /* below 2^31: node ids are 32-bit */
+	const uint32_t at = segs_join(m, big, small, size);
 	if (cs != NIL && m->cand[cs].valid) { /* S's fronts join B's candidates */
-		const struct mst_segs *SL = segs_of(m, small);
-		if (SL) {
-			for (uint32_t i = 0; i < SL->n; i++)
-				if (nd[SL->id[i]].n)
-					cand_add(&m->cand[cs], nd, SL->id[i]);
+		if (at != NIL) {              /* from where S's segments now stand in B's array */
+			const struct mst_segs *BL = segs_of(m, big);
+			for (uint32_t i = at; i < BL->n; i++)
+				if (nd[BL->id[i]].n)
+					cand_add(&m->cand[cs], nd, BL->id[i]);
 		} else if (S->head != NIL) {
 			uint32_t x = S->head;
 			do {
@@ -539,7 +545,6 @@ merge:;
 			} while (x != S->head);
 		}
 	}
-	segs_join(m, big, small, size);
 	if (B->head == NIL) {
 		B->head = S->head;
 	} else if (S->head != NIL) { /* splice the rings */
