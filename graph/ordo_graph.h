@@ -115,10 +115,15 @@ static inline void ordo_graph_prefetch_stage(const struct ordo_graph *g, uint32_
 }
 /* The stages of a hook of the usual shape - the node's own state with the graph's
  * first stage at the top, the graph's stages, the neighbours' state at 1 - for
- * ordo_exec_opts.prefetch_stages: 3 on a plain graph, 4 on a compressed one. */
+ * ordo_exec_opts.prefetch_stages: 3 on a plain graph, 4 on a compressed one (the top
+ * one is where ordo_graph_prefetch_stage_as asks for the node's index). */
+static inline unsigned ordo_graph_prefetch_stages_as(const bool cz)
+{
+	return cz ? 4 : 3;
+}
 static inline unsigned ordo_graph_prefetch_stages(const struct ordo_graph *g)
 {
-	return g->cz ? 4 : 3;
+	return ordo_graph_prefetch_stages_as(g->cz != NULL);
 }
 
 /* An operator NAME_plain and NAME_cz from one body BODY(args..., const bool cz), always
@@ -635,7 +640,7 @@ static inline void ordo_graph_prefetch_arcs(const struct ordo_graph *g, uint32_t
 ORDO_INLINE void ordo_graph_prefetch_stage_as(const struct ordo_graph *g, uint32_t u,
                                               unsigned ahead, const bool cz)
 {
-	if (ahead >= (cz ? 4u : 3u))
+	if (ahead >= ordo_graph_prefetch_stages_as(cz))
 		ordo_graph_prefetch_node_as(g, u, cz);
 	else
 		ordo_graph_prefetch_arcs_as(g, u, cz);
