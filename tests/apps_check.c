@@ -226,8 +226,14 @@ static int mst_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 		            (unsigned long long)f.weight, (unsigned long long)f.components,
 		            (unsigned long long)j->ref.weight,
 		            (unsigned long long)j->ref.components);
-	/* a useful task makes 1 to ORDO_MST_GROW_MAX merges (or finds its component final) */
-	if ((st.tasks - st.empty) * ORDO_MST_GROW_MAX < f.edges)
+	/* every first task (a range of nodes) runs once; a useful task makes 1 to
+	 * ORDO_MST_GROW_MAX merges per node it starts from (a range: up to its size) */
+	const uint64_t n = j->ref.edges + j->ref.components, sweep = ordo_mst_sweep_nodes(n);
+	if (st.tasks < (n + sweep - 1) / sweep)
+		return FAIL("%llu tasks, fewer than the %llu first tasks",
+		            (unsigned long long)st.tasks,
+		            (unsigned long long)((n + sweep - 1) / sweep));
+	if ((st.tasks - st.empty) * sweep * ORDO_MST_GROW_MAX < f.edges)
 		return FAIL("%llu useful tasks for %llu merges",
 		            (unsigned long long)(st.tasks - st.empty), (unsigned long long)f.edges);
 	return 0;

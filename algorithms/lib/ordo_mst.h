@@ -39,7 +39,16 @@ void ordo_mst_free(struct ordo_mst *m);
  * nodes, so one task makes at most this many merges. */
 #define ORDO_MST_GROW_MAX 32
 
-/* Parallel Boruvka: tasks are components (their representative node), priority = the
+/* The first tasks are ranges of n / ORDO_MST_SWEEP_SHARE consecutive nodes (at least
+ * ORDO_MST_SWEEP_MIN, at most ORDO_MST_SWEEP_MAX); each starts the work of a task above
+ * for every node of its range that is still a component of one node. */
+#define ORDO_MST_SWEEP_SHARE 256
+#define ORDO_MST_SWEEP_MIN   16
+#define ORDO_MST_SWEEP_MAX   16384
+uint32_t ordo_mst_sweep_nodes(uint64_t n); /* the range size for a graph of n nodes */
+
+/* Parallel Boruvka: tasks are components (their representative node) and, first, ranges
+ * of nodes that start a task's work from each of their nodes still alone; priority = the
  * component's size in nodes (smaller first; above 1024 nodes the size rounded up to a
  * power of two). A task finds the lightest edge leaving its component and merges the
  * two (per-component locks, only ever waited for in increasing order); while the
