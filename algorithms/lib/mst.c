@@ -125,6 +125,11 @@ static inline uint32_t uf_find(_Atomic uint32_t *p, uint32_t x)
 	}
 }
 
+static inline bool is_root(const struct ordo_mst *m, uint64_t u)
+{
+	return atomic_load_explicit(&m->parent[u], memory_order_relaxed) == u;
+}
+
 static inline bool try_lock(_Atomic uint32_t *l)
 {
 	/* acquire: the arcs and links written under the lock by its last holder */
@@ -474,12 +479,11 @@ static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r
 	 * of date has a newer one queued that will do its work. Running it anyway is good
 	 * for a small component (it runs soon after the merge, while the component is in
 	 * cache: road2k was up to 1.3x slower leaving it), not for a big one. */
-	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r ||
-	    stale(size_of(&nd[r].lsize), prio))
+	if (!is_root(m, r) || stale(size_of(&nd[r].lsize), prio))
 		return false; /* merged away, or grown big since */
 	lock(&nd[r].lsize);
 	uint32_t size0 = size_of(&nd[r].lsize);
-	if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r || stale(size0, prio)) {
+	if (!is_root(m, r) || stale(size0, prio)) {
 		unlock(&nd[r].lsize);
 		return false;
 	}
@@ -497,7 +501,7 @@ scan:
 				lock(&nd[s].lsize);
 			else if (!try_lock(&nd[s].lsize))
 				break;
-			if (atomic_load_explicit(&parent[s], memory_order_relaxed) == s)
+			if (is_root(m, s))
 				goto merge;
 			unlock(&nd[s].lsize); /* s was merged meanwhile: find its new root */
 			s = uf_find(parent, best.other);
@@ -508,7 +512,7 @@ scan:
 		lock(&nd[s].lsize);
 		lock(&C->lsize);
 		unlock(&nd[s].lsize);
-		if (atomic_load_explicit(&parent[r], memory_order_relaxed) != r) {
+		if (!is_root(m, r)) {
 			unlock(&C->lsize);
 			return false; /* merged away while we waited */
 		}
@@ -585,6 +589,22 @@ merge:;
 	return true;
 }
 
+/* The stages of a root u's lightest arc, for the pipeline's hook and along a range:
+ * at 2 the arc, at 1 its other end's union-find entry and lock (if that end is a root
+ * and will be merged with, its node is what the merge locks). */
+static void first_arc_stage(const struct ordo_mst *m, uint64_t u, unsigned ahead)
+{
+	if (!is_root(m, u) || m->aoff[u + 1] == m->aoff[u])
+		return;
+	const uint64_t *first = m->base + m->aoff[u];
+	if (ahead == 2) {
+		ordo_prefetch(first);
+	} else {
+		ordo_prefetch(&m->parent[(uint32_t)*first]);
+		__builtin_prefetch(&m->node[(uint32_t)*first].lsize, 1);
+	}
+}
+
 /* ---- the first tasks: sweeps ----
  * Every node starts as a component of one node, at priority 1. One task per node would
  * be 4.2 million tasks on road2k, and 86% of them would find their node merged away by
@@ -596,7 +616,8 @@ merge:;
  * streams, and the task prefetches like the pipeline's stages along the range: the
  * first arc of a node 8 ahead, and that arc's other end for a node 4 ahead (only data
  * no task writes: base, aoff, the atomic union-find entries). On road2k at 2 threads
- * this took MST from 0.55-0.77 s to 0.45-0.64 s (bench/RESULTS.md). The range size
+ * this took 0.80x (smq:pq=bucket) and 0.64x (obim:delta=0) the time (bench/RESULTS.md,
+ * "MST: first tasks over ranges of nodes"). The range size
  * depends on n only, so that a run and the one-thread `strict` run that gives the work
  * ratio's denominator make the same first tasks. */
 #define MST_SWEEP (UINT64_C(1) << 63) /* task data: a range's first node */
@@ -609,24 +630,16 @@ uint32_t ordo_mst_sweep_nodes(uint64_t n)
 	                                : (uint32_t)b;
 }
 
-static inline bool is_root(const struct ordo_mst *m, uint64_t u)
-{
-	return atomic_load_explicit(&m->parent[u], memory_order_relaxed) == u;
-}
-
 static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first)
 {
 	const uint64_t n = m->g->n, end = n - first > m->sweep ? first + m->sweep : n;
-	const uint64_t *aoff = m->aoff, *base = m->base;
+	const uint64_t *aoff = m->aoff;
 	bool did = false;
 	for (uint64_t u = first; u < end; u++) {
-		if (u + 8 < end)
-			ordo_prefetch(&base[aoff[u + 8]]);
-		if (u + 4 < end && aoff[u + 5] > aoff[u + 4] && is_root(m, u + 4)) {
-			const uint32_t v = (uint32_t)base[aoff[u + 4]]; /* its lightest arc's end */
-			ordo_prefetch(&m->parent[v]);
-			__builtin_prefetch(&m->node[v].lsize, 1);
-		}
+		if (u + 8 < end) /* no root test: with it, road2k measured 1.02-1.05x */
+			ordo_prefetch(&m->base[aoff[u + 8]]);
+		if (u + 4 < end)
+			first_arc_stage(m, u + 4, 1);
 		if (aoff[u + 1] > aoff[u] && is_root(m, u) && size_of(&m->node[u].lsize) == 1)
 			did |= component_task(ctx, m, (uint32_t)u, 1);
 	}
@@ -664,17 +677,7 @@ static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 		ordo_prefetch(&m->node[r]);
 		return;
 	}
-	if (atomic_load_explicit(&m->parent[r], memory_order_relaxed) != r)
-		return;
-	const uint64_t *first = m->base + m->aoff[r];
-	if (m->aoff[r + 1] == m->aoff[r])
-		return;
-	if (ahead == 2)
-		ordo_prefetch(first);
-	else { /* the other end's union-find entry, and its lock if it is a root */
-		ordo_prefetch(&m->parent[(uint32_t)*first]);
-		__builtin_prefetch(&m->node[(uint32_t)*first].lsize, 1);
-	}
+	first_arc_stage(m, r, ahead);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -799,7 +802,7 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 	int rc = ordo_for_each(&eo, wl->ops, wl->wl, m->init, ninit, mst_op, m, st, err);
 	*f = (struct ordo_forest){0};
 	for (uint64_t v = 0; v < g->n; v++)
-		if (atomic_load_explicit(&m->parent[v], memory_order_relaxed) != v) {
+		if (!is_root(m, v)) {
 			f->weight += m->pick[v].w;
 			f->edges++;
 		}
@@ -897,7 +900,7 @@ void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, str
 		p[v] = v, size[v] = 1;
 	struct ordo_forest f = {0};
 	for (uint32_t v = 0; v < g->n; v++) {
-		if (atomic_load_explicit(&m->parent[v], memory_order_relaxed) == v)
+		if (is_root(m, v))
 			continue;
 		const struct mst_edge *e = &m->pick[v];
 		if (!seq_union(p, size, e->self, e->other))
