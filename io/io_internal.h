@@ -199,6 +199,11 @@ int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
                    struct ordo_err *err);
 int io_read_native(const char *path, int threads, struct ordo_graph **out, struct ordo_err *err);
 
+/* Recomputes every checksum of a native file's bytes in place (frames that can be read,
+ * each section's frame-table sum, the section table's, the header's), so that a forged
+ * file reaches the checks behind them: for tests and the fuzzer. */
+void io_native_reseal(unsigned char *bytes, size_t len);
+
 int io_write_native(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
                     struct ordo_err *err);
 int io_write_text(const char *path, int fmt, const struct ordo_graph *g,

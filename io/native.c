@@ -395,9 +395,19 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		s[i].nframes = get64(se + 16);
 		s[i].table = get64(se + 24);
 		s[i].sum = get64(se + 32);
-		uint64_t want = 0;
-		switch (cz && s[i].kind != S_COORD && s[i].kind != S_ORIG ? s[i].kind + 100
-		                                                          : s[i].kind) {
+		uint64_t want = UINT64_MAX, at = HDR + (uint64_t)i * SEC;
+		/* the kind indexes seen[] and picks the destination: refuse an unknown one
+		 * before it is used for anything (a forged kind near 2^32 must not wrap onto
+		 * a real one) */
+		if (s[i].kind == 0 || s[i].kind >= S_KINDS) {
+			rc = ordo_err_set(err, ORDO_EFORMAT,
+			                  "%s: byte %llu: section %u has unknown kind %u (expected "
+			                  "1 to %d)",
+			                  path, (unsigned long long)at, i, s[i].kind, S_KINDS - 1);
+			goto done;
+		}
+		const bool cz_kind = cz && s[i].kind != S_COORD && s[i].kind != S_ORIG;
+		switch (cz_kind ? s[i].kind + 100 : s[i].kind) {
 		case S_CBLK + 100:
 			s[i].data = g->cz_blk, want = 8 * (n / 16 + 1);
 			break;
@@ -423,10 +433,9 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 		case S_ORIG:
 			s[i].data = ids, want = ids ? 4 * n : UINT64_MAX;
 			break;
-		default:
-			want = UINT64_MAX;
+		default: /* a kind of the other layout (plain vs compressed) */
+			break;
 		}
-		uint64_t at = HDR + (uint64_t)i * SEC;
 		if (want == UINT64_MAX || seen[s[i].kind] || s[i].raw != want ||
 		    s[i].nframes != (want + block - 1) / block || s[i].table > fsize ||
 		    s[i].nframes * FRAME > fsize - s[i].table) {
@@ -642,4 +651,46 @@ done:
 	}
 	*out = g;
 	return 0;
+}
+
+void io_native_reseal(unsigned char *b, size_t len)
+{
+	if (len < HDR)
+		return;
+	uint32_t ns = get32(b + 32);
+	uint64_t tbl = HDR + (uint64_t)ns * SEC;
+	if (ns <= 5 && tbl + 8 <= len) {
+		for (uint32_t i = 0; i < ns; i++) {
+			unsigned char *se = b + HDR + (uint64_t)i * SEC;
+			uint32_t kind = get32(se);
+			uint64_t nframes = get64(se + 16), table = get64(se + 24), sums = 0;
+			if (table > len || nframes > (len - table) / FRAME)
+				continue; /* the reader refuses it before any sum */
+			for (uint64_t f = 0; f < nframes; f++) {
+				unsigned char *fe = b + table + f * FRAME;
+				uint64_t off = get64(fe), stored = get32(fe + 8);
+				if (off <= len && stored <= len - off) {
+					if (get32(fe + 12) == 0) {
+						put64(fe + 16, io_checksum(b + off, stored, kind));
+					} else if (get32(fe + 12) == 1) {
+						unsigned long long raw =
+						    ZSTD_getFrameContentSize(b + off, stored);
+						void *d = raw <= (64u << 20) ? malloc(raw ? raw : 1)
+						                             : NULL;
+						size_t z =
+						    d ? ZSTD_decompress(d, raw, b + off, stored)
+						      : 0;
+						if (d && !ZSTD_isError(z) && z == raw)
+							put64(fe + 16, io_checksum(d, raw, kind));
+						free(d);
+					}
+				}
+				uint64_t sum = get64(fe + 16);
+				sums = io_checksum(&sum, 8, sums);
+			}
+			put64(se + 32, sums);
+		}
+		put64(b + tbl, io_checksum(b + HDR, (uint64_t)ns * SEC, 0));
+	}
+	put64(b + 120, io_checksum(b, 120, 0));
 }

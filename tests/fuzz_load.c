@@ -1,17 +1,21 @@
 /*
  * fuzz_load - libFuzzer target for every reader: the input bytes become a file (memfd),
- * loaded with the format the first byte picks (or detected). A load must either fail
- * with an error code and message, or give a graph that passes ordo_graph_validate; it
- * must never crash, hang, leak or read out of bounds (built with ASan + UBSan).
+ * loaded with the format the first byte picks (or detected; bit 7: checksums resealed).
+ * A load must either fail with an error code and message, or give a graph that passes
+ * ordo_graph_validate; it must never crash, hang, leak or read out of bounds (built
+ * with ASan + UBSan).
  * Run by tests/fuzz_test.sh for a bounded time per seed corpus.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "ordo_io.h"
+
+void io_native_reseal(unsigned char *bytes, size_t len); /* io_internal.h */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,7 +28,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = memfd_create("fuzz", 0);
 	if (fd < 0)
 		return 0;
-	if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
+	/* bit 7: recompute a native file's checksums, so that mutations reach the checks
+	 * behind them (the forged-kind crash sat there) */
+	unsigned char *body = malloc(size);
+	if (!body) {
+		close(fd);
+		return 0;
+	}
+	memcpy(body, data + 1, size - 1);
+	if (data[0] & 128)
+		io_native_reseal(body, size - 1);
+	ssize_t wrote = write(fd, body, size - 1);
+	free(body);
+	if (wrote != (ssize_t)(size - 1)) {
 		close(fd);
 		return 0;
 	}

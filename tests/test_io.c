@@ -469,6 +469,104 @@ Test(malformed, binary_files, .init = mk_tmp, .fini = rm_tmp)
 	expect_fail(tmp("missing.gr"), ORDO_EIO, "cannot open");
 }
 
+void io_native_reseal(unsigned char *bytes, size_t len);
+
+/* Loads a forged native file: it must fail with a code and a message and no graph, or
+ * give a graph that validates. Returns the code. */
+static int load_forged(const unsigned char *b, size_t n, const char *what, struct ordo_err *e)
+{
+	write_bytes(tmp("forged.ordo"), b, n);
+	struct ordo_graph *g = NULL;
+	*e = (struct ordo_err){0};
+	int rc = ordo_load(tmp("forged.ordo"), NULL, &g, NULL, e);
+	if (rc) {
+		cr_assert_null(g, "%s: an error (%d) left a graph", what, rc);
+		cr_assert(e->msg[0], "%s: error %d without a message", what, rc);
+	} else {
+		struct ordo_err v = {0};
+		cr_assert_eq(ordo_graph_validate(g, &v), 0, "%s: loaded an invalid graph: %s", what,
+		             v.msg);
+		ordo_graph_free(g);
+	}
+	return rc;
+}
+
+/* Every field of every section entry, and of each section's first frame entry, forged
+ * with its checksums recomputed (so the reader's checks behind the checksums see it), in
+ * a plain and a compressed file that hold every kind of section. A kind near 2^32 once
+ * wrapped onto a real kind and read seen[] 4 GB out of bounds. */
+Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=24,H=20", 1, &g, NULL, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_reorder(&g, ORDO_ORDER_RCM, 1, &e), 0, "%s", e.msg);
+	cr_assert_not_null(g->orig_id);
+	struct ordo_graph *c;
+	cr_assert_eq(ordo_graph_compress(g, 1, &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_save(tmp("p.ordo"), ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_save(tmp("c.ordo"), ORDO_FMT_NATIVE, c, NULL, &e), 0, "%s", e.msg);
+	ordo_graph_free(g);
+	ordo_graph_free(c);
+	static const uint64_t vals[] = {
+	    0,           1,           2,           3,           4,           5,
+	    6,           7,           8,           9,           100,         4096,
+	    4294967196u, 4294967197u, 4294967198u, 4294967199u, 4294967200u, 4294967201u,
+	    4294967202u, 4294967203u, 4294967295u, 1ull << 32,  1ull << 40,  UINT64_MAX};
+	const int nv = sizeof vals / sizeof *vals;
+	const char *files[] = {"p.ordo", "c.ordo"};
+	int unknown_kinds = 0, cases = 0;
+	for (int fi = 0; fi < 2; fi++) {
+		size_t n;
+		unsigned char *b = read_bytes(tmp(files[fi]), &n);
+		unsigned char *f = malloc(n);
+		uint32_t ns;
+		memcpy(&ns, b + 32, 4);
+		cr_assert_eq(ns, 5, "%s: expected every kind of section, got %u", files[fi], ns);
+		cr_assert_eq(load_forged(b, n, files[fi], &e), 0, "%s: %s", files[fi], e.msg);
+		for (uint32_t i = 0; i < ns; i++) {
+			const size_t se = 128 + 48 * (size_t)i;
+			uint64_t table;
+			memcpy(&table, b + se + 24, 8);
+			/* section entry: kind, reserved, raw bytes, frames, table offset,
+			 * reserved; first frame entry: offset, stored bytes, codec */
+			const struct {
+				size_t at, width;
+			} fields[] = {{se, 4},      {se + 4, 4},    {se + 8, 8},
+			              {se + 16, 8}, {se + 24, 8},   {se + 40, 8},
+			              {table, 8},   {table + 8, 4}, {table + 12, 4}};
+			for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+				for (int v = 0; v < nv; v++) {
+					char what[96];
+					snprintf(what, sizeof what, "%s section %u byte %zu = %llu",
+					         files[fi], i, fields[k].at,
+					         (unsigned long long)vals[v]);
+					memcpy(f, b, n);
+					memcpy(f + fields[k].at, &vals[v], fields[k].width);
+					io_native_reseal(f, n);
+					int rc = load_forged(f, n, what, &e);
+					cases++;
+					uint32_t kind = (uint32_t)vals[v];
+					if (k == 0 && (kind == 0 || kind > 8)) {
+						cr_assert_eq(rc, ORDO_EFORMAT, "%s: %d %s", what,
+						             rc, e.msg);
+						cr_assert(strstr(e.msg, "unknown kind"), "%s: %s",
+						          what, e.msg);
+						unknown_kinds++;
+					}
+				}
+			}
+		}
+		free(b);
+		free(f);
+	}
+	int bad_kinds = 0;
+	for (int v = 0; v < nv; v++)
+		bad_kinds += (uint32_t)vals[v] == 0 || (uint32_t)vals[v] > 8;
+	cr_assert_eq(unknown_kinds, 2 * 5 * bad_kinds);
+	cr_assert_eq(cases, 2 * 5 * 9 * nv);
+}
+
 Test(readers, dimacs_brings_its_sibling_co, .init = mk_tmp, .fini = rm_tmp)
 {
 	/* tiny.gr has tiny.co beside it; a copy without one has no coordinates; a
