@@ -93,6 +93,19 @@ Test(kruskal, tiny_fixture)
 	ordo_graph_free(g);
 }
 
+/* MST keeps a component's size beside its lock bit in one 32-bit word: a graph of 2^31
+ * nodes or more is refused before anything is allocated (the header alone is enough). */
+Test(mst, refuses_more_nodes_than_its_size_word_holds)
+{
+	struct ordo_graph big = {.n = 1u << 31, .flags = ORDO_GRAPH_SYMMETRIC};
+	struct ordo_mst *m = NULL;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_mst_create(&big, &m, &e), ORDO_ERANGE, "%s", e.msg);
+	cr_assert_null(m);
+	cr_assert(strstr(e.msg, "at most 2147483647 nodes") && strstr(e.msg, "has 2147483648"),
+	          "%s", e.msg);
+}
+
 Test(mst, forests_ties_and_every_scheduler, .timeout = 600)
 {
 	/* a grid of equal weights (every tie), an R-MAT graph with duplicate arcs and

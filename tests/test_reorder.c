@@ -199,6 +199,68 @@ Test(reorder, rcm_gives_a_shuffled_path_bandwidth_one)
 	ordo_graph_free(g);
 }
 
+/* The order itself, not only its bandwidth: RCM numbers the Cuthill-McKee order
+ * backwards. Hand-computed on 0-1, 1-2, 2-3, 1-4: the peripheral search from 0 reaches 3
+ * (depth 3), and from 3 the farthest level {0, 4} is no deeper, so CM starts at 3 and
+ * runs 3, 2, 1, then 1's new neighbours by (degree, id): 0, 4. Reversed: 3 gets n-1. */
+Test(reorder, rcm_numbers_a_hand_computed_cuthill_mckee_order_backwards)
+{
+	const uint32_t s[] = {0, 1, 2, 1}, d[] = {1, 2, 3, 4};
+	struct ordo_graph *g = from_arcs(5, s, d, NULL, 4, true);
+	uint32_t rank[5];
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_order(g, ORDO_ORDER_RCM, rank, &e), 0, "%s", e.msg);
+	const uint32_t want[5] = {1, 2, 3, 4, 0};
+	for (int u = 0; u < 5; u++)
+		cr_assert_eq(rank[u], want[u], "node %d: rank %u, want %u (rank {%u %u %u %u %u})",
+		             u, rank[u], want[u], rank[0], rank[1], rank[2], rank[3], rank[4]);
+	ordo_graph_free(g);
+}
+
+/* On a connected symmetric graph, the nodes by descending RCM rank must be a
+ * Cuthill-McKee order: a breadth-first order in which each node's parent (its neighbour
+ * placed first) comes no later than the previous node's, and the children of one parent
+ * come in order of (degree, id). That characterises CM exactly given its start. */
+Test(reorder, rcm_reversed_is_a_breadth_first_order_by_degree)
+{
+	/* a random tree (node i hangs from a random earlier node) plus n/2 random edges:
+	 * connected, with varied degrees */
+	const uint32_t n = 600;
+	uint32_t src[900], dst[900];
+	for (uint32_t i = 1; i < n; i++)
+		src[i - 1] = i, dst[i - 1] = (uint32_t)ordo_reduce(ordo_hash2(4, i), i);
+	for (uint32_t k = 0; k < n / 2; k++)
+		src[n - 1 + k] = (uint32_t)ordo_reduce(ordo_hash2(5, k), n),
+		            dst[n - 1 + k] = (uint32_t)ordo_reduce(ordo_hash2(6, k), n);
+	struct ordo_graph *g = from_arcs(n, src, dst, NULL, n - 1 + n / 2, true);
+	uint32_t *rank = malloc(n * sizeof *rank), *cm = malloc(n * sizeof *cm);
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_order(g, ORDO_ORDER_RCM, rank, &e), 0, "%s", e.msg);
+	for (uint32_t u = 0; u < n; u++)
+		cm[n - 1 - rank[u]] = u; /* cm position p = n-1-rank */
+	uint32_t prev_parent = 0;
+	for (uint32_t p = 1; p < n; p++) {
+		uint32_t u = cm[p], v, w, parent = UINT32_MAX;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			uint32_t q = n - 1 - rank[v];
+			parent = q < parent ? q : parent;
+		}
+		cr_assert_lt(parent, p, "CM position %u: no neighbour placed before it", p);
+		cr_assert_geq(parent, prev_parent, "CM position %u: parent %u after %u", p, parent,
+		              prev_parent);
+		if (parent == prev_parent && p > 1) { /* cm[p-1] is u's sibling */
+			uint32_t t = cm[p - 1];
+			uint64_t kt = ordo_graph_degree(g, t) << 32 | t,
+			         ku = ordo_graph_degree(g, u) << 32 | u;
+			cr_assert_lt(kt, ku, "CM positions %u, %u: siblings not by (degree, id)",
+			             p - 1, p);
+		}
+		prev_parent = parent;
+	}
+	free(rank), free(cm);
+	ordo_graph_free(g);
+}
+
 Test(reorder, rcm_follows_a_long_directed_chain)
 {
 	/* n-1 -> n-2 -> ... -> 0: from node 0 nothing is reached, and from node k only the

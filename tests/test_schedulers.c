@@ -446,7 +446,7 @@ static double impostor_rank(void)
 {
 	struct rig r;
 	rig_init(&r, "fifo", 1, 0);
-	double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL);
+	double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL, NULL);
 	rig_free(&r);
 	return m;
 }
@@ -477,7 +477,7 @@ Test(quality, mean_rank_error_per_scheduler, .timeout = 120)
 		rig_init(&r, ops->name, 1, 0);
 		const int64_t *p = r.wl.params;
 		double bound;
-		double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL);
+		double m = rig_mean_rank_error(r.wl.ops, r.wl.wl, r.ctx[0], 20000, 11, NULL, NULL);
 		if (!strcmp(ops->name, "obim"))
 			bound = (double)(1u << p[0]) * RANK_N / RANK_R;
 		else if (!strcmp(ops->name, "pmod"))

@@ -7,6 +7,7 @@
 #define ORDO_TEST_WL_RIG_H
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,7 @@ static inline uint64_t rank_fw_below(uint64_t k) /* keys < k */
 
 static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct ordo_wl *wl,
                                          struct ordo_tctx *ctx, int steps, uint64_t seed,
-                                         uint64_t *fails)
+                                         uint64_t *fails, double *sem)
 {
 	memset(rank_fw, 0, sizeof rank_fw);
 	struct ordo_rng rng;
@@ -83,7 +84,7 @@ static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct o
 		rank_fw_add(t.prio, 1);
 		ops->push(wl, ctx, &t, 1);
 	}
-	double sum = 0;
+	double sum = 0, sq = 0;
 	int got = 0;
 	if (fails)
 		*fails = 0;
@@ -95,13 +96,18 @@ static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct o
 			continue;
 		}
 		got++;
-		sum += (double)rank_fw_below(t.prio);
+		double rank = (double)rank_fw_below(t.prio);
+		sum += rank;
+		sq += rank * rank;
 		rank_fw_add(t.prio, -1);
 		struct ordo_task n = {ordo_rng_below(&rng, RANK_R), (uint64_t)i};
 		rank_fw_add(n.prio, 1);
 		ops->push(wl, ctx, &n, 1);
 	}
-	return got ? sum / got : 0;
+	double mean = got ? sum / got : 0;
+	if (sem) /* the sample's standard error of the mean */
+		*sem = got > 1 ? sqrt((sq - got * mean * mean) / (got - 1) / got) : 0;
+	return mean;
 }
 
 static inline void rig_free(struct rig *r)

@@ -65,8 +65,9 @@ struct mst_node {
 };
 _Static_assert(sizeof(struct mst_node) == 32, "two nodes per cache line");
 
-#define NIL    UINT32_MAX
-#define LOCKED 0x80000000u
+#define NIL           UINT32_MAX
+#define LOCKED        0x80000000u
+#define MST_MAX_NODES (LOCKED - 1)
 
 /* A component past MST_GROW_MAX nodes also lists its ring's segments in an array, so
  * that a scan reads their ids in order and can prefetch their nodes and their fronts'
@@ -692,6 +693,13 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 	if (!(g->flags & ORDO_GRAPH_SYMMETRIC))
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "mst needs a symmetric graph (see ordo_graph_symmetrized)");
+	/* a component's size shares its word with the lock (bit 31), and segment arrays
+	 * count in 32 bits */
+	if (g->n > MST_MAX_NODES)
+		return ordo_err_set(err, ORDO_ERANGE,
+		                    "mst holds at most %u nodes (a component's size shares a "
+		                    "32-bit word with its lock); the graph has %u",
+		                    MST_MAX_NODES, g->n);
 	struct ordo_mst *m = calloc(1, sizeof *m);
 	if (!m)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
