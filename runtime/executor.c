@@ -143,6 +143,7 @@ static bool all_done(struct ordo_tctx **ctx, int T)
 	uint64_t done = 0, pushed = 0;
 	for (int t = 0; t < T; t++)
 		done += atomic_load_explicit(&ctx[t]->pub_done, memory_order_acquire);
+	ORDO_PERTURB_POINT(TERM_SCAN);
 	for (int t = 0; t < T; t++)
 		pushed += atomic_load_explicit(&ctx[t]->pub_pushed, memory_order_acquire);
 	return done == pushed;
@@ -253,9 +254,11 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 						pushed += c->npush;
 						atomic_store_explicit(&c->pub_pushed, pushed,
 						                      memory_order_relaxed);
+						ORDO_PERTURB_POINT(PUSH_PUBLISH);
 						ops->push(wl, c, c->pushbuf, c->npush);
 						c->npush = 0;
 					}
+					ORDO_PERTURB_POINT(DONE_PUBLISH);
 					atomic_store_explicit(&c->pub_done, ++done,
 					                      memory_order_release);
 					idle = idle_start;

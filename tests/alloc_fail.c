@@ -16,7 +16,9 @@
  * the generators with the builder,
  * SSSP through the executor with every registered scheduler at 1 and 2 threads, and MST
  * (its work space, and the segment arrays that its bigger components get during the
- * run: without one a component goes on with its ring, and the forest must not change).
+ * run: without one a component goes on with its ring, and the forest must not change),
+ * and SMQ's bucket queue while it widens (no task may vanish without a reported
+ * failure).
  *
  *   alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]
  * Prints one line per scenario (allocations, failure points tried, how they ended).
@@ -29,6 +31,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bq.h" /* worklists/: SMQ's bucket queue, driven directly */
 #include "ordo_io.h"
 #include "ordo_mst.h"
 #include "ordo_sssp.h"
@@ -205,6 +208,58 @@ static int sssp_run(const struct scenario *s, char *why, size_t cap)
 	free(dist);
 	ordo_worklist_destroy(&wl);
 	ordo_topology_free(&topo);
+	return res;
+}
+
+/* SMQ's bucket queue while it widens (bq.h): two thirds of the pushes land far past the
+ * window, so at every BQ_ADAPT pushes it widens and places the ring's tasks again (two
+ * old buckets into one new, so ring vectors grow); the rest sit in 7 near buckets. Then
+ * everything is popped. A failed allocation must show (a push returns false or the
+ * queue's `failed` is set); otherwise every task comes out once, in order. */
+static int bq_run(const struct scenario *s, char *why, size_t cap)
+{
+	(void)s;
+	struct bq_pq q;
+	if (!bq_init(&q, 0)) {
+		bq_free(&q);
+		return 1;
+	}
+	const uint32_t n = 3 * BQ_ADAPT;
+	uint8_t *seen = calloc(n, 1);
+	int res = seen ? 0 : 1;
+	for (uint32_t i = 0; i < n && !res; i++) {
+		const uint64_t p = i % 3 == 0 ? i % 8 : 100000 + ordo_hash2(5, i) % 100000000;
+		if (!bq_push(&q, &(struct ordo_task){p, i}))
+			res = 1;
+	}
+	uint64_t got = 0, prev = 0;
+	while (!res && !q.failed && bq_size(&q)) {
+		struct ordo_task t;
+		if (!bq_pop(&q, &t))
+			break; /* failed is set */
+		if (t.prio < prev || t.data >= n || seen[t.data]++) {
+			snprintf(why, cap, "task %llu (priority %llu) out of order or twice",
+			         (unsigned long long)t.data, (unsigned long long)t.prio);
+			res = -1;
+		}
+		prev = t.prio;
+		got++;
+	}
+	if (!res && q.failed)
+		res = 1; /* reported: the run would end with ENOMEM */
+	else if (!res && got != n) {
+		snprintf(why, cap,
+		         "%llu of %u tasks came out, and no allocation failure was "
+		         "reported",
+		         (unsigned long long)got, n);
+		res = -1;
+	}
+	if (!res && q.shift == 0) {
+		snprintf(why, cap, "the queue never widened: the scenario tests nothing");
+		res = -1;
+	}
+	free(seen);
+	bq_free(&q);
 	return res;
 }
 
@@ -399,6 +454,10 @@ int main(int argc, char **argv)
 			ns++;
 		}
 	}
+
+	sc[ns] = (struct scenario){.run = bq_run};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "bq widen");
+	ns++;
 
 	/* MST at its default scheduler and the one it is timed with */
 	const char *mst_wl[][2] = {

@@ -70,6 +70,7 @@ struct seen_ctx {
 	_Atomic uint32_t *count;
 	uint64_t n;
 	uint64_t fanout_limit; /* tree mode: task i spawns 2i+1, 2i+2 below this */
+	bool chain;            /* chain mode: task i spawns i+1 below n, nothing else */
 	/* the executor's prefetch pipeline: the last `ahead` each task was shown
 	 * (0: none yet, STAGE_RAN: executed), and contract violations seen */
 	_Atomic uint8_t *stage;
@@ -107,6 +108,8 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 		if (prev > 1) /* ran before its last stage, or twice */
 			atomic_fetch_add_explicit(&s->bad_stages, 1, memory_order_relaxed);
 	}
+	if (s->chain && id + 1 < s->n)
+		ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, id + 1);
 	if (s->fanout_limit)
 		for (uint64_t c = 2 * id + 1; c <= 2 * id + 2 && c < s->fanout_limit; c++)
 			ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, c);
@@ -272,12 +275,14 @@ static void flaky_flush(struct ordo_wl *w, struct ordo_tctx *ctx)
 		f->inner->flush(f->wl, ctx);
 }
 
-int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
+/* The flaky wrapper over a tree (chain: false) or a chain of n tasks. */
+static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
-	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads", spec, T);
+	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s", spec, T,
+	         chain ? ", a chain" : "");
 	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s", e.msg), -1;
 	struct ordo_worklist wl;
@@ -293,7 +298,10 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 	f.ops.flush = flaky_flush;
 	f.tl = ordo_calloc_aligned((size_t)T, sizeof *f.tl);
 	struct ordo_task init = {0, 0};
-	struct seen_ctx s = {.count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n};
+	struct seen_ctx s = {.count = calloc(n, sizeof *s.count),
+	                     .n = n,
+	                     .fanout_limit = chain ? 0 : n,
+	                     .chain = chain};
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {.topo = &topo, .seed = 3};
 	int rc = ordo_for_each(&o, &f.ops, (struct ordo_wl *)&f, &init, 1, mark, &s, &st, &e);
@@ -308,7 +316,7 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 	uint64_t held = 0;
 	for (int t = 0; t < T; t++)
 		held += f.tl[t].held_total;
-	if (!rc && n >= 1000 && held == 0) {
+	if (!rc && n >= 1000 && held == 0 && !chain) {
 		snprintf(msg, cap, "%s: no batch was kept private", what);
 		rc = -1;
 	}
@@ -317,6 +325,16 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 	ordo_worklist_destroy(&wl);
 	ordo_topology_free(&topo);
 	return rc ? -1 : 0;
+}
+
+int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
+{
+	return flaky_run(spec, T, n, false, msg, cap);
+}
+
+int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap)
+{
+	return flaky_run(spec, T, n, true, msg, cap);
 }
 
 int conf_sssp(const char *spec, int T, char *msg, size_t cap)

@@ -19,6 +19,10 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 /* The same tree with the scheduler wrapped so that half the pops fail and some tasks are
  * held back privately by their pusher: termination must stay exact. */
 int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap);
+/* A chain: task i pushes task i+1, so one task is pending at a time and every idle
+ * worker scans for termination while it runs; through the same flaky wrapper. A scan
+ * that reads pushed[] before done[] stops the run with the chain unfinished. */
+int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 

@@ -29,6 +29,8 @@ int main(int argc, char **argv)
 			if (!rc)
 				rc = conf_spurious(spec, T, conf_scale(200000), msg, sizeof msg);
 			if (!rc)
+				rc = conf_chain(spec, T, conf_scale(20000), msg, sizeof msg);
+			if (!rc)
 				rc = conf_sssp(spec, T, msg, sizeof msg);
 			printf("%-40s T=%-2d %s%s\n", spec, T, rc ? "FAIL: " : "ok", rc ? msg : "");
 			fflush(stdout);

@@ -158,6 +158,20 @@ struct race {
 	_Atomic int wins;
 };
 
+/* Waits for *flag == want spinning, so that both racers leave within nanoseconds of the
+ * store that releases them (a sched_yield loop releases them microseconds apart, and
+ * the race is over before the second arrives); after a while it yields, so that the
+ * thread that will store the flag gets a core on a busy machine. */
+static void spin_until(_Atomic int *flag, int want)
+{
+	for (unsigned i = 0; atomic_load_explicit(flag, memory_order_acquire) != want; i++) {
+		if (i < (1u << 14))
+			ordo_cpu_relax();
+		else
+			sched_yield();
+	}
+}
+
 static void *racer(void *arg)
 {
 	struct race *x = arg;
@@ -166,15 +180,13 @@ static void *racer(void *arg)
 	struct ordo_wl *w = x->r->wl.wl;
 	for (int round = 1; round <= 2000; round++) {
 		atomic_fetch_add(&x->ready, 1);
-		while (atomic_load(&x->go) != round)
-			sched_yield();
+		spin_until(&x->go, round);
 		ebr_enter(&w->ebr, (uint32_t)t);
 		if (claim(w, x->r->ctx[t], x->target))
 			atomic_fetch_add(&x->wins, 1);
 		ebr_leave(&w->ebr, (uint32_t)t);
 		atomic_fetch_add(&x->ready, 1);
-		while (atomic_load(&x->go) != -round)
-			sched_yield();
+		spin_until(&x->go, -round);
 	}
 	return NULL;
 }

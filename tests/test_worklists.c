@@ -5,6 +5,7 @@
  *     T = 1, 2, 4, 8, 16 (far more threads than this machine's cores);
  *   - children at random priorities: a task tree built by the operators themselves;
  *   - spurious failures: half the pops fail and some tasks stay private to their pusher;
+ *   - a chain (one task pending at a time) through the same failing pops;
  *   - SSSP verified against Dijkstra;
  *   - strict is exact: one thread pops in priority order.
  */
@@ -62,6 +63,18 @@ ParameterizedTest(int *i, conformance, spurious_failures, .timeout = 900)
 	for (int T = 1; T <= conf_max_threads(); T *= 4)
 		cr_assert_eq(conf_spurious(conf_specs[*i], T, conf_scale(200000), msg, sizeof msg),
 		             0, "%s", msg);
+}
+
+ParameterizedTestParameters(conformance, chain)
+{
+	return all_schedulers();
+}
+ParameterizedTest(int *i, conformance, chain, .timeout = 900)
+{
+	char msg[1024];
+	for (int T = 2; T <= conf_max_threads(); T *= 4)
+		cr_assert_eq(conf_chain(conf_specs[*i], T, conf_scale(20000), msg, sizeof msg), 0,
+		             "%s", msg);
 }
 
 ParameterizedTestParameters(conformance, sssp)

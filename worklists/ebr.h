@@ -21,6 +21,12 @@
  * fences before it files garbage for the same reason). One fence covers a whole batch.
  *
  * Nodes begin with a struct ebr_node and were allocated with malloc.
+ *
+ * In ORDO_PERTURB builds (ordo_perturb.h) a node is also checked for use after its grace
+ * period without ASan: ebr_born marks it live, a freed node is marked dead and kept in
+ * a per-thread quarantine of EBR_QUARANTINE nodes before it really goes back to malloc,
+ * and readers call ebr_check on every node they step onto: reading a dead node is an
+ * assertion failure at the read, not a crash somewhere later.
  */
 #ifndef ORDO_EBR_H
 #define ORDO_EBR_H
@@ -30,11 +36,46 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "ordo_perturb.h"
 #include "ordo_util.h"
 
 struct ebr_node {
 	struct ebr_node *ebr_next;
+#ifdef ORDO_PERTURB
+	_Atomic uint64_t ebr_state; /* EBR_LIVE from ebr_born until freed, then EBR_DEAD */
+#endif
 };
+
+#ifdef ORDO_PERTURB
+#include <stdio.h>
+#define EBR_LIVE       0x4f52444f4c495645ull /* "ORDOLIVE" */
+#define EBR_DEAD       0xdeadebdeadebdeadull
+#define EBR_QUARANTINE 65536 /* freed nodes per thread kept poisoned before free() */
+static inline void ebr_born(struct ebr_node *n)
+{
+	atomic_store_explicit(&n->ebr_state, EBR_LIVE, memory_order_relaxed);
+}
+static inline void ebr_check(const struct ebr_node *n)
+{
+	uint64_t s = atomic_load_explicit(&((struct ebr_node *)n)->ebr_state, memory_order_relaxed);
+	if (__builtin_expect(s != EBR_LIVE, 0)) {
+		fprintf(stderr,
+		        "ebr: node %p read after reclamation (state %#llx): its grace "
+		        "period was too short\n",
+		        (const void *)n, (unsigned long long)s);
+		abort();
+	}
+}
+#else
+static inline void ebr_born(struct ebr_node *n)
+{
+	(void)n;
+}
+static inline void ebr_check(const struct ebr_node *n)
+{
+	(void)n;
+}
+#endif
 
 struct ebr_limbo {
 	struct ebr_node *head;
@@ -46,7 +87,9 @@ struct ebr_slot {
 	alignas(128) _Atomic uint64_t announce; /* epoch << 1 | inside */
 	/* the owner's */
 	alignas(128) struct ebr_limbo limbo[3];
-	uint64_t pending_peak; /* most retired-but-unfreed nodes seen at once */
+	uint64_t pending_peak;          /* most retired-but-unfreed nodes seen at once */
+	struct ebr_node *qhead, *qtail; /* ORDO_PERTURB: freed, poisoned, oldest first */
+	uint64_t qn;
 };
 
 struct ebr {
@@ -65,12 +108,31 @@ static inline bool ebr_init(struct ebr *e, uint32_t T)
 	return e->slot != NULL;
 }
 
-static inline uint64_t ebr_free_list(struct ebr_node *n)
+/* Frees a list of nodes (in ORDO_PERTURB builds: marks them dead and quarantines them
+ * in slot q, freeing the oldest beyond EBR_QUARANTINE). */
+static inline uint64_t ebr_free_list(struct ebr_slot *q, struct ebr_node *n)
 {
 	uint64_t k = 0;
 	while (n) {
 		struct ebr_node *x = n->ebr_next;
+#ifdef ORDO_PERTURB
+		atomic_store_explicit(&n->ebr_state, EBR_DEAD, memory_order_relaxed);
+		n->ebr_next = NULL;
+		if (q->qtail)
+			q->qtail->ebr_next = n;
+		else
+			q->qhead = n;
+		q->qtail = n;
+		if (++q->qn > EBR_QUARANTINE) {
+			struct ebr_node *old = q->qhead;
+			q->qhead = old->ebr_next;
+			q->qn--;
+			free(old);
+		}
+#else
+		(void)q;
 		free(n);
+#endif
 		n = x;
 		k++;
 	}
@@ -81,9 +143,14 @@ static inline void ebr_destroy(struct ebr *e)
 {
 	if (!e->slot)
 		return;
-	for (uint32_t t = 0; t < e->T; t++)
+	for (uint32_t t = 0; t < e->T; t++) {
 		for (int i = 0; i < 3; i++)
-			ebr_free_list(e->slot[t].limbo[i].head);
+			ebr_free_list(&e->slot[t], e->slot[t].limbo[i].head);
+		for (struct ebr_node *n = e->slot[t].qhead, *x; n; n = x) {
+			x = n->ebr_next;
+			free(n);
+		}
+	}
 	free(e->slot);
 	e->slot = NULL;
 }
@@ -93,6 +160,7 @@ static inline void ebr_enter(struct ebr *e, uint32_t tid)
 	struct ebr_slot *me = &e->slot[tid];
 	uint64_t x = atomic_load_explicit(&e->epoch, memory_order_acquire);
 	for (;;) {
+		ORDO_PERTURB_POINT(EBR_ANNOUNCE);
 		/* seq_cst: the announcement is ordered before any later load of a link */
 		atomic_store_explicit(&me->announce, x << 1 | 1, memory_order_seq_cst);
 		uint64_t again = atomic_load_explicit(&e->epoch, memory_order_seq_cst);
@@ -120,11 +188,12 @@ static inline uint64_t ebr_pending(const struct ebr *e, uint32_t tid)
 static inline uint64_t ebr_retire(struct ebr *e, uint32_t tid, struct ebr_node *n)
 {
 	struct ebr_slot *me = &e->slot[tid];
+	ORDO_PERTURB_POINT(EBR_RETIRE);
 	uint64_t x = atomic_load_explicit(&e->epoch, memory_order_acquire), freed = 0;
 	struct ebr_limbo *l = &me->limbo[x % 3];
 	if (l->head && l->epoch != x) {
 		/* the slot holds epoch x - 3 or older: two epochs have passed, free it */
-		freed = ebr_free_list(l->head);
+		freed = ebr_free_list(me, l->head);
 		l->head = NULL;
 		l->count = 0;
 	}
@@ -147,7 +216,7 @@ static inline uint64_t ebr_collect(struct ebr *e, uint32_t tid)
 	for (int i = 0; i < 3; i++) {
 		struct ebr_limbo *l = &me->limbo[i];
 		if (l->head && l->epoch + 2 <= x) {
-			freed += ebr_free_list(l->head);
+			freed += ebr_free_list(me, l->head);
 			l->head = NULL;
 			l->count = 0;
 		}
@@ -159,6 +228,7 @@ static inline uint64_t ebr_collect(struct ebr *e, uint32_t tid)
 		if ((a & 1) && (a >> 1) != x)
 			return freed; /* someone is still in an older epoch */
 	}
+	ORDO_PERTURB_POINT(EBR_ADVANCE);
 	atomic_compare_exchange_strong_explicit(&e->epoch, &x, x + 1, memory_order_seq_cst,
 	                                        memory_order_relaxed);
 	return freed;

@@ -254,6 +254,32 @@ static struct oblock *block_add(struct tl *l, size_t at)
 	return k;
 }
 
+#ifdef ORDO_PERTURB
+#include <stdio.h>
+/* The checking build's invariant around block b after an insert: each block's minimum
+ * is recorded in bmin, blocks are non-empty, sorted within and ascending between. */
+static void omap_check(const struct tl *l, size_t b)
+{
+	const size_t lo = b ? b - 1 : 0, hi = b + 3 < l->nblk ? b + 3 : l->nblk;
+	for (size_t j = lo; j < hi; j++) {
+		const struct oblock *k = l->blk[j];
+		bool ok =
+		    k->n > 0 && l->bmin[j] == k->key[0] && (j == 0 || l->bmin[j - 1] < l->bmin[j]);
+		for (uint32_t i = 1; ok && i < k->n; i++)
+			ok = k->key[i - 1] < k->key[i];
+		if (!ok) {
+			fprintf(stderr,
+			        "obim: bucket map block %zu of %zu is out of order or its "
+			        "recorded minimum %llu is stale\n",
+			        j, l->nblk, (unsigned long long)l->bmin[j]);
+			abort();
+		}
+	}
+}
+#else
+#define omap_check(l, b) ((void)0)
+#endif
+
 static bool omap_insert(struct tl *l, struct entry *e)
 {
 	const uint64_t index = e->index;
@@ -288,6 +314,7 @@ static bool omap_insert(struct tl *l, struct entry *e)
 	k->e[i] = e;
 	k->n++;
 	l->bmin[b] = k->key[0];
+	omap_check(l, b);
 	return true;
 }
 
@@ -349,6 +376,7 @@ static struct entry *get_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
 		if (b) {
 			b->index = index;
 			seg[v & (SEG_SIZE - 1)] = b;
+			ORDO_PERTURB_POINT(BUCKET_PUBLISH);
 			/* release: publishes the bag and the segment pointer */
 			atomic_store_explicit(&w->version, v + 1, memory_order_release);
 		}

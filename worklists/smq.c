@@ -199,6 +199,7 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	 * of the old slots happen before the stores above are seen - the reasoning at
 	 * take_buffer needs it, not only the CAS */
 	const uint64_t v = atomic_load_explicit(&q->version, memory_order_acquire);
+	ORDO_PERTURB_POINT(SMQ_FILL);
 	atomic_store_explicit(&q->version, v + 1, memory_order_release);
 }
 
@@ -241,6 +242,7 @@ static uint32_t take_buffer(struct queue *q, struct ordo_task *out, uint32_t siz
 		out[i].prio = atomic_load_explicit(&q->slots[2 * i], memory_order_relaxed);
 		out[i].data = atomic_load_explicit(&q->slots[2 * i + 1], memory_order_relaxed);
 	}
+	ORDO_PERTURB_POINT(SMQ_TAKE);
 	/* acq_rel: acquire pairs with the filler's release; release lets the owner, which
 	 * refills after seeing v+1, overwrite the slots only after our copy */
 	if (atomic_compare_exchange_strong_explicit(&q->version, &v, v + 1, memory_order_acq_rel,

@@ -78,6 +78,7 @@ static struct node *node_new(uint32_t level)
 {
 	struct node *n = malloc(sizeof *n + level * sizeof(n->next[0]));
 	if (n) {
+		ebr_born(&n->ebr);
 		n->level = level;
 		atomic_store_explicit(&n->claimed, 0, memory_order_relaxed);
 		for (uint32_t i = 0; i < level; i++)
@@ -153,6 +154,7 @@ static uint32_t claim(struct slist *s, struct ordo_task *out, uint32_t k)
 	uint32_t got = 0;
 	struct node *x = atomic_load_explicit(&s->head->next[0], memory_order_acquire);
 	while (x && got < k) {
+		ebr_check(&x->ebr);
 		uint32_t zero = 0;
 		if (!atomic_load_explicit(&x->claimed, memory_order_relaxed) &&
 		    atomic_compare_exchange_strong_explicit(
@@ -170,7 +172,7 @@ static uint32_t claim(struct slist *s, struct ordo_task *out, uint32_t k)
 static uint64_t peek(struct slist *s)
 {
 	struct node *x = atomic_load_explicit(&s->head->next[0], memory_order_acquire);
-	while (x && atomic_load_explicit(&x->claimed, memory_order_relaxed))
+	while (x && (ebr_check(&x->ebr), atomic_load_explicit(&x->claimed, memory_order_relaxed)))
 		x = atomic_load_explicit(&x->next[0], memory_order_acquire);
 	return x ? x->prio : UINT64_MAX;
 }

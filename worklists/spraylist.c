@@ -95,6 +95,7 @@ static inline bool marked(uintptr_t v)
 
 static inline uintptr_t link_of(const struct node *n, int l)
 {
+	ebr_check(&n->ebr);
 	return atomic_load_explicit(&((struct node *)n)->next[l], memory_order_acquire);
 }
 
@@ -117,6 +118,7 @@ static struct node *node_new(uint32_t level)
 {
 	struct node *n = malloc(sizeof *n + level * sizeof(n->next[0]));
 	if (n) {
+		ebr_born(&n->ebr);
 		n->level = level;
 		n->claimed_next = NULL;
 		atomic_store_explicit(&n->refs, 2, memory_order_relaxed);
@@ -144,6 +146,7 @@ retry:;
 			uintptr_t cv = link_of(cur, l);
 			if (marked(cv)) { /* cur is deleted at this level: unlink it */
 				uintptr_t expect = (uintptr_t)cur;
+				ORDO_PERTURB_POINT(SPRAY_UNLINK);
 				if (!atomic_compare_exchange_strong_explicit(
 				        &pred->next[l], &expect, (uintptr_t)ptr(cv),
 				        memory_order_acq_rel, memory_order_acquire))
@@ -186,6 +189,7 @@ static void release(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n, bo
 static bool claim(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n)
 {
 	uintptr_t v = link_of(n, 0);
+	ORDO_PERTURB_POINT(SPRAY_CLAIM);
 	if (marked(v) || !atomic_compare_exchange_strong_explicit(
 	                     &n->next[0], &v, v | 1, memory_order_acq_rel, memory_order_relaxed))
 		return false;

@@ -108,7 +108,9 @@ static bool recompute(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t v)
 			break;
 		/* seq_cst: the store, then the loads of the neighbours' estimates (below
 		 * and in the re-check), are one side of the Dekker pair */
+		ORDO_PERTURB_POINT(KCORE_LOWER); /* between the reads and the store */
 		atomic_store_explicit(&s->est[v], h, memory_order_seq_cst);
+		ORDO_PERTURB_POINT(KCORE_LOWER);
 		uint32_t w, wt;
 		for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &w, &wt);) {
 			const uint32_t x = atomic_load_explicit(&s->est[w], memory_order_seq_cst);
@@ -118,11 +120,13 @@ static bool recompute(struct ordo_tctx *ctx, const struct kc_ctx *s, uint32_t v)
 				notify(ctx, s, w, x);
 		}
 		cur = h;
+		ORDO_PERTURB_POINT(KCORE_LOWER);
 		/* re-check against estimates that fell meanwhile; alone, nothing did, and
 		 * the same estimates give the same h-index */
 		if (!s->concurrent)
 			break;
 	}
+	ORDO_PERTURB_POINT(KCORE_SUPPORT);
 	const int64_t left =
 	    atomic_fetch_add_explicit(&s->support[v], sup - s0, memory_order_acq_rel) + sup - s0;
 	return left < (int64_t)cur;

@@ -134,8 +134,13 @@ static inline bool is_root(const struct ordo_mst *m, uint64_t u)
 static inline bool try_lock(_Atomic uint32_t *l)
 {
 	/* acquire: the arcs and links written under the lock by its last holder */
-	return !(atomic_load_explicit(l, memory_order_relaxed) & LOCKED) &&
-	       !(atomic_fetch_or_explicit(l, LOCKED, memory_order_acquire) & LOCKED);
+	if (atomic_load_explicit(l, memory_order_relaxed) & LOCKED)
+		return false;
+	ORDO_PERTURB_POINT(MST_LOCK);
+	if (atomic_fetch_or_explicit(l, LOCKED, memory_order_acquire) & LOCKED)
+		return false;
+	ORDO_PERTURB_POINT(MST_LOCK); /* holding it: others find it taken */
+	return true;
 }
 
 static inline void lock(_Atomic uint32_t *l)

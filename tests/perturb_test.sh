@@ -1,0 +1,15 @@
+#!/bin/sh
+# The conformance checks and the apps under schedule perturbation: a build with
+# -DORDO_PERTURB=ON (runtime/ordo_perturb.h), then tests/perturb_main over PERTURB_SEEDS
+# seeds (default 20) at PERTURB_THREADS threads (default 4: more than this machine's
+# cores), every scheduler. A failure names its seed: rerun with
+#   WORK_DIR/perturb/tests/perturb_main --first SEED --seeds 1
+# Usage: perturb_test.sh SOURCE_DIR WORK_DIR
+set -eu
+src=$1
+work=$2/perturb
+echo "perturbation: building a -DORDO_PERTURB=ON variant in $work"
+cmake -S "$src" -B "$work" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDO_PERTURB=ON \
+	-DORDO_INPUTS_DIR=/nonexistent >/dev/null
+cmake --build "$work" --target perturb_main -j2 >/dev/null
+"$work/tests/perturb_main" --seeds "${PERTURB_SEEDS:-20}" --threads "${PERTURB_THREADS:-4}"
