@@ -15,8 +15,15 @@ scratch=$work/src
 bld=$work/build
 rm -rf "$scratch"
 mkdir -p "$scratch" "$bld"
-# the sources, without build folders or git metadata
-(cd "$src" && tar --exclude=./.git --exclude='./build*' -cf - .) | (cd "$scratch" && tar -xf -)
+# the sources: the files git tracks (and new ones it does not ignore), else everything
+# but build folders, git metadata and benchmark data
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
+		tar --null -T - -cf -) | (cd "$scratch" && tar -xf -)
+else
+	(cd "$src" && tar --exclude=./.git --exclude='./build*' --exclude=./bench/data -cf - .) |
+		(cd "$scratch" && tar -xf -)
+fi
 echo "mutants: configuring a perturbation build in $bld"
 CC=${CC:-cc} cmake -S "$scratch" -B "$bld" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDO_PERTURB=ON \
 	-DORDO_NATIVE=OFF -DORDO_INPUTS_DIR=/nonexistent >"$work/configure.log" 2>&1 ||
