@@ -81,6 +81,7 @@ enum { F_TEXT, F_JSON, F_CSV };
 
 struct app_cfg {
 	const char *file, *gen, *wl_spec, *out_path;
+	bool wl_given; /* --wl was on the command line */
 	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
 	int fmt;     /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
 	int out_fmt; /* --out file: F_JSON or F_CSV */
@@ -178,6 +179,7 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 				return 0;
 			}
 			c->wl_spec = arg;
+			c->wl_given = true;
 			break;
 		case 'd':
 			if (!cli_int(cli_prog, "--delta", arg, 0, 63, &c->delta))
@@ -766,7 +768,10 @@ static int app_setup(struct app_run *r)
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
 	}
-	struct app_env env = {.topo = &r->topo, .seed = (uint64_t)c->seed, .report = r->hout};
+	struct app_env env = {.topo = &r->topo,
+	                      .seed = (uint64_t)c->seed,
+	                      .report = r->hout,
+	                      .wl_given = c->wl_given};
 	if ((rc = k->init(&r->st, g, &env, &err)))
 		return cli_fail(cli_prog, &err);
 	return 0;

@@ -1,32 +1,107 @@
 /*
- * bfs - breadth-first search levels with any registered scheduler, verified against a
- * sequential queue BFS. `bfs --help` lists the options; with no input it runs on a
+ * bfs - breadth-first search levels, verified against a sequential queue BFS. By
+ * default in the frontier mode (direction-optimising rounds, ordo_frontier.h); with
+ * --direction push (or an explicit --wl) as a priority-scheduled operator on any
+ * registered scheduler. `bfs --help` lists the options; with no input it runs on a
  * generated road-like graph of about a million nodes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordo_app.h"
 #include "ordo_bfs.h"
 
+enum { O_DIRECTION = APP_OPT_KEY, O_ALPHA, O_BETA };
+
+static const struct cli_opt bfs_opts[] = {
+    {"direction", O_DIRECTION, "auto|push|pull|rounds-push",
+     "auto (default): frontier rounds, each pushed or pulled by Beamer's rule; push: the "
+     "scheduler-driven operator (--wl; the default when --wl is given); pull or "
+     "rounds-push: every round one way"},
+    {"alpha", O_ALPHA, "A", "push -> pull when frontier arcs > unexplored arcs / A (15)"},
+    {"beta", O_BETA, "B", "pull -> push when a round adds < n / B nodes, fewer than the last (18)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* -1: not given (auto, or push when --wl is given) */
+static int direction = -1;
+static double alpha, beta;
+enum { DIR_SCHEDULER = 100 };
+
+static int option(int key, const char *arg)
+{
+	if (key == O_DIRECTION) {
+		if (direction != -1) {
+			fprintf(stderr, "%s: --direction given twice\n", cli_prog);
+			return 2;
+		}
+		direction = !strcmp(arg, "auto")          ? ORDO_FRONTIER_AUTO
+		            : !strcmp(arg, "push")        ? DIR_SCHEDULER
+		            : !strcmp(arg, "pull")        ? ORDO_FRONTIER_PULL
+		            : !strcmp(arg, "rounds-push") ? ORDO_FRONTIER_PUSH
+		                                          : -2;
+		if (direction == -2) {
+			fprintf(stderr,
+			        "%s: --direction %s: expected auto, push, pull or rounds-push\n",
+			        cli_prog, arg);
+			return 2;
+		}
+		return 0;
+	}
+	char *end;
+	double x = strtod(arg, &end);
+	if (end == arg || *end || !(x > 0) || x > 1e9) {
+		fprintf(stderr, "%s: --%s %s: expected a number > 0\n", cli_prog,
+		        key == O_ALPHA ? "alpha" : "beta", arg);
+		return 2;
+	}
+	*(key == O_ALPHA ? &alpha : &beta) = x;
+	return 0;
+}
+
 struct bfs_state {
 	const struct ordo_graph *g;
+	struct ordo_graph *gt; /* the transpose of a directed graph, for pull rounds */
 	_Atomic uint32_t *level;
 	uint32_t *ref;
+	int dir; /* DIR_SCHEDULER or an enum ordo_frontier_dir */
+	struct ordo_frontier_stats fs;
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
                 struct ordo_err *err)
 {
-	(void)env;
 	struct bfs_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
+	s->dir = direction >= 0 ? direction : env->wl_given ? DIR_SCHEDULER : ORDO_FRONTIER_AUTO;
 	s->level = ordo_alloc_huge((size_t)g->n * sizeof *s->level + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->level || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for levels");
+	if (s->dir == DIR_SCHEDULER)
+		return 0;
+	if (s->dir != ORDO_FRONTIER_PUSH && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
+		double t0 = ordo_now();
+		int rc = ordo_graph_transposed(g, env->topo->nthreads, &s->gt, err);
+		if (rc)
+			return rc;
+		if (env->report)
+			fprintf(
+			    env->report,
+			    "bfs: the graph is directed: its transpose (in-arcs for pull rounds, "
+			    "%.1f MiB) built in %.3f s\n",
+			    (double)ordo_graph_csr_bytes(s->gt) / (1 << 20), ordo_now() - t0);
+	}
+	if (env->report)
+		fprintf(env->report,
+		        "bfs: frontier rounds (--direction %s); the scheduler is not used "
+		        "(--direction push runs it)\n",
+		        s->dir == ORDO_FRONTIER_AUTO   ? "auto"
+		        : s->dir == ORDO_FRONTIER_PULL ? "pull"
+		                                       : "rounds-push");
 	return 0;
 }
 
@@ -35,6 +110,7 @@ static void fini(void *st)
 	struct bfs_state *s = st;
 	free(s->level);
 	free(s->ref);
+	ordo_graph_free(s->gt);
 	free(s);
 }
 
@@ -42,14 +118,33 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
                     struct ordo_err *err)
 {
 	struct bfs_state *s = st;
-	return ordo_bfs_seq(s->g, q->source, s->ref, &b->tasks, err);
+	uint64_t visited, arcs;
+	int rc = ordo_bfs_seq_work(s->g, q->source, s->ref, &visited, &arcs, err);
+	/* the scheduler counts nodes run; the rounds count levels set and arcs examined */
+	b->tasks = s->dir == DIR_SCHEDULER ? visited : visited + arcs;
+	return rc;
 }
 
 static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct bfs_state *s = st;
-	return ordo_bfs(s->g, q->source, wl, o, s->level, rs, err);
+	if (s->dir == DIR_SCHEDULER)
+		return ordo_bfs(s->g, q->source, wl, o, s->level, rs, err);
+	const struct ordo_frontier_opts fo = {o->topo, (enum ordo_frontier_dir)s->dir, alpha, beta};
+	const struct ordo_graph *gt = s->g->flags & ORDO_GRAPH_SYMMETRIC ? s->g : s->gt;
+	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, s->level, &s->fs, err);
+	if (rc)
+		return rc;
+	memset(rs, 0, sizeof *rs);
+	rs->seconds = s->fs.seconds;
+	rs->threads = s->fs.threads;
+	rs->tasks = s->fs.added + 1 + s->fs.arcs; /* the source's level is set too */
+	rs->pushes = s->fs.added + 1;
+	rs->tasks_min = s->fs.work_min;
+	rs->tasks_median = s->fs.work_median;
+	rs->tasks_max = s->fs.work_max;
+	return 0;
 }
 
 static void check(void *st, const struct app_query *q, struct ordo_check *c)
@@ -57,18 +152,26 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	(void)q;
 	struct bfs_state *s = st;
 	ordo_bfs_check(s->g, s->level, s->ref, c);
+	ordo_check_figure(c, "rounds_push", s->dir == DIR_SCHEDULER ? 0 : s->fs.rounds_push);
+	ordo_check_figure(c, "rounds_pull", s->dir == DIR_SCHEDULER ? 0 : s->fs.rounds_pull);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct app_kernel k = {
 	    .name = "bfs",
-	    .summary = "breadth-first search levels (priority = level; arc weights ignored)",
-	    .baseline_name = "queue BFS (its visited nodes are the baseline tasks)",
+	    .summary = "breadth-first search levels (frontier rounds pushed or pulled; "
+	               "--direction push: priority = level on a scheduler)",
+	    .baseline_name = "queue BFS",
+	    .work_note = "frontier rounds: tasks = levels set + arcs examined, baseline the "
+	                 "same of the queue BFS (its visited nodes + their out-arcs); "
+	                 "--direction push: tasks = nodes run, baseline its visited nodes",
 	    .default_gen = "road:W=1024,H=1024",
 	    .default_wl = "obim:delta=0",
 	    .query = APP_QUERY_SOURCE,
-	    .figures = {"reached", "max_level"},
+	    .figures = {"reached", "max_level", "rounds_push", "rounds_pull"},
+	    .opts = bfs_opts,
+	    .option = option,
 	    .init = init,
 	    .fini = fini,
 	    .baseline = baseline,

@@ -56,7 +56,8 @@ struct app_baseline {
 struct app_env {
 	const struct ordo_topology *topo;
 	uint64_t seed;
-	FILE *report; /* the human report (notes such as a computed parameter), or NULL */
+	FILE *report;  /* the human report (notes such as a computed parameter), or NULL */
+	bool wl_given; /* the user chose the scheduler (--wl): bfs runs it rather than rounds */
 };
 
 #define APP_OPT_KEY 600 /* kernels' own option keys: APP_OPT_KEY .. APP_OPT_KEY + 99 */

@@ -4,7 +4,7 @@ the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), interleaved rounds, ea
 process timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
 
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
-                 [--rounds 3] [--trials 5] [--ordo-wl bfs=obim:delta=0 ...]
+                 [--rounds 3] [--trials 5] [--ordo-wl bfs=direction:auto ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
                  [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]]
 
@@ -13,6 +13,8 @@ graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS fi
 its converter, into GAPBS_DIR/ordo-yardsticks/. The yardsticks come from
 bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/tools).
 Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v).
+ordo's BFS runs its frontier mode by default (`--ordo-wl bfs=direction:auto`; any
+`direction:D` is passed as `--direction D`); a scheduler spec runs the scheduled form.
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
 
@@ -32,7 +34,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDO_WL = {"bfs": "obim:delta=0", "sssp": "obim:delta=12"}
+ORDO_WL = {"bfs": "direction:auto", "sssp": "obim:delta=12"}
 GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
 
 
@@ -102,13 +104,16 @@ def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
 
 
 def run_ordo(bin_dir, app, path, threads, trials, wl):
+    # "direction:D" runs bfs's frontier mode (--direction D) instead of a scheduler
+    how = ["--direction", wl.split(":", 1)[1]] if wl.startswith("direction:") else ["--wl", wl]
     cmd = [os.path.join(bin_dir, app), path, "-t", str(threads), "-r", "0", "-n", str(trials),
-           "--wl", wl, "--format", "json", "-q"]
+           "--format", "json", "-q"] + how
     p = subprocess.run(cmd, capture_output=True, text=True)
     recs = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
     if p.returncode or len(recs) != trials or any(r["verify"] != "PASS" for r in recs):
         die("%s failed or did not verify:\n%s" % (" ".join(cmd), p.stderr[-500:]))
-    return [r["time_s"] * 1e3 for r in recs], recs[0]["scheduler"]
+    return [r["time_s"] * 1e3 for r in recs], wl if wl.startswith("direction:") else \
+        recs[0]["scheduler"]
 
 
 def main():

@@ -876,6 +876,12 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_graph **out,
                            struct ordo_build_stats *stats, struct ordo_err *err);
 
+/* The transpose of g: u -> v for every arc v -> u of g, each list sorted by source,
+ * without weights, compressed when g is (transpose.c). For pull steps over in-arcs.
+ * Errors: ENOMEM. */
+int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                          struct ordo_err *err);
+
 /* Replaces the weights with max(1, round(Euclidean distance)) of the endpoints'
  * coordinates (needs coordinates). */
 int ordo_graph_weights_from_coords(struct ordo_graph *g, struct ordo_err *err);

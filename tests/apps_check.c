@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
@@ -89,6 +90,68 @@ static int bfs_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 	return 0;
 }
 
+/* The frontier mode (ordo_bfs_frontier) from three sources, each direction rule, at 1,
+ * 2, 4 and maxT threads: the levels, the levels set (every reached node but the source,
+ * once), the rounds each way (none against a forced direction), and with push rounds
+ * only, exactly the arcs the queue BFS examines (each visited node's out-arcs once). */
+static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int maxT, uint32_t *ref,
+                            _Atomic uint32_t *level, char *msg, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_graph *gt = NULL;
+	if (!(g->flags & ORDO_GRAPH_SYMMETRIC) && ordo_graph_transposed(g, 2, &gt, &e))
+		return FAIL("%s: transpose: %s", what, e.msg);
+	const struct ordo_graph *in = gt ? gt : g;
+	static const char *const dirs[] = {"auto", "rounds-push", "pull"};
+	int rc = 0;
+	for (uint64_t k = 0; k < 3 && !rc; k++) {
+		const uint32_t src = ordo_graph_pick_source(g, 5, k);
+		uint64_t visited, arcs;
+		if (ordo_bfs_seq_work(g, src, ref, &visited, &arcs, &e)) {
+			rc = FAIL("%s", e.msg);
+			break;
+		}
+		for (int d = 0; d < 3 && !rc; d++)
+			for (int T = 1; T <= maxT && !rc;
+			     T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2) {
+				struct ordo_topology topo;
+				if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e)) {
+					rc = FAIL("topology: %s", e.msg);
+					break;
+				}
+				const struct ordo_frontier_opts fo = {
+				    &topo, d == 0   ? ORDO_FRONTIER_AUTO
+				           : d == 1 ? ORDO_FRONTIER_PUSH
+				                    : ORDO_FRONTIER_PULL};
+				struct ordo_frontier_stats st;
+				struct ordo_check c;
+				if (ordo_bfs_frontier(g, in, src, &fo, level, &st, &e))
+					rc = FAIL("%s", e.msg);
+				else if (ordo_bfs_check(g, level, ref, &c), !c.pass)
+					rc = FAIL("%llu wrong levels (first: %s)",
+					          (unsigned long long)c.mismatches, c.first);
+				else if (st.added + 1 != visited)
+					rc = FAIL("%llu levels set for %llu visited nodes",
+					          (unsigned long long)st.added + 1,
+					          (unsigned long long)visited);
+				else if ((d == 1 && st.rounds_pull) || (d == 2 && st.rounds_push))
+					rc = FAIL("rounds %u push, %u pull", st.rounds_push,
+					          st.rounds_pull);
+				else if (d == 1 && st.arcs != arcs)
+					rc = FAIL(
+					    "push rounds examined %llu arcs, the queue BFS %llu",
+					    (unsigned long long)st.arcs, (unsigned long long)arcs);
+				if (rc)
+					snprintf(msg + strlen(msg), cap - strlen(msg),
+					         " (%s, frontier %s, %d threads, source %u)", what,
+					         dirs[d], T, src);
+				ordo_topology_free(&topo);
+			}
+	}
+	ordo_graph_free(gt);
+	return rc;
+}
+
 int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
 {
 	struct bfs_job j = {g, ordo_graph_pick_source(g, 1, 0), malloc((g->n + 1) * 4ul), 0,
@@ -101,8 +164,8 @@ int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 		FAIL("%s has no arc", what);
 	else if (ordo_bfs_seq(g, j.src, j.ref, &j.visited, &e))
 		FAIL("%s", e.msg);
-	else
-		rc = every_scheduler(what, maxT, bfs_one, &j, msg, cap);
+	else if (!(rc = every_scheduler(what, maxT, bfs_one, &j, msg, cap)))
+		rc = bfs_frontier_all(g, what, maxT, j.ref, j.level, msg, cap);
 	free(j.ref);
 	free((void *)j.level);
 	return rc;

@@ -11,7 +11,8 @@
 
 #include "ordo_graph.h"
 
-/* BFS levels from a fixed-seed source. */
+/* BFS levels from a fixed-seed source with every scheduler, and in the frontier mode
+ * (push, pull and Beamer's rule) from three sources. */
 int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 /* A* on `pairs` fixed-seed reachable pairs (g needs coordinates), distances against
  * Dijkstra; the default heuristic scale is checked to be consistent on every arc. */

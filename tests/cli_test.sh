@@ -172,6 +172,23 @@ for app in bfs astar mst kcore; do
 	grep -q '"wl_steals":[0-9]' "$tmp/$app.json" || fail "$app: scheduler counters not named"
 done
 grep -q '"max_level":[0-9]' "$tmp/bfs.json" || fail "bfs figure max_level"
+grep -q '"rounds_push":0,"rounds_pull":0' "$tmp/bfs.json" || fail "bfs with --wl runs the scheduler: $(cat "$tmp/bfs.json")"
+# bfs: frontier rounds by default (a directed graph gets its transpose), each direction
+"$bin/bfs" --gen rmat:scale=10,ef=8,sym=0 -n 2 -t 2 --format json >"$tmp/bfsf.json" 2>"$tmp/bfsf.err" ||
+	fail "bfs frontier: $(cat "$tmp/bfsf.err")"
+[ "$(grep -c '"verify":"PASS"' "$tmp/bfsf.json")" = 2 ] || fail "bfs frontier json: $(cat "$tmp/bfsf.json")"
+grep -q '"rounds_push":[1-9][0-9]*,"rounds_pull":[0-9]' "$tmp/bfsf.json" || fail "bfs rounds: $(cat "$tmp/bfsf.json")"
+"$bin/bfs" --gen rmat:scale=10,ef=8,sym=0 -n 1 >"$tmp/bfsf.txt" 2>&1 || fail "bfs frontier text"
+grep -q "its transpose" "$tmp/bfsf.txt" || fail "bfs: the transpose is not reported: $(cat "$tmp/bfsf.txt")"
+for d in auto pull rounds-push push; do
+	"$bin/bfs" "$tests/fixtures/tiny.gr" --direction $d -n 2 -q --format csv >/dev/null ||
+		fail "bfs --direction $d"
+done
+"$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull -n 1 --format json |
+	grep -q '"rounds_push":0,"rounds_pull":[1-9]' || fail "bfs --direction pull went push"
+expect2 "bfs --direction bogus" "expected auto, push, pull or rounds-push" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction up
+expect2 "bfs --direction twice" "given twice" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull --direction push
+expect2 "bfs --alpha 0" "expected a number > 0" "$bin/bfs" "$tests/fixtures/tiny.gr" --alpha 0
 grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar target and distance"
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"

@@ -44,6 +44,8 @@ Test(bfs, tiny_fixture)
 	const uint32_t want3[5] = {2, 3, 3, 0, 1};
 	cr_assert_arr_eq(l, want3, sizeof want3);
 	cr_assert_neq(ordo_bfs_seq(g, 5, l, &visited, &e), 0, "a source out of range is an error");
+	char msg[512];
+	cr_assert_eq(apps_bfs_all(g, "tiny.gr (directed)", 4, msg, sizeof msg), 0, "%s", msg);
 	ordo_graph_free(g);
 }
 
@@ -60,7 +62,9 @@ Test(bfs, unreached_nodes_and_every_scheduler)
 
 Test(bfs, every_scheduler_on_generated_graphs, .timeout = 600)
 {
-	const char *specs[] = {"road:W=150,H=120,seed=4", "rmat:scale=12,ef=8", "grid:W=80,H=60"};
+	/* the last one is directed: pull rounds read its transpose */
+	const char *specs[] = {"road:W=150,H=120,seed=4", "rmat:scale=12,ef=8", "grid:W=80,H=60",
+	                       "rmat:scale=11,ef=8,sym=0"};
 	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
 		struct ordo_graph *g;
 		struct ordo_err e = {0};

@@ -109,8 +109,116 @@ int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
 	                     st, err);
 }
 
+/* ---- the frontier mode (ordo_frontier.h): direction-optimising BFS ----
+ * push: every unvisited out-neighbour of a frontier node is claimed by a compare-and-
+ * swap of its level from ORDO_LEVEL_INF; pull: an unvisited node scans its in-arcs (gt)
+ * and stops at the first one from the frontier. The level is the round + 1. */
+struct bfs_fctx {
+	const struct ordo_graph *g, *gt;
+	_Atomic uint32_t *level;
+};
+
+static inline __attribute__((always_inline)) uint64_t
+bfs_push_body(struct ordo_frontier_tctx *fx, uint32_t u, void *user, const bool cz)
+{
+	const struct bfs_fctx *s = user;
+	const uint32_t nl = fx->round + 1;
+	struct ordo_arcs a = ordo_graph_arcs_as(s->g, u, cz);
+	uint32_t vbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	uint64_t arcs = 0;
+	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
+		arcs += k;
+		for (unsigned i = 0; i < k; i++) {
+			const uint32_t v = vb[i];
+			uint32_t old = atomic_load_explicit(&s->level[v], memory_order_relaxed);
+			if (old == ORDO_LEVEL_INF &&
+			    atomic_compare_exchange_strong_explicit(
+			        &s->level[v], &old, nl, memory_order_relaxed, memory_order_relaxed))
+				ordo_frontier_add(fx, v, ordo_graph_degree(s->g, v));
+		}
+	}
+	return arcs;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+bfs_pull_body(struct ordo_frontier_tctx *fx, uint32_t v, void *user, const bool cz)
+{
+	const struct bfs_fctx *s = user;
+	if (atomic_load_explicit(&s->level[v], memory_order_relaxed) != ORDO_LEVEL_INF)
+		return 0;
+	struct ordo_arcs a = ordo_graph_arcs_as(s->gt, v, cz);
+	uint32_t vbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	uint64_t arcs = 0;
+	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
+		for (unsigned i = 0; i < k; i++)
+			if (ordo_frontier_in(fx, vb[i])) {
+				/* v is this thread's alone this round */
+				atomic_store_explicit(&s->level[v], fx->round + 1,
+				                      memory_order_relaxed);
+				ordo_frontier_add(fx, v, ordo_graph_degree(s->g, v));
+				return arcs + i + 1;
+			}
+		arcs += k;
+	}
+	return arcs;
+}
+
+static uint64_t bfs_push_plain(struct ordo_frontier_tctx *fx, uint32_t u, void *user)
+{
+	return bfs_push_body(fx, u, user, false);
+}
+static uint64_t bfs_push_cz(struct ordo_frontier_tctx *fx, uint32_t u, void *user)
+{
+	return bfs_push_body(fx, u, user, true);
+}
+static uint64_t bfs_pull_plain(struct ordo_frontier_tctx *fx, uint32_t v, void *user)
+{
+	return bfs_pull_body(fx, v, user, false);
+}
+static uint64_t bfs_pull_cz(struct ordo_frontier_tctx *fx, uint32_t v, void *user)
+{
+	return bfs_pull_body(fx, v, user, true);
+}
+static uint64_t bfs_degree(uint32_t v, void *user)
+{
+	return ordo_graph_degree(((const struct bfs_fctx *)user)->g, v);
+}
+
+int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
+                      const struct ordo_frontier_opts *o, _Atomic uint32_t *level,
+                      struct ordo_frontier_stats *st, struct ordo_err *err)
+{
+	if (src >= g->n)
+		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
+		                    g->n);
+	if (o->direction != ORDO_FRONTIER_PUSH && (!gt || gt->n != g->n || gt->m != g->m))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "pull rounds need the graph's transpose (the graph itself "
+		                    "when it is symmetric)");
+	if (gt && !g->cz != !gt->cz)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "the transpose must be compressed exactly when the graph is");
+#pragma omp parallel for num_threads(o->topo->nthreads) schedule(static)
+	for (uint64_t v = 0; v < g->n; v++)
+		atomic_store_explicit(&level[v], ORDO_LEVEL_INF, memory_order_relaxed);
+	atomic_store_explicit(&level[src], 0, memory_order_relaxed);
+	struct bfs_fctx s = {g, gt ? gt : g, level};
+	const struct ordo_frontier_ops ops = {g->cz ? bfs_push_cz : bfs_push_plain,
+	                                      g->cz ? bfs_pull_cz : bfs_pull_plain, bfs_degree};
+	return ordo_frontier_run(o, g->n, g->m, &src, 1, &ops, &s, st, err);
+}
+
 int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
                  struct ordo_err *err)
+{
+	uint64_t arcs;
+	return ordo_bfs_seq_work(g, src, level, visited, &arcs, err);
+}
+
+int ordo_bfs_seq_work(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
+                      uint64_t *arcs, struct ordo_err *err)
 {
 	if (src >= g->n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
@@ -121,6 +229,7 @@ int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint
 	for (uint32_t v = 0; v < g->n; v++)
 		level[v] = ORDO_LEVEL_INF;
 	size_t head = 0, tail = 0;
+	uint64_t examined = 0;
 	level[src] = 0;
 	queue[tail++] = src;
 	while (head < tail) {
@@ -128,6 +237,7 @@ int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint
 		const uint32_t nl = level[u] + 1;
 		uint32_t v, w;
 		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			examined++;
 			if (level[v] == ORDO_LEVEL_INF) {
 				level[v] = nl;
 				queue[tail++] = v;
@@ -136,6 +246,7 @@ int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint
 	}
 	free(queue);
 	*visited = tail;
+	*arcs = examined;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "ordo_check.h"
+#include "ordo_frontier.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
 #include "ordo_wl.h"
@@ -23,6 +24,21 @@
  * reached (the denominator of the work ratio). Errors: EINVAL (bad source), ENOMEM. */
 int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
                  struct ordo_err *err);
+
+/* The same, also giving the arcs it examined (every out-arc of every visited node): the
+ * frontier mode's work ratio counts levels set plus arcs examined against these. */
+int ordo_bfs_seq_work(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
+                      uint64_t *arcs, struct ordo_err *err);
+
+/* Direction-optimising BFS in the frontier mode (ordo_frontier.h): push rounds claim
+ * out-neighbours by compare-and-swap, pull rounds scan an unvisited node's in-arcs in gt
+ * (the transpose, ordo_graph_transposed; g itself when g is symmetric; may be NULL with
+ * ORDO_FRONTIER_PUSH) and stop at the first frontier node. level[n] is initialised here.
+ * st: rounds each way, levels set (st->added, the source not counted) and arcs
+ * examined. Errors: EINVAL (bad source, missing transpose), ENOMEM. */
+int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
+                      const struct ordo_frontier_opts *o, _Atomic uint32_t *level,
+                      struct ordo_frontier_stats *st, struct ordo_err *err);
 
 /* Parallel BFS: priority = level; one task per successful level decrease (atomic min);
  * a popped task whose level is no longer current is empty work. level[n] is

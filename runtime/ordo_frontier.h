@@ -1,0 +1,111 @@
+/*
+ * ordo_frontier.h - the frontier mode: bulk-synchronous rounds over a frontier, beside
+ * ordo_for_each's scheduler-driven tasks, for traversals whose work a round structure
+ * can cut (Beamer, Asanovic and Patterson's direction-optimising BFS, SC 2012).
+ *
+ * Round r holds a frontier F_r of nodes; the operator builds F_{r+1} from it in one of
+ * two forms, chosen per round:
+ *   push (top-down): for each u in F_r, scan u's out-arcs and add each target it is the
+ *        first to claim (ordo_frontier_add); the frontier is sparse (per-thread chunks
+ *        appended to one array);
+ *   pull (bottom-up): for each node v, in parallel over 64-node words, let the operator
+ *        decide: if v still needs a visit, scan v's in-arcs and stop at the first u with
+ *        ordo_frontier_in(u), then add v; the frontier is dense (a bitmap).
+ * Beamer's rule picks the form: from push to pull when the arcs out of the frontier
+ * (m_f, the degree sum of the nodes added last round) exceed the arcs still unexplored
+ * (m_u, all arcs less those of nodes already in a frontier) over alpha; back to push
+ * when a pull round adds fewer than n / beta nodes and no more than the round before.
+ * ORDO_FRONTIER_PUSH and ORDO_FRONTIER_PULL force one form for every round.
+ *
+ * The operator's contract:
+ *   - push(fx, u): called once for each u of the frontier, any thread; claims each
+ *     target atomically (a node must be added once over the whole run), adds it with its
+ *     out-degree, and returns the arcs it examined;
+ *   - pull(fx, v): called once per pull round for every node that has not been in a
+ *     frontier (the runtime keeps that set), on the thread that owns v's 64-node word;
+ *     returns 0 at once when v needs no visit, else scans in-arcs,
+ *     adds v when one is in the frontier (no other thread touches v this round), and
+ *     returns the arcs it examined;
+ *   - degree(v): v's out-degree (the push work v would cost), for the initial nodes.
+ * fx->round is the round being built from (0 for the initial frontier).
+ * A node may be in at most one frontier; the run ends when a round adds nothing.
+ */
+#ifndef ORDO_FRONTIER_H
+#define ORDO_FRONTIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ordo_error.h"
+#include "ordo_runtime.h"
+
+enum ordo_frontier_dir { ORDO_FRONTIER_AUTO, ORDO_FRONTIER_PUSH, ORDO_FRONTIER_PULL };
+
+/* a worker's view of the run, passed to the operator */
+struct ordo_frontier_tctx {
+	const uint64_t *in;  /* the current frontier as a bitmap (pull rounds) */
+	uint64_t *next_bits; /* pull rounds: the next frontier */
+	uint32_t *buf;       /* push rounds: this worker's chunk of the next frontier */
+	unsigned nbuf;
+	uint32_t round;
+	uint64_t added, scout; /* this round: nodes added, their out-degree sum */
+	struct ordo_frontier_run_state *run;
+	const struct ordo_frontier_ops *ops;
+	void *user;
+	int tid;
+};
+
+struct ordo_frontier_ops {
+	uint64_t (*push)(struct ordo_frontier_tctx *fx, uint32_t u, void *user);
+	uint64_t (*pull)(struct ordo_frontier_tctx *fx, uint32_t v, void *user);
+	uint64_t (*degree)(uint32_t v, void *user);
+};
+
+struct ordo_frontier_opts {
+	const struct ordo_topology *topo;
+	enum ordo_frontier_dir direction;
+	double alpha, beta; /* Beamer's; 0 takes ORDO_FRONTIER_ALPHA / _BETA */
+};
+#define ORDO_FRONTIER_ALPHA 15.0
+#define ORDO_FRONTIER_BETA  18.0
+
+struct ordo_frontier_stats {
+	double seconds;                           /* the rounds, as ordo_run_stats.seconds */
+	uint32_t rounds_push, rounds_pull;        /* how many rounds went each way */
+	uint64_t added, arcs;                     /* nodes added (not counting the initial ones),
+	                                             arcs the operator examined */
+	uint64_t work_min, work_median, work_max; /* per thread: added + arcs */
+	int threads;
+};
+
+/* True when u is in the current frontier: only in pull rounds. */
+static inline bool ordo_frontier_in(const struct ordo_frontier_tctx *fx, uint32_t u)
+{
+	return fx->in[u >> 6] >> (u & 63) & 1;
+}
+
+void ordo_frontier_flush(struct ordo_frontier_tctx *fx);
+#define ORDO_FRONTIER_CHUNK 1024
+
+/* Adds v, of out-degree `degree` (the push work it brings), to the next frontier (v
+ * claimed by this call's operator). */
+static inline void ordo_frontier_add(struct ordo_frontier_tctx *fx, uint32_t v, uint64_t degree)
+{
+	fx->added++;
+	fx->scout += degree;
+	if (fx->next_bits) {
+		fx->next_bits[v >> 6] |= 1ull << (v & 63); /* v's word is this thread's */
+		return;
+	}
+	fx->buf[fx->nbuf++] = v;
+	if (fx->nbuf == ORDO_FRONTIER_CHUNK)
+		ordo_frontier_flush(fx);
+}
+
+/* Runs rounds from the n0 initial nodes (distinct, < n) until one adds nothing. m: the
+ * graph's arcs (the rule's m_u starts there). Errors: ENOMEM, EINVAL (threads). */
+int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m,
+                      const uint32_t *initial, uint64_t n0, const struct ordo_frontier_ops *ops,
+                      void *user, struct ordo_frontier_stats *st, struct ordo_err *err);
+
+#endif
