@@ -65,6 +65,7 @@ struct bfs_state {
 	_Atomic uint32_t *level;
 	uint32_t *ref;
 	int dir; /* DIR_SCHEDULER or an enum ordo_frontier_dir */
+	struct ordo_frontier_space *space;
 	struct ordo_frontier_stats fs;
 };
 
@@ -83,9 +84,12 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for levels");
 	if (s->dir == DIR_SCHEDULER)
 		return 0;
+	int rc = ordo_frontier_space_create(g->n, env->topo->nthreads, &s->space, err);
+	if (rc)
+		return rc;
 	if (s->dir != ORDO_FRONTIER_PUSH && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
 		double t0 = ordo_now();
-		int rc = ordo_graph_transposed(g, env->topo->nthreads, &s->gt, err);
+		rc = ordo_graph_transposed(g, env->topo->nthreads, &s->gt, err);
 		if (rc)
 			return rc;
 		if (env->report)
@@ -111,6 +115,7 @@ static void fini(void *st)
 	free(s->level);
 	free(s->ref);
 	ordo_graph_free(s->gt);
+	ordo_frontier_space_free(s->space);
 	free(s);
 }
 
@@ -131,7 +136,8 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	struct bfs_state *s = st;
 	if (s->dir == DIR_SCHEDULER)
 		return ordo_bfs(s->g, q->source, wl, o, s->level, rs, err);
-	const struct ordo_frontier_opts fo = {o->topo, (enum ordo_frontier_dir)s->dir, alpha, beta};
+	const struct ordo_frontier_opts fo = {o->topo, (enum ordo_frontier_dir)s->dir, alpha, beta,
+	                                      s->space};
 	const struct ordo_graph *gt = s->g->flags & ORDO_GRAPH_SYMMETRIC ? s->g : s->gt;
 	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, s->level, &s->fs, err);
 	if (rc)

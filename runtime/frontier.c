@@ -17,29 +17,79 @@
 #include "ordo_frontier.h"
 #include "ordo_util.h"
 
-struct ordo_frontier_run_state {
-	uint32_t *queue, *next;
-	_Atomic uint64_t nlen;
-	uint64_t *bits, *nbits;
-	/* every node that has been in a frontier: a pull round calls the operator only for
-	 * the others (a node joins one frontier at most) */
-	_Atomic uint64_t *seen;
-};
-
 /* per worker, on its own line */
 struct slot {
 	alignas(64) uint64_t added, arcs, work; /* the whole run */
 	uint64_t round_added, round_scout;      /* the last round */
 };
 
+/* The arrays of a run, kept between runs of one graph (their first touch would
+ * otherwise fault in and zero every page inside each timed run). */
+struct ordo_frontier_space {
+	uint32_t n;
+	int T;
+	size_t words;
+	uint32_t *queue, *next;
+	uint64_t *bits, *nbits;
+	/* every node that has been in a frontier, so that a pull round hands the operator
+	 * only the others: set by the deciding thread after each push round (plain stores:
+	 * atomic ones from the workers fought over the lines of neighbouring nodes), and
+	 * by a word's owner in pull rounds */
+	uint64_t *seen;
+	struct slot *sl;
+	uint32_t *bufs;
+};
+
+struct ordo_frontier_run_state {
+	uint32_t *queue, *next;
+	_Atomic uint64_t nlen;
+	uint64_t *bits, *nbits, *seen;
+};
+
+void ordo_frontier_space_free(struct ordo_frontier_space *s)
+{
+	if (!s)
+		return;
+	free(s->queue), free(s->next), free(s->bits), free(s->nbits), free(s->seen);
+	free(s->sl), free(s->bufs);
+	free(s);
+}
+
+int ordo_frontier_space_create(uint32_t n, int threads, struct ordo_frontier_space **out,
+                               struct ordo_err *err)
+{
+	*out = NULL;
+	struct ordo_frontier_space *s = calloc(1, sizeof *s);
+	if (!s)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	s->n = n;
+	s->T = threads;
+	s->words = ((size_t)n + 63) / 64 + 1;
+	s->queue = ordo_alloc_huge(((size_t)n + 1) * sizeof *s->queue);
+	s->next = ordo_alloc_huge(((size_t)n + 1) * sizeof *s->next);
+	s->bits = calloc(s->words, sizeof *s->bits);
+	s->nbits = calloc(s->words, sizeof *s->nbits);
+	s->seen = calloc(s->words, sizeof *s->seen);
+	s->sl = ordo_calloc_aligned((size_t)threads, sizeof *s->sl);
+	s->bufs = malloc((size_t)threads * ORDO_FRONTIER_CHUNK * sizeof *s->bufs);
+	if (!s->queue || !s->next || !s->bits || !s->nbits || !s->seen || !s->sl || !s->bufs) {
+		ordo_frontier_space_free(s);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the frontier of %u nodes",
+		                    n);
+	}
+	/* touched now, by the threads that will use them */
+#pragma omp parallel for num_threads(threads) schedule(static)
+	for (size_t i = 0; i <= n; i++)
+		s->queue[i] = s->next[i] = 0;
+	*out = s;
+	return 0;
+}
+
 void ordo_frontier_flush(struct ordo_frontier_tctx *fx)
 {
 	const uint64_t at =
 	    atomic_fetch_add_explicit(&fx->run->nlen, fx->nbuf, memory_order_relaxed);
 	memcpy(fx->run->next + at, fx->buf, fx->nbuf * sizeof *fx->buf);
-	for (unsigned i = 0; i < fx->nbuf; i++)
-		atomic_fetch_or_explicit(&fx->run->seen[fx->buf[i] >> 6], 1ull << (fx->buf[i] & 63),
-		                         memory_order_relaxed);
 	fx->nbuf = 0;
 }
 
@@ -69,44 +119,48 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const int T = o->topo->nthreads;
 	const double alpha = o->alpha > 0 ? o->alpha : ORDO_FRONTIER_ALPHA;
 	const double beta = o->beta > 0 ? o->beta : ORDO_FRONTIER_BETA;
-	const size_t words = ((size_t)n + 63) / 64 + 1;
-	struct ordo_frontier_run_state rs = {
-	    .queue = ordo_alloc_huge(((size_t)n + 1) * sizeof(uint32_t)),
-	    .next = ordo_alloc_huge(((size_t)n + 1) * sizeof(uint32_t)),
-	    .bits = calloc(words, sizeof(uint64_t)),
-	    .nbits = calloc(words, sizeof(uint64_t)),
-	    .seen = calloc(words, sizeof(uint64_t)),
-	};
-	struct slot *sl = ordo_calloc_aligned((size_t)T, sizeof *sl);
-	uint32_t *bufs = malloc((size_t)T * ORDO_FRONTIER_CHUNK * sizeof *bufs);
-	if (!rs.queue || !rs.next || !rs.bits || !rs.nbits || !rs.seen || !sl || !bufs) {
-		free(rs.queue), free(rs.next), free(rs.bits), free(rs.nbits), free((void *)rs.seen);
-		free(sl), free(bufs);
-		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the frontier of %u nodes",
-		                    n);
+	struct ordo_frontier_space *own = NULL, *sp = o->space;
+	if (sp && (sp->n != n || sp->T != T))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "frontier space for %u nodes and %d threads, run on %u and %d",
+		                    sp->n, sp->T, n, T);
+	if (!sp) {
+		int rc = ordo_frontier_space_create(n, T, &own, err);
+		if (rc)
+			return rc;
+		sp = own;
 	}
+	const double t0 = ordo_now();
+	const size_t words = sp->words;
+	struct ordo_frontier_run_state rs = {.queue = sp->queue,
+	                                     .next = sp->next,
+	                                     .bits = sp->bits,
+	                                     .nbits = sp->nbits,
+	                                     .seen = sp->seen};
+	struct slot *sl = sp->sl;
+	uint32_t *bufs = sp->bufs;
+	memset(sl, 0, (size_t)T * sizeof *sl);
+	memset(rs.seen, 0, words * sizeof *rs.seen);
+	/* a run that never pulls needs no record of who was seen */
+	const bool track = o->direction != ORDO_FRONTIER_PUSH;
 	memcpy(rs.queue, initial, n0 * sizeof *initial);
 	atomic_store_explicit(&rs.nlen, 0, memory_order_relaxed);
 	/* shared state, written by the deciding thread only, between barriers */
 	uint64_t qlen = n0, scout = 0, unexplored = m, awake = n0, old_awake = 0;
 	for (uint64_t i = 0; i < n0; i++) {
 		scout += ops->degree(initial[i], user);
-		atomic_fetch_or_explicit(&rs.seen[initial[i] >> 6], 1ull << (initial[i] & 63),
-		                         memory_order_relaxed);
+		rs.seen[initial[i] >> 6] |= 1ull << (initial[i] & 63);
 	}
 	bool pull = false, over = n0 == 0;
 	uint32_t rounds_push = 0, rounds_pull = 0;
 	int got = 0;
-	double t0 = 0, t1 = 0;
+	double t1 = 0;
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(T)
 	{
 		const int tid = omp_get_thread_num();
 #pragma omp single
-		{
-			got = omp_get_num_threads();
-			t0 = ordo_now();
-		}
+		got = omp_get_num_threads();
 		struct ordo_frontier_tctx fx = {.buf = bufs + (size_t)tid * ORDO_FRONTIER_CHUNK,
 		                                .run = &rs,
 		                                .ops = ops,
@@ -159,19 +213,13 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 				for (size_t w = 0; w < words - 1; w++) {
 					rs.nbits[w] = 0;
 					const uint32_t lo = (uint32_t)(w * 64);
-					const uint64_t seen =
-					    atomic_load_explicit(&rs.seen[w], memory_order_relaxed);
-					/* the nodes of this word not seen yet, below n */
-					uint64_t todo =
-					    ~seen & (n - lo >= 64 ? ~0ull : (1ull << (n - lo)) - 1);
-					for (; todo; todo &= todo - 1)
-						arcs += ops->pull(
-						    &fx, lo + (uint32_t)__builtin_ctzll(todo),
-						    user);
-					if (rs.nbits[w]) /* this word is ours this round */
-						atomic_store_explicit(&rs.seen[w],
-						                      seen | rs.nbits[w],
-						                      memory_order_relaxed);
+					/* the word's nodes below n not in a frontier yet */
+					const uint64_t todo =
+					    ~rs.seen[w] &
+					    (n - lo >= 64 ? ~0ull : (1ull << (n - lo)) - 1);
+					if (todo)
+						arcs += ops->pull(&fx, lo, todo, user);
+					rs.seen[w] |= rs.nbits[w];
 				}
 			} else {
 				fx.in = NULL;
@@ -208,6 +256,9 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 					rs.queue = rs.next, rs.next = x;
 					qlen = atomic_load_explicit(&rs.nlen, memory_order_relaxed);
 					atomic_store_explicit(&rs.nlen, 0, memory_order_relaxed);
+					for (uint64_t i = 0; track && i < qlen; i++)
+						rs.seen[rs.queue[i] >> 6] |= 1ull
+						                             << (rs.queue[i] & 63);
 				}
 				scout = sc;
 				over = add == 0;
@@ -231,7 +282,6 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		}
 		work_spread(sl, T, st);
 	}
-	free(rs.queue), free(rs.next), free(rs.bits), free(rs.nbits), free((void *)rs.seen);
-	free(sl), free(bufs);
+	ordo_frontier_space_free(own);
 	return rc;
 }

@@ -21,11 +21,12 @@
  *   - push(fx, u): called once for each u of the frontier, any thread; claims each
  *     target atomically (a node must be added once over the whole run), adds it with its
  *     out-degree, and returns the arcs it examined;
- *   - pull(fx, v): called once per pull round for every node that has not been in a
- *     frontier (the runtime keeps that set), on the thread that owns v's 64-node word;
- *     returns 0 at once when v needs no visit, else scans in-arcs,
- *     adds v when one is in the frontier (no other thread touches v this round), and
- *     returns the arcs it examined;
+ *   - pull(fx, base, todo): called once per pull round for each 64-node word that holds
+ *     nodes not yet in any frontier (the runtime keeps that set), on the thread that
+ *     owns the word: bit i of todo stands for node base + i. For each such v it skips v
+ *     if v needs no visit, else scans v's in-arcs, stops at the first u with
+ *     ordo_frontier_in(u), and adds v (no other thread touches v this round; the degree
+ *     passed is not used after a pull round, 0 will do); it returns the arcs examined;
  *   - degree(v): v's out-degree (the push work v would cost), for the initial nodes.
  * fx->round is the round being built from (0 for the initial frontier).
  * A node may be in at most one frontier; the run ends when a round adds nothing.
@@ -57,20 +58,31 @@ struct ordo_frontier_tctx {
 
 struct ordo_frontier_ops {
 	uint64_t (*push)(struct ordo_frontier_tctx *fx, uint32_t u, void *user);
-	uint64_t (*pull)(struct ordo_frontier_tctx *fx, uint32_t v, void *user);
+	uint64_t (*pull)(struct ordo_frontier_tctx *fx, uint32_t base, uint64_t todo, void *user);
 	uint64_t (*degree)(uint32_t v, void *user);
 };
+
+struct ordo_frontier_space;
 
 struct ordo_frontier_opts {
 	const struct ordo_topology *topo;
 	enum ordo_frontier_dir direction;
 	double alpha, beta; /* Beamer's; 0 takes ORDO_FRONTIER_ALPHA / _BETA */
+	/* the run's arrays, made once for a graph and reused; NULL: allocated per run */
+	struct ordo_frontier_space *space;
 };
+
+/* Arrays for runs over n nodes with `threads` workers (two n-entry queues, three
+ * bitmaps, per-thread buffers), touched by those threads here so that a timed run does
+ * not fault them in. Errors: ENOMEM. */
+int ordo_frontier_space_create(uint32_t n, int threads, struct ordo_frontier_space **out,
+                               struct ordo_err *err);
+void ordo_frontier_space_free(struct ordo_frontier_space *s);
 #define ORDO_FRONTIER_ALPHA 15.0
 #define ORDO_FRONTIER_BETA  18.0
 
 struct ordo_frontier_stats {
-	double seconds;                           /* the rounds, as ordo_run_stats.seconds */
+	double seconds; /* from the run's start (clearing its state) to the last round's end */
 	uint32_t rounds_push, rounds_pull;        /* how many rounds went each way */
 	uint64_t added, arcs;                     /* nodes added (not counting the initial ones),
 	                                             arcs the operator examined */
@@ -103,7 +115,8 @@ static inline void ordo_frontier_add(struct ordo_frontier_tctx *fx, uint32_t v, 
 }
 
 /* Runs rounds from the n0 initial nodes (distinct, < n) until one adds nothing. m: the
- * graph's arcs (the rule's m_u starts there). Errors: ENOMEM, EINVAL (threads). */
+ * graph's arcs (the rule's m_u starts there). Errors: ENOMEM, EINVAL (threads, or a
+ * space made for another n or thread count). */
 int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m,
                       const uint32_t *initial, uint64_t n0, const struct ordo_frontier_ops *ops,
                       void *user, struct ordo_frontier_stats *st, struct ordo_err *err);

@@ -33,9 +33,9 @@ int ordo_bfs_seq_work(const struct ordo_graph *g, uint32_t src, uint32_t *level,
 /* Direction-optimising BFS in the frontier mode (ordo_frontier.h): push rounds claim
  * out-neighbours by compare-and-swap, pull rounds scan an unvisited node's in-arcs in gt
  * (the transpose, ordo_graph_transposed; g itself when g is symmetric; may be NULL with
- * ORDO_FRONTIER_PUSH) and stop at the first frontier node. level[n] is initialised here.
- * st: rounds each way, levels set (st->added, the source not counted) and arcs
- * examined. Errors: EINVAL (bad source, missing transpose), ENOMEM. */
+ * ORDO_FRONTIER_PUSH) and stop at the first frontier node. level[n] is initialised here
+ * (and timed: st->seconds includes it). st: rounds each way, levels set (st->added, the
+ * source not counted) and arcs examined. Errors: EINVAL (bad source, missing transpose), ENOMEM. */
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
                       const struct ordo_frontier_opts *o, _Atomic uint32_t *level,
                       struct ordo_frontier_stats *st, struct ordo_err *err);
