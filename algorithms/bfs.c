@@ -11,7 +11,7 @@
 #include "ordo_app.h"
 #include "ordo_bfs.h"
 
-enum { O_DIRECTION = APP_OPT_KEY, O_ALPHA, O_BETA };
+enum { O_DIRECTION = APP_OPT_KEY, O_ALPHA, O_BETA, O_HANDOFF };
 
 static const struct cli_opt bfs_opts[] = {
     {"direction", O_DIRECTION, "auto|push|pull|rounds-push",
@@ -20,12 +20,17 @@ static const struct cli_opt bfs_opts[] = {
      "rounds-push: every round one way"},
     {"alpha", O_ALPHA, "A", "push -> pull when frontier arcs > unexplored arcs / A (15)"},
     {"beta", O_BETA, "B", "pull -> push when a round adds < n / B nodes, fewer than the last (18)"},
+    {"handoff-round", O_HANDOFF, "R",
+     "auto: from round R on, a push round that leaves fewer than n / 64 nodes hands them "
+     "to the scheduler (--wl), which finishes asynchronously (a high-diameter graph's "
+     "thousands of small rounds cost more than they save); 0: never (default 32)"},
     {NULL, 0, NULL, NULL},
 };
 
 /* -1: not given (auto, or push when --wl is given) */
 static int direction = -1;
 static double alpha, beta;
+static int64_t handoff_round = 32;
 enum { DIR_SCHEDULER = 100 };
 
 static int option(int key, const char *arg)
@@ -48,6 +53,9 @@ static int option(int key, const char *arg)
 		}
 		return 0;
 	}
+	if (key == O_HANDOFF)
+		return cli_int(cli_prog, "--handoff-round", arg, 0, UINT32_MAX, &handoff_round) ? 0
+		                                                                                : 2;
 	char *end;
 	double x = strtod(arg, &end);
 	if (end == arg || *end || !(x > 0) || x > 1e9) {
@@ -66,7 +74,7 @@ struct bfs_state {
 	uint32_t *ref;
 	int dir; /* DIR_SCHEDULER or an enum ordo_frontier_dir */
 	struct ordo_frontier_space *space;
-	struct ordo_frontier_stats fs;
+	struct ordo_bfs_stats fs;
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
@@ -99,11 +107,15 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 			    "%.1f MiB) built in %.3f s\n",
 			    (double)ordo_graph_csr_bytes(s->gt) / (1 << 20), ordo_now() - t0);
 	}
-	if (env->report)
+	if (env->report && s->dir == ORDO_FRONTIER_AUTO && handoff_round)
 		fprintf(env->report,
-		        "bfs: frontier rounds (--direction %s); the scheduler is not used "
-		        "(--direction push runs it)\n",
-		        s->dir == ORDO_FRONTIER_AUTO   ? "auto"
+		        "bfs: frontier rounds (--direction auto); from round %lld a small frontier "
+		        "goes to the scheduler, which finishes (--handoff-round)\n",
+		        (long long)handoff_round);
+	else if (env->report)
+		fprintf(env->report,
+		        "bfs: frontier rounds only (--direction %s); the scheduler is not used\n",
+		        s->dir == ORDO_FRONTIER_AUTO   ? "auto, --handoff-round 0"
 		        : s->dir == ORDO_FRONTIER_PULL ? "pull"
 		                                       : "rounds-push");
 	return 0;
@@ -136,17 +148,28 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	struct bfs_state *s = st;
 	if (s->dir == DIR_SCHEDULER)
 		return ordo_bfs(s->g, q->source, wl, o, s->level, rs, err);
-	const struct ordo_frontier_opts fo = {o->topo, (enum ordo_frontier_dir)s->dir, alpha, beta,
-	                                      s->space};
+	const struct ordo_frontier_opts fo = {.topo = o->topo,
+	                                      .direction = (enum ordo_frontier_dir)s->dir,
+	                                      .alpha = alpha,
+	                                      .beta = beta,
+	                                      .space = s->space,
+	                                      .handoff_round = (uint32_t)handoff_round};
 	const struct ordo_graph *gt = s->g->flags & ORDO_GRAPH_SYMMETRIC ? s->g : s->gt;
-	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, s->level, &s->fs, err);
+	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, wl, o, s->level, &s->fs, err);
 	if (rc)
 		return rc;
+	/* levels set and arcs examined, the rounds' and the tail's */
+	const struct ordo_frontier_stats *r = &s->fs.rounds;
+	const struct ordo_run_stats *t = &s->fs.tail;
 	memset(rs, 0, sizeof *rs);
 	rs->seconds = s->fs.seconds;
-	rs->threads = s->fs.threads;
-	rs->tasks = s->fs.added + 1 + s->fs.arcs; /* the source's level is set too */
-	rs->pushes = s->fs.added + 1;
+	rs->threads = r->threads;
+	rs->tasks = r->added + 1 + r->arcs + s->fs.tail_set + s->fs.tail_arcs;
+	rs->pushes = r->added + 1 + s->fs.tail_set;
+	rs->empty = t->empty;
+	rs->failed_pops = t->failed_pops;
+	rs->lookahead = t->lookahead;
+	memcpy(rs->wl_stat, t->wl_stat, sizeof rs->wl_stat);
 	rs->tasks_min = s->fs.work_min;
 	rs->tasks_median = s->fs.work_median;
 	rs->tasks_max = s->fs.work_max;
@@ -158,8 +181,10 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	(void)q;
 	struct bfs_state *s = st;
 	ordo_bfs_check(s->g, s->level, s->ref, c);
-	ordo_check_figure(c, "rounds_push", s->dir == DIR_SCHEDULER ? 0 : s->fs.rounds_push);
-	ordo_check_figure(c, "rounds_pull", s->dir == DIR_SCHEDULER ? 0 : s->fs.rounds_pull);
+	const bool rounds = s->dir != DIR_SCHEDULER;
+	ordo_check_figure(c, "rounds_push", rounds ? s->fs.rounds.rounds_push : 0);
+	ordo_check_figure(c, "rounds_pull", rounds ? s->fs.rounds.rounds_pull : 0);
+	ordo_check_figure(c, "handed_off", rounds ? s->fs.rounds.handed_off : 0);
 }
 
 int main(int argc, char **argv)
@@ -175,7 +200,7 @@ int main(int argc, char **argv)
 	    .default_gen = "road:W=1024,H=1024",
 	    .default_wl = "obim:delta=0",
 	    .query = APP_QUERY_SOURCE,
-	    .figures = {"reached", "max_level", "rounds_push", "rounds_pull"},
+	    .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
 	    .opts = bfs_opts,
 	    .option = option,
 	    .init = init,

@@ -36,6 +36,7 @@ struct ordo_frontier_space {
 	 * atomic ones from the workers fought over the lines of neighbouring nodes), and
 	 * by a word's owner in pull rounds */
 	uint64_t *seen;
+	uint64_t qlen; /* the frontier a hand-off left in queue */
 	struct slot *sl;
 	uint32_t *bufs;
 };
@@ -45,6 +46,17 @@ struct ordo_frontier_run_state {
 	_Atomic uint64_t nlen;
 	uint64_t *bits, *nbits, *seen;
 };
+
+uint64_t ordo_frontier_space_work(const struct ordo_frontier_space *s, int t)
+{
+	return t >= 0 && t < s->T ? s->sl[t].work : 0;
+}
+
+const uint32_t *ordo_frontier_space_left(const struct ordo_frontier_space *s, uint64_t *len)
+{
+	*len = s->qlen;
+	return s->queue;
+}
 
 void ordo_frontier_space_free(struct ordo_frontier_space *s)
 {
@@ -152,6 +164,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		rs.seen[initial[i] >> 6] |= 1ull << (initial[i] & 63);
 	}
 	bool pull = false, over = n0 == 0;
+	uint64_t handed = 0;
 	uint32_t rounds_push = 0, rounds_pull = 0;
 	int got = 0;
 	double t1 = 0;
@@ -262,6 +275,19 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 				}
 				scout = sc;
 				over = add == 0;
+				/* a long run of small push rounds (a high-diameter graph): the
+				 * rounds' barriers cost more than they save, so the frontier is
+				 * left to the caller's asynchronous operator */
+				if (!over && !pull && o->handoff_round &&
+				    round + 1 >= o->handoff_round &&
+				    o->direction == ORDO_FRONTIER_AUTO &&
+				    (double)qlen <
+				        (double)n * (o->handoff_share > 0
+				                         ? o->handoff_share
+				                         : ORDO_FRONTIER_HANDOFF_SHARE)) {
+					handed = qlen;
+					over = true;
+				}
 			}
 		}
 #pragma omp single
@@ -275,6 +301,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		st->seconds = t1 - t0;
 		st->rounds_push = rounds_push;
 		st->rounds_pull = rounds_pull;
+		st->handed_off = handed;
 		st->threads = T;
 		for (int t = 0; t < T; t++) {
 			st->added += sl[t].added;
@@ -282,6 +309,11 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		}
 		work_spread(sl, T, st);
 	}
+	/* the last frontier (sparse after a push round), for a caller that takes over */
+	sp->queue = rs.queue, sp->next = rs.next;
+	sp->qlen = handed;
 	ordo_frontier_space_free(own);
+	if (!rc && handed && own) /* nobody can read it: not handed off after all */
+		rc = ordo_err_set(err, ORDO_EINVAL, "a hand-off needs a frontier space");
 	return rc;
 }

@@ -70,7 +70,16 @@ struct ordo_frontier_opts {
 	double alpha, beta; /* Beamer's; 0 takes ORDO_FRONTIER_ALPHA / _BETA */
 	/* the run's arrays, made once for a graph and reused; NULL: allocated per run */
 	struct ordo_frontier_space *space;
+	/* Hand-off (AUTO only, needs a space): from round handoff_round on (0: never), a
+	 * push round whose new frontier holds fewer than n x handoff_share nodes (0 takes
+	 * ORDO_FRONTIER_HANDOFF_SHARE) ends the run with that frontier unexpanded, for
+	 * an asynchronous operator to finish (ordo_frontier_space_left). On a
+	 * high-diameter graph thousands of small rounds cost more in barriers than they
+	 * save; a low-diameter one is done or pulling long before. */
+	uint32_t handoff_round;
+	double handoff_share;
 };
+#define ORDO_FRONTIER_HANDOFF_SHARE (1.0 / 64)
 
 /* Arrays for runs over n nodes with `threads` workers (two n-entry queues, three
  * bitmaps, per-thread buffers), touched by those threads here so that a timed run does
@@ -78,14 +87,20 @@ struct ordo_frontier_opts {
 int ordo_frontier_space_create(uint32_t n, int threads, struct ordo_frontier_space **out,
                                struct ordo_err *err);
 void ordo_frontier_space_free(struct ordo_frontier_space *s);
+/* After a run that handed off (stats.handed_off > 0): the frontier it left, *len nodes,
+ * valid until the space's next run. */
+const uint32_t *ordo_frontier_space_left(const struct ordo_frontier_space *s, uint64_t *len);
+/* Worker t's work (nodes added + arcs examined) in the space's last run. */
+uint64_t ordo_frontier_space_work(const struct ordo_frontier_space *s, int t);
 #define ORDO_FRONTIER_ALPHA 15.0
 #define ORDO_FRONTIER_BETA  18.0
 
 struct ordo_frontier_stats {
 	double seconds; /* from the run's start (clearing its state) to the last round's end */
-	uint32_t rounds_push, rounds_pull;        /* how many rounds went each way */
-	uint64_t added, arcs;                     /* nodes added (not counting the initial ones),
-	                                             arcs the operator examined */
+	uint32_t rounds_push, rounds_pull; /* how many rounds went each way */
+	uint64_t handed_off;  /* nodes of the frontier left to the caller (a hand-off) */
+	uint64_t added, arcs; /* nodes added (not counting the initial ones),
+	                         arcs the operator examined */
 	uint64_t work_min, work_median, work_max; /* per thread: added + arcs */
 	int threads;
 };

@@ -90,6 +90,8 @@ static int bfs_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 	return 0;
 }
 
+uint64_t apps_bfs_handoffs;
+
 /* The frontier mode (ordo_bfs_frontier) from three sources, each direction rule, at 1,
  * 2, 4 and maxT threads: the levels, the levels set (every reached node but the source,
  * once), the rounds each way (none against a forced direction), and with push rounds
@@ -102,7 +104,7 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 	if (!(g->flags & ORDO_GRAPH_SYMMETRIC) && ordo_graph_transposed(g, 2, &gt, &e))
 		return FAIL("%s: transpose: %s", what, e.msg);
 	const struct ordo_graph *in = gt ? gt : g;
-	static const char *const dirs[] = {"auto", "rounds-push", "pull"};
+	static const char *const dirs[] = {"auto", "rounds-push", "pull", "auto, hand-off"};
 	int rc = 0;
 	for (uint64_t k = 0; k < 3 && !rc; k++) {
 		const uint32_t src = ordo_graph_pick_source(g, 5, k);
@@ -111,40 +113,75 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 			rc = FAIL("%s", e.msg);
 			break;
 		}
-		for (int d = 0; d < 3 && !rc; d++)
+		for (int d = 0; d < 4 && !rc; d++)
 			for (int T = 1; T <= maxT && !rc;
 			     T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2) {
 				struct ordo_topology topo;
+				struct ordo_worklist wl;
+				struct ordo_frontier_space *sp = NULL;
 				if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e)) {
 					rc = FAIL("topology: %s", e.msg);
 					break;
 				}
+				/* d == 3: hand the frontier over after the first round to a
+				 * scheduler (two kinds, by thread count), from a space reused
+				 * across the sources */
+				const char *spec = T & 1 ? "obim:delta=0" : "smq";
+				if (ordo_worklist_create(spec, NULL, &topo, 7, &wl, &e) ||
+				    ordo_frontier_space_create(g->n, T, &sp, &e)) {
+					ordo_topology_free(&topo);
+					rc = FAIL("%s", e.msg);
+					break;
+				}
 				const struct ordo_frontier_opts fo = {
-				    &topo, d == 0   ? ORDO_FRONTIER_AUTO
-				           : d == 1 ? ORDO_FRONTIER_PUSH
-				                    : ORDO_FRONTIER_PULL};
-				struct ordo_frontier_stats st;
+				    .topo = &topo,
+				    .direction = d == 1   ? ORDO_FRONTIER_PUSH
+				                 : d == 2 ? ORDO_FRONTIER_PULL
+				                          : ORDO_FRONTIER_AUTO,
+				    .space = d >= 2 ? sp : NULL,
+				    .handoff_round = d == 3 ? 1 : 0,
+				    .handoff_share = 1.0};
+				const struct ordo_exec_opts eo = {.topo = &topo, .seed = 3};
+				struct ordo_bfs_stats bs;
+				const struct ordo_frontier_stats *st = &bs.rounds;
 				struct ordo_check c;
-				if (ordo_bfs_frontier(g, in, src, &fo, level, &st, &e))
+				if (ordo_bfs_frontier(g, in, src, &fo, &wl, &eo, level, &bs, &e))
 					rc = FAIL("%s", e.msg);
 				else if (ordo_bfs_check(g, level, ref, &c), !c.pass)
 					rc = FAIL("%llu wrong levels (first: %s)",
 					          (unsigned long long)c.mismatches, c.first);
-				else if (st.added + 1 != visited)
-					rc = FAIL("%llu levels set for %llu visited nodes",
-					          (unsigned long long)st.added + 1,
+				else if ((d < 3 || !st->handed_off) &&
+				         (st->added + 1 != visited || st->handed_off ||
+				          bs.tail.pushes))
+					rc = FAIL("%llu levels set for %llu visited nodes, %llu "
+					          "handed off",
+					          (unsigned long long)st->added + 1,
+					          (unsigned long long)visited,
+					          (unsigned long long)st->handed_off);
+				else if (d == 3 && st->handed_off &&
+				         (st->handed_off != st->added ||
+				          bs.tail_set != bs.tail.pushes - st->handed_off ||
+				          st->added + 1 + bs.tail_set < visited))
+					rc = FAIL("%llu levels set in the rounds, %llu handed off, "
+					          "%llu pushed by the tail, %llu visited",
+					          (unsigned long long)st->added + 1,
+					          (unsigned long long)st->handed_off,
+					          (unsigned long long)bs.tail.pushes,
 					          (unsigned long long)visited);
-				else if ((d == 1 && st.rounds_pull) || (d == 2 && st.rounds_push))
-					rc = FAIL("rounds %u push, %u pull", st.rounds_push,
-					          st.rounds_pull);
-				else if (d == 1 && st.arcs != arcs)
+				else if ((d == 1 && st->rounds_pull) || (d == 2 && st->rounds_push))
+					rc = FAIL("rounds %u push, %u pull", st->rounds_push,
+					          st->rounds_pull);
+				else if (d == 1 && st->arcs != arcs)
 					rc = FAIL(
 					    "push rounds examined %llu arcs, the queue BFS %llu",
-					    (unsigned long long)st.arcs, (unsigned long long)arcs);
+					    (unsigned long long)st->arcs, (unsigned long long)arcs);
 				if (rc)
 					snprintf(msg + strlen(msg), cap - strlen(msg),
 					         " (%s, frontier %s, %d threads, source %u)", what,
 					         dirs[d], T, src);
+				apps_bfs_handoffs += st->handed_off != 0;
+				ordo_frontier_space_free(sp);
+				ordo_worklist_destroy(&wl);
 				ordo_topology_free(&topo);
 			}
 	}

@@ -8,12 +8,16 @@
 #define ORDO_TEST_APPS_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ordo_graph.h"
 
 /* BFS levels from a fixed-seed source with every scheduler, and in the frontier mode
  * (push, pull and Beamer's rule) from three sources. */
 int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
+/* Frontier runs so far that handed their frontier to a scheduler (a round pushed first:
+ * a graph whose first round is pulled finishes in rounds). */
+extern uint64_t apps_bfs_handoffs;
 /* A* on `pairs` fixed-seed reachable pairs (g needs coordinates), distances against
  * Dijkstra; the default heuristic scale is checked to be consistent on every arc. */
 int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int pairs, char *msg,

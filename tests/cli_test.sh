@@ -189,6 +189,12 @@ done
 expect2 "bfs --direction bogus" "expected auto, push, pull or rounds-push" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction up
 expect2 "bfs --direction twice" "given twice" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull --direction push
 expect2 "bfs --alpha 0" "expected a number > 0" "$bin/bfs" "$tests/fixtures/tiny.gr" --alpha 0
+# a long strip: small push rounds, handed to the scheduler at round 32 unless told not to
+"$bin/bfs" --gen road:W=300,H=8 -n 1 --format json | grep -q '"rounds_push":32,"rounds_pull":0,"handed_off":[1-9]' ||
+	fail "bfs on a strip did not hand off at round 32"
+"$bin/bfs" --gen road:W=300,H=8 -n 1 --handoff-round 0 --format json | grep -q '"handed_off":0,"verify":"PASS"' ||
+	fail "bfs --handoff-round 0 handed off"
+expect2 "bfs --handoff-round -1" "handoff-round" "$bin/bfs" "$tests/fixtures/tiny.gr" --handoff-round -1
 grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar target and distance"
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"

@@ -73,6 +73,8 @@ Test(bfs, every_scheduler_on_generated_graphs, .timeout = 600)
 		cr_assert_eq(apps_bfs_all(g, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
 		ordo_graph_free(g);
 	}
+	/* the road graph's first rounds are pushed: its runs with a hand-off did hand off */
+	cr_assert_gt(apps_bfs_handoffs, 0, "no frontier run handed off to a scheduler");
 }
 
 Test(kruskal, tiny_fixture)

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <omp.h>
 
@@ -17,6 +18,8 @@ struct bfs_ctx {
 	uint64_t run; /* ordo_arcs_memo_run */
 	const struct ordo_graph *g;
 	_Atomic uint32_t *level;
+	/* per thread, 8 words apart: arcs the tasks examined, then levels they set; or NULL */
+	uint64_t *arcs;
 };
 
 /* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
@@ -36,6 +39,8 @@ bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const 
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
 	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
+		if (s->arcs) /* a frontier run's asynchronous tail counts its work */
+			s->arcs[ctx->tid * 8] += k;
 		for (unsigned i = 0; i < k; i++)
 			__builtin_prefetch(&s->level[vb[i]], 1);
 		for (unsigned i = 0; i < k; i++) {
@@ -47,6 +52,8 @@ bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const 
 				if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
 				                                          memory_order_relaxed,
 				                                          memory_order_relaxed)) {
+					if (s->arcs)
+						s->arcs[ctx->tid * 8 + 1]++;
 					ordo_push(ctx, nl, v);
 					break;
 				}
@@ -87,6 +94,23 @@ ORDO_GRAPH_OPERATOR(bfs_op, bfs_op_body, bool, struct ordo_tctx *ctx, const stru
                     void *user)
 ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
 
+/* The scheduled operator from n0 tasks (levels already set); arcs: per-thread counters
+ * of the arcs examined, or NULL. */
+static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
+                         const struct ordo_exec_opts *o, _Atomic uint32_t *level,
+                         const struct ordo_task *init, uint64_t n0, uint64_t *arcs,
+                         struct ordo_run_stats *st, struct ordo_err *err)
+{
+	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level, arcs};
+	struct ordo_exec_opts eo = *o;
+	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
+	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
+	if (!eo.lookahead)
+		eo.lookahead = ORDO_BFS_LOOKAHEAD;
+	return ordo_for_each(&eo, wl->ops, wl->wl, init, n0, g->cz ? bfs_op_cz : bfs_op_plain, &s,
+	                     st, err);
+}
+
 int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
              const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
              struct ordo_err *err)
@@ -99,14 +123,7 @@ int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
 		atomic_store_explicit(&level[v], ORDO_LEVEL_INF, memory_order_relaxed);
 	atomic_store_explicit(&level[src], 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level};
-	struct ordo_exec_opts eo = *o;
-	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
-	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
-	if (!eo.lookahead)
-		eo.lookahead = ORDO_BFS_LOOKAHEAD;
-	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? bfs_op_cz : bfs_op_plain, &s,
-	                     st, err);
+	return bfs_scheduled(g, wl, o, level, &init, 1, NULL, st, err);
 }
 
 /* ---- the frontier mode (ordo_frontier.h): direction-optimising BFS ----
@@ -208,8 +225,9 @@ static uint64_t bfs_degree(uint32_t v, void *user)
 }
 
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
-                      const struct ordo_frontier_opts *o, _Atomic uint32_t *level,
-                      struct ordo_frontier_stats *st, struct ordo_err *err)
+                      const struct ordo_frontier_opts *o, struct ordo_worklist *wl,
+                      const struct ordo_exec_opts *eo, _Atomic uint32_t *level,
+                      struct ordo_bfs_stats *st, struct ordo_err *err)
 {
 	if (src >= g->n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
@@ -231,9 +249,52 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	struct bfs_fctx s = {g, gt ? gt : g, level};
 	const struct ordo_frontier_ops ops = {g->cz ? bfs_push_cz : bfs_push_plain,
 	                                      g->cz ? bfs_pull_cz : bfs_pull_plain, bfs_degree};
-	int rc = ordo_frontier_run(o, g->n, g->m, &src, 1, &ops, &s, st, err);
-	if (!rc && st)
-		st->seconds += init;
+	struct ordo_frontier_opts fo = *o;
+	if (!wl || !o->space)
+		fo.handoff_round = 0; /* nobody to hand the frontier to */
+	memset(st, 0, sizeof *st);
+	int rc = ordo_frontier_run(&fo, g->n, g->m, &src, 1, &ops, &s, &st->rounds, err);
+	st->seconds = init + st->rounds.seconds;
+	st->work_min = st->rounds.work_min;
+	st->work_median = st->rounds.work_median;
+	st->work_max = st->rounds.work_max;
+	if (rc || !st->rounds.handed_off)
+		return rc;
+	/* the asynchronous tail: the frontier's nodes as tasks at their (exact) levels */
+	const double t1 = ordo_now();
+	uint64_t len;
+	const uint32_t *left = ordo_frontier_space_left(o->space, &len);
+	const int T = eo->topo->nthreads;
+	struct ordo_task *tasks = malloc(len * sizeof *tasks);
+	uint64_t *arcs = ordo_calloc_aligned((size_t)T * 8, sizeof *arcs);
+	if (!tasks || !arcs) {
+		free(tasks), free(arcs);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory handing %llu nodes over",
+		                    (unsigned long long)len);
+	}
+	for (uint64_t i = 0; i < len; i++)
+		tasks[i] = (struct ordo_task){
+		    atomic_load_explicit(&level[left[i]], memory_order_relaxed), left[i]};
+	rc = bfs_scheduled(g, wl, eo, level, tasks, len, arcs, &st->tail, err);
+	/* per thread: its rounds' work and its tail's arcs and levels set */
+	for (int t = 0; t < T; t++) {
+		st->tail_arcs += arcs[t * 8];
+		st->tail_set += arcs[t * 8 + 1];
+		arcs[t * 8 + 2] =
+		    ordo_frontier_space_work(o->space, t) + arcs[t * 8] + arcs[t * 8 + 1];
+	}
+	for (int t = 1; t < T; t++) /* insertion sort of the totals, 8 words apart */
+		for (int u = t; u > 0 && arcs[u * 8 + 2] < arcs[(u - 1) * 8 + 2]; u--) {
+			uint64_t x = arcs[u * 8 + 2];
+			arcs[u * 8 + 2] = arcs[(u - 1) * 8 + 2];
+			arcs[(u - 1) * 8 + 2] = x;
+		}
+	st->work_min = arcs[2];
+	st->work_max = arcs[(T - 1) * 8 + 2];
+	st->work_median =
+	    T & 1 ? arcs[T / 2 * 8 + 2] : (arcs[(T / 2 - 1) * 8 + 2] + arcs[T / 2 * 8 + 2]) / 2;
+	free(tasks), free(arcs);
+	st->seconds += ordo_now() - t1;
 	return rc;
 }
 

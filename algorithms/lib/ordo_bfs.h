@@ -30,15 +30,31 @@ int ordo_bfs_seq(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint
 int ordo_bfs_seq_work(const struct ordo_graph *g, uint32_t src, uint32_t *level, uint64_t *visited,
                       uint64_t *arcs, struct ordo_err *err);
 
+/* What a frontier-mode BFS did: its rounds, and the asynchronous tail after a hand-off
+ * (ordo_frontier_opts.handoff_round). */
+struct ordo_bfs_stats {
+	struct ordo_frontier_stats rounds;
+	struct ordo_run_stats tail; /* zero unless rounds.handed_off */
+	uint64_t tail_arcs;         /* arcs the tail's tasks examined (stale ones read none) */
+	uint64_t tail_set;          /* levels the tail's tasks set (a node may be set twice) */
+	double seconds;             /* levels' initialisation + rounds + tail */
+	uint64_t work_min, work_median, work_max; /* per thread: nodes added or levels set,
+	                                             plus arcs examined, rounds and tail */
+};
+
 /* Direction-optimising BFS in the frontier mode (ordo_frontier.h): push rounds claim
  * out-neighbours by compare-and-swap, pull rounds scan an unvisited node's in-arcs in gt
  * (the transpose, ordo_graph_transposed; g itself when g is symmetric; may be NULL with
  * ORDO_FRONTIER_PUSH) and stop at the first frontier node. level[n] is initialised here
- * (and timed: st->seconds includes it). st: rounds each way, levels set (st->added, the
- * source not counted) and arcs examined. Errors: EINVAL (bad source, missing transpose), ENOMEM. */
+ * (and timed: st->seconds includes it). With a scheduler (wl, run with eo) and a
+ * frontier space in o, a hand-off (o->handoff_round) passes the frontier to the
+ * scheduled operator, which finishes asynchronously (st->tail); wl may be NULL.
+ * st->rounds: rounds each way, levels set (added, the source not counted), arcs. Errors: EINVAL
+ * (bad source, missing transpose), ENOMEM. */
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
-                      const struct ordo_frontier_opts *o, _Atomic uint32_t *level,
-                      struct ordo_frontier_stats *st, struct ordo_err *err);
+                      const struct ordo_frontier_opts *o, struct ordo_worklist *wl,
+                      const struct ordo_exec_opts *eo, _Atomic uint32_t *level,
+                      struct ordo_bfs_stats *st, struct ordo_err *err);
 
 /* Parallel BFS: priority = level; one task per successful level decrease (atomic min);
  * a popped task whose level is no longer current is empty work. level[n] is
