@@ -6,7 +6,7 @@ process timed by its own kernel clock; prints the medians and ordo's time over G
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
                  [--rounds 3] [--trials 5] [--ordo-wl bfs=direction:auto ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
-                 [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]]
+                 [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]] [--ordo-dedup]
 
 GAPBS_DIR holds GAPBS's `bfs`, `sssp` and `converter` (`make` there). Its serialized
 graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
@@ -17,6 +17,9 @@ ordo's BFS runs its frontier mode by default (`--ordo-wl bfs=direction:auto`; an
 `direction:D` is passed as `--direction D`); a scheduler spec runs the scheduled form.
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
+
+--ordo-dedup runs ordo on the yardsticks loaded with --dedup (made once, GRAPH-dedup.ordo):
+GAPBS's builder drops duplicate arcs and self-loops, so this is the same graph it runs.
 
 --ordo-reorder runs ordo on the yardsticks renumbered in an order (rcm, bfs, degree or
 hilbert), one for every graph or per graph (road2k=hilbert,rmat20=rcm). The renumbered
@@ -60,6 +63,20 @@ def reordered(bin_dir, data, graph, order, ext):
             m = re.search(r"renumbered in \S+ order in ([0-9.]+) s", p.stderr)
             print("peers.py: %s renumbered (%s) in %s s, once" % (graph, order,
                   m.group(1) if m else "?"), file=sys.stderr)
+        os.replace(path + ".part", path)
+    return path
+
+
+def deduplicated(bin_dir, data, graph):
+    """data/GRAPH-dedup.ordo: one arc per node pair, no self-loops, as GAPBS's builder
+    keeps; made once from the yardstick's DIMACS file."""
+    path = os.path.join(data, graph + "-dedup.ordo")
+    if not os.path.exists(path):
+        cmd = [os.path.join(bin_dir, "ordo-convert"), os.path.join(data, graph + ".gr"),
+               "--dedup", "-o", path + ".part", "--to", "native"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
         os.replace(path + ".part", path)
     return path
 
@@ -129,6 +146,7 @@ def main():
     ap.add_argument("--gapbs-delta", action="append", default=[], metavar="APP/GRAPH=D")
     ap.add_argument("--ordo-reorder", metavar="ORDER|GRAPH=ORDER,...")
     ap.add_argument("--gapbs-reorder", action="store_true")
+    ap.add_argument("--ordo-dedup", action="store_true")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN",
                                                     os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
@@ -171,6 +189,7 @@ def main():
                 else:
                     gpath = gapbs_graph(a.gapbs_dir, data, g, app == "sssp")
                 opath = reordered(a.bin, data, g, o, "ordo") if o else \
+                    deduplicated(a.bin, data, g) if a.ordo_dedup else \
                     os.path.join(data, g + ".ordo")
                 for t in threads:
                     sides = ["gapbs", "ordo"]
@@ -196,6 +215,9 @@ def main():
                     app, g, t, ga, ob, names[(app, g)], ob / ga))
     print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
           "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
+    if a.ordo_dedup:
+        print("(ordo on the yardsticks loaded with --dedup, as GAPBS's builder drops "
+              "duplicate arcs and self-loops)")
     if orders:
         print("(ordo on the yardsticks renumbered with --reorder: %s; GAPBS on %s)" % (
             ", ".join("%s %s" % kv for kv in sorted(orders.items())),

@@ -25,8 +25,9 @@ struct bfs_ctx {
 /* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
 static _Thread_local struct ordo_arcs_memo bfs_memo; /* see ordo_arcs_memo */
 
-static inline __attribute__((always_inline)) bool
-bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
+static inline __attribute__((always_inline)) bool bfs_op_core(struct ordo_tctx *ctx,
+                                                              const struct ordo_task *t, void *user,
+                                                              const bool cz, const bool count)
 {
 	const struct bfs_ctx *s = user;
 	const struct ordo_graph *g = s->g;
@@ -39,7 +40,7 @@ bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const 
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
 	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
-		if (s->arcs) /* a frontier run's asynchronous tail counts its work */
+		if (count) /* a frontier run's asynchronous tail counts its work */
 			s->arcs[ctx->tid * 8] += k;
 		for (unsigned i = 0; i < k; i++)
 			__builtin_prefetch(&s->level[vb[i]], 1);
@@ -52,7 +53,7 @@ bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const 
 				if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
 				                                          memory_order_relaxed,
 				                                          memory_order_relaxed)) {
-					if (s->arcs)
+					if (count)
 						s->arcs[ctx->tid * 8 + 1]++;
 					ordo_push(ctx, nl, v);
 					break;
@@ -90,6 +91,20 @@ bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const b
 		__builtin_prefetch(&s->level[vb[i]], 1);
 }
 
+/* the scheduled operator, and the same counting its work per thread (a frontier run's
+ * tail): separate copies, so that the plain one has no test of a counter */
+static inline __attribute__((always_inline)) bool
+bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
+{
+	return bfs_op_core(ctx, t, user, cz, false);
+}
+static inline __attribute__((always_inline)) bool
+bfs_tail_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
+{
+	return bfs_op_core(ctx, t, user, cz, true);
+}
+ORDO_GRAPH_OPERATOR(bfs_tail, bfs_tail_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
+                    void *user)
 ORDO_GRAPH_OPERATOR(bfs_op, bfs_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
                     void *user)
 ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
@@ -107,8 +122,9 @@ static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_BFS_LOOKAHEAD;
-	return ordo_for_each(&eo, wl->ops, wl->wl, init, n0, g->cz ? bfs_op_cz : bfs_op_plain, &s,
-	                     st, err);
+	const ordo_operator op =
+	    arcs ? (g->cz ? bfs_tail_cz : bfs_tail_plain) : (g->cz ? bfs_op_cz : bfs_op_plain);
+	return ordo_for_each(&eo, wl->ops, wl->wl, init, n0, op, &s, st, err);
 }
 
 int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
@@ -170,15 +186,15 @@ bfs_push_body(struct ordo_frontier_tctx *fx, uint32_t u, void *user, const bool 
 static inline __attribute__((always_inline)) uint64_t
 bfs_pull_one(struct ordo_frontier_tctx *fx, const struct bfs_fctx *s, uint32_t v, const bool cz)
 {
-	if (atomic_load_explicit(&s->level[v], memory_order_relaxed) != ORDO_LEVEL_INF)
-		return 0;
+	/* v is in no frontier yet (the runtime's todo), so its level is unset: no test */
+	const uint64_t *in = fx->in;
 	struct ordo_arcs a = ordo_graph_arcs_as(s->gt, v, cz);
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
 	uint64_t arcs = 0;
 	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		for (unsigned i = 0; i < k; i++)
-			if (ordo_frontier_in(fx, vb[i])) {
+			if (in[vb[i] >> 6] >> (vb[i] & 63) & 1) { /* ordo_frontier_in */
 				/* v is this thread's alone this round */
 				atomic_store_explicit(&s->level[v], fx->round + 1,
 				                      memory_order_relaxed);
