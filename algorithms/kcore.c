@@ -1,35 +1,70 @@
 /*
- * kcore - k-core decomposition (every node's core number, and the graph's degeneracy)
- * with any registered scheduler, verified against Batagelj-Zaversnik bucket peeling.
- * A node is scheduled at its current degree bound, as in Julienne's bucketing; see
- * algorithms/lib/kcore.c for why the operator works on falling upper bounds. The input
- * is made symmetric (and deduplicated) when it is not; weights are ignored. `kcore
- * --help` lists the options; with no input it runs on a generated R-MAT graph.
+ * kcore - k-core decomposition (every node's core number, and the graph's degeneracy),
+ * verified against Batagelj-Zaversnik bucket peeling. By default by level-synchronous
+ * peeling (algorithms/lib/kcore_peel.c: each arc examined once, no scheduler); with
+ * --algo bounds (or an explicit --wl) by the order-independent operator on any
+ * registered scheduler, a node scheduled at its current degree bound as in Julienne's
+ * bucketing (algorithms/lib/kcore.c says why it works on falling upper bounds). The
+ * input is made symmetric (and deduplicated) when it is not; weights are ignored.
+ * `kcore --help` lists the options; with no input it runs on a generated R-MAT graph.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordo_app.h"
 #include "ordo_kcore.h"
+
+enum { O_ALGO = APP_OPT_KEY };
+
+static const struct cli_opt kcore_opts[] = {
+    {"algo", O_ALGO, "peel|bounds",
+     "peel (default): all nodes of degree k peeled together, level by level, no "
+     "scheduler; bounds: falling upper bounds on a scheduler (--wl; the default when "
+     "--wl is given)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int algo = -1; /* -1: not given */
+enum { ALGO_PEEL, ALGO_BOUNDS };
+
+static int option(int key, const char *arg)
+{
+	(void)key;
+	if (algo != -1) {
+		fprintf(stderr, "%s: --algo given twice\n", cli_prog);
+		return 2;
+	}
+	algo = !strcmp(arg, "peel") ? ALGO_PEEL : !strcmp(arg, "bounds") ? ALGO_BOUNDS : -2;
+	if (algo == -2) {
+		fprintf(stderr, "%s: --algo %s: expected peel or bounds\n", cli_prog, arg);
+		return 2;
+	}
+	return 0;
+}
 
 struct kcore_state {
 	const struct ordo_graph *g;
 	_Atomic uint32_t *core;
 	uint32_t *ref;
+	int algo;
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
                 struct ordo_err *err)
 {
-	(void)env;
 	struct kcore_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
+	s->algo = algo >= 0 ? algo : env->wl_given ? ALGO_BOUNDS : ALGO_PEEL;
 	s->core = ordo_alloc_huge((size_t)g->n * sizeof *s->core + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->core || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for core numbers");
+	if (env->report && s->algo == ALGO_PEEL)
+		fprintf(env->report, "kcore: level-synchronous peeling (--algo peel); the "
+		                     "scheduler is not used (--algo bounds runs it)\n");
 	return 0;
 }
 
@@ -46,7 +81,8 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 {
 	(void)q;
 	struct kcore_state *s = st;
-	b->tasks = s->g->n; /* every node peeled once */
+	/* peeling: every node removed once and every arc examined once, in both */
+	b->tasks = s->g->n + (s->algo == ALGO_PEEL ? s->g->m : 0);
 	return ordo_kcore_seq(s->g, s->ref, err);
 }
 
@@ -55,7 +91,21 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 {
 	(void)q;
 	struct kcore_state *s = st;
-	return ordo_kcore(s->g, wl, o, s->core, rs, err);
+	if (s->algo == ALGO_BOUNDS)
+		return ordo_kcore(s->g, wl, o, s->core, rs, err);
+	struct ordo_kcore_stats ks;
+	int rc = ordo_kcore_peel(s->g, o->topo, s->core, &ks, err);
+	if (rc)
+		return rc;
+	memset(rs, 0, sizeof *rs);
+	rs->seconds = ks.seconds;
+	rs->threads = ks.threads;
+	rs->tasks = ks.peeled + ks.arcs + ks.undone;
+	rs->pushes = ks.peeled;
+	rs->tasks_min = ks.work_min;
+	rs->tasks_median = ks.work_median;
+	rs->tasks_max = ks.work_max;
+	return 0;
 }
 
 static void check(void *st, const struct app_query *q, struct ordo_check *c)
@@ -69,10 +119,13 @@ int main(int argc, char **argv)
 {
 	static const struct app_kernel k = {
 	    .name = "kcore",
-	    .summary = "k-core decomposition: core numbers and degeneracy (priority = the "
-	               "node's current degree bound; arc weights ignored)",
+	    .summary = "k-core decomposition: core numbers and degeneracy (level-synchronous "
+	               "peeling; --algo bounds: priority = the node's degree bound; arc "
+	               "weights ignored)",
 	    .baseline_name = "Batagelj-Zaversnik bucket peeling",
-	    .work_note = "baseline tasks = nodes (peeling removes each once)",
+	    .work_note = "peel: tasks = nodes peeled + arcs examined + decrements taken back, "
+	                 "baseline nodes + arcs; bounds: tasks = recomputations, baseline "
+	                 "nodes (peeling removes each once)",
 	    .default_gen = "rmat:scale=18,ef=8",
 	    /* OBIM keeps a thread in its bucket while lower buckets fill from the other
 	     * threads (period=0), so high-degree nodes are recomputed early and often:
@@ -81,6 +134,8 @@ int main(int argc, char **argv)
 	    .query = APP_QUERY_NONE,
 	    .needs = APP_NEEDS_SYMMETRIC,
 	    .figures = {"degeneracy", "max_core_size"},
+	    .opts = kcore_opts,
+	    .option = option,
 	    .init = init,
 	    .fini = fini,
 	    .baseline = baseline,

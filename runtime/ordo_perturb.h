@@ -24,20 +24,20 @@
 #include <stdint.h>
 
 /* The named points: each sits between two steps of a protocol. */
-#define ORDO_PERTURB_POINTS(X)                                                                 \
-	X(TERM_SCAN)      /* executor: between the done[] and the pushed[] pass */             \
-	X(PUSH_PUBLISH)   /* executor: between counting children and pushing them */           \
-	X(DONE_PUBLISH)   /* executor: between the children's push and done[] */               \
-	X(EBR_ANNOUNCE)   /* ebr: between reading the epoch and announcing it */               \
-	X(EBR_ADVANCE)    /* ebr: between checking every announcement and advancing */         \
-	X(EBR_RETIRE)     /* ebr: between the unlink's fence and filing the node */            \
-	X(SPRAY_CLAIM)    /* spraylist: between reading a node's link and marking it */        \
-	X(SPRAY_UNLINK)   /* spraylist: between finding a marked node and unlinking it */      \
-	X(SMQ_FILL)       /* smq: between writing the steal buffer and publishing it */        \
-	X(SMQ_TAKE)       /* smq: between copying a buffer and claiming it */                  \
-	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */            \
-	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */ \
-	X(KCORE_LOWER)    /* kcore: between lowering an estimate and notifying, re-checking */ \
+#define ORDO_PERTURB_POINTS(X)                                                                   \
+	X(TERM_SCAN)      /* executor: between the done[] and the pushed[] pass */               \
+	X(PUSH_PUBLISH)   /* executor: between counting children and pushing them */             \
+	X(DONE_PUBLISH)   /* executor: between the children's push and done[] */                 \
+	X(EBR_ANNOUNCE)   /* ebr: between reading the epoch and announcing it */                 \
+	X(EBR_ADVANCE)    /* ebr: between checking every announcement and advancing */           \
+	X(EBR_RETIRE)     /* ebr: between the unlink's fence and filing the node */              \
+	X(SPRAY_CLAIM)    /* spraylist: between reading a node's link and marking it */          \
+	X(SPRAY_UNLINK)   /* spraylist: between finding a marked node and unlinking it */        \
+	X(SMQ_FILL)       /* smq: between writing the steal buffer and publishing it */          \
+	X(SMQ_TAKE)       /* smq: between copying a buffer and claiming it */                    \
+	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */              \
+	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */   \
+	X(KCORE_LOWER)    /* kcore: lowering an estimate or a peeling degree, and re-checking */ \
 	X(KCORE_SUPPORT)  /* kcore: before a run folds its support count back */
 
 enum ordo_perturb_point {

@@ -379,6 +379,40 @@ static int kcore_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
 	return 0;
 }
 
+/* Level-synchronous peeling at 1, 2, 4 and maxT threads (each run three times: the
+ * threads' races differ): the core numbers, every node peeled once and every arc
+ * examined once (a decrement taken back is counted apart, and only with threads). */
+static int kcore_peel_all(const struct ordo_graph *g, const char *what, int maxT,
+                          struct kcore_job *j, char *msg, size_t cap)
+{
+	for (int T = 1; T <= maxT; T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2)
+		for (int rep = 0; rep < 3; rep++) {
+			struct ordo_err e = {0};
+			struct ordo_topology topo;
+			if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+				return FAIL("topology: %s", e.msg);
+			struct ordo_kcore_stats st;
+			int rc = ordo_kcore_peel(g, &topo, j->core, &st, &e);
+			ordo_topology_free(&topo);
+			struct ordo_check c;
+			if (rc)
+				return FAIL("%s, peeling at %d threads: %s", what, T, e.msg);
+			ordo_kcore_check(g, j->core, j->ref, &c);
+			if (!c.pass)
+				return FAIL(
+				    "%s, peeling at %d threads: %llu mismatches (first: %s)", what,
+				    T, (unsigned long long)c.mismatches, c.first);
+			if (st.peeled != g->n || st.arcs != g->m || (T == 1 && st.undone))
+				return FAIL(
+				    "%s, peeling at %d threads: %llu nodes peeled, %llu arcs "
+				    "examined, %llu taken back; n = %u, m = %llu",
+				    what, T, (unsigned long long)st.peeled,
+				    (unsigned long long)st.arcs, (unsigned long long)st.undone,
+				    g->n, (unsigned long long)g->m);
+		}
+	return 0;
+}
+
 int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
 {
 	struct kcore_job j = {g, malloc((g->n + 1) * sizeof *j.ref),
@@ -389,8 +423,8 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 		rc = FAIL("%s: out of memory", what);
 	else if (ordo_kcore_seq(g, j.ref, &e))
 		rc = FAIL("%s: %s", what, e.msg);
-	else
-		rc = every_scheduler(what, maxT, kcore_one, &j, msg, cap);
+	else if (!(rc = every_scheduler(what, maxT, kcore_one, &j, msg, cap)))
+		rc = kcore_peel_all(g, what, maxT, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.core);
 	return rc;

@@ -24,7 +24,8 @@ int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int p
                    size_t cap);
 /* Minimum spanning forest (g symmetric) against Kruskal. */
 int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
-/* k-core numbers (g symmetric) against Batagelj-Zaversnik. */
+/* k-core numbers (g symmetric) against Batagelj-Zaversnik: every scheduler with the
+ * bounds operator, then level-synchronous peeling. */
 int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 
 /* The same sequential answers (Dijkstra distances and BFS levels from the first picked

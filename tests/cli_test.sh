@@ -199,6 +199,11 @@ grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar ta
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"
 grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "kcore figures: $(cat "$tmp/kcore.json")"
+# kcore: peeling by default (work counted in nodes + arcs), bounds with --algo or --wl
+"$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 2>&1 | grep -q "level-synchronous peeling" || fail "kcore does not peel by default"
+"$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 --format json | grep -q '"verify":"PASS"' || fail "kcore peel"
+"$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 --algo bounds 2>&1 | grep -q "level-synchronous" && fail "kcore --algo bounds peeled"
+expect2 "kcore --algo bogus" "expected peel or bounds" "$bin/kcore" --gen rmat:scale=8,ef=4 --algo up
 # A*: a fixed pair, the Galois spellings, the heuristic's report
 "$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -startNode 0 -destNode 10799 -n 1 >"$tmp/as.txt" || fail "astar fixed pair"
 grep -q "source 0 target 10799" "$tmp/as.txt" || fail "astar pair not used: $(cat "$tmp/as.txt")"

@@ -23,6 +23,23 @@ int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *
 int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
                _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err);
 
+/* What a peeling run did (ordo_kcore_peel). */
+struct ordo_kcore_stats {
+	double seconds;
+	uint32_t levels;                          /* non-empty levels peeled */
+	uint64_t peeled, arcs, undone;            /* nodes peeled (n), arcs examined (m), decrements
+	                                             taken back (two threads lowered a node at once) */
+	uint64_t work_min, work_median, work_max; /* per thread: peeled + arcs + undone */
+	int threads;
+};
+
+/* Level-synchronous peeling (kcore_peel.c): all remaining nodes of degree k peeled
+ * together per level, each arc examined once, an atomic decrement per arc; no
+ * scheduler. core[n] receives the core numbers. Errors: ENOMEM, ERANGE (a degree of
+ * 2^32 or more). */
+int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo,
+                    _Atomic uint32_t *core, struct ordo_kcore_stats *st, struct ordo_err *err);
+
 /* Compares core with ref into c: every differing node is a mismatch; figures
  * "degeneracy" (the largest core number) and "max_core_size" (nodes that have it). */
 void ordo_kcore_check(const struct ordo_graph *g, const _Atomic uint32_t *core, const uint32_t *ref,
