@@ -13,7 +13,9 @@ shift 2
 limit=${MUTANT_TIMEOUT:-300}
 scratch=$work/src
 bld=$work/build
-rm -rf "$scratch"
+# a fresh build: objects left by an earlier run may hold its last mutant, and the copied
+# sources keep their (older) times, so make would not rebuild them
+rm -rf "$scratch" "$bld"
 mkdir -p "$scratch" "$bld"
 # the sources: the files git tracks (and new ones it does not ignore), else everything
 # but build folders, git metadata and benchmark data
