@@ -28,8 +28,9 @@
 struct peel_thread {
 	alignas(64) uint32_t *buf; /* this level's nodes to peel, grown as it goes */
 	uint64_t cap, n;
-	uint32_t lo, len;   /* its segment of the remaining nodes */
-	uint32_t min_above; /* the scan's smallest degree above k */
+	uint32_t lo, len;             /* its segment of the remaining nodes */
+	uint32_t min_above;           /* the scan's smallest degree above k */
+	uint64_t scan_n, scan_failed; /* n and grow_failed after the scan */
 	uint64_t peeled, arcs, undone, grow_failed;
 };
 
@@ -136,13 +137,16 @@ int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo
 				}
 			}
 			me->len = keep;
+			/* what the others read before peeling, which changes n and grow_failed */
+			me->scan_n = me->n;
+			me->scan_failed = me->grow_failed;
 #pragma omp barrier
 			bool empty = true, short_of_memory = false;
 			uint32_t next = UINT32_MAX;
 			for (int i = 0; i < T; i++) {
-				empty = empty && pt[i].n == 0;
+				empty = empty && pt[i].scan_n == 0;
 				next = pt[i].min_above < next ? pt[i].min_above : next;
-				short_of_memory = short_of_memory || pt[i].grow_failed;
+				short_of_memory = short_of_memory || pt[i].scan_failed;
 			}
 			if (!empty && !short_of_memory) {
 				if (T == 1)
