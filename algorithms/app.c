@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ordo_util.h"
@@ -547,6 +548,14 @@ static void record(FILE *fp, int fmt, const struct app_run *r, int trial_no, con
 static int check_out_file(struct app_run *r)
 {
 	const char *path = r->cfg->out_path;
+	struct stat sb;
+	/* a directory opens for reading and reads as empty: refuse it here, before the
+	 * graph is loaded, not when the first record cannot be appended */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "%s: --out %s: %s, not a file; give a file name\n", cli_prog, path,
+		        S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return 2;
+	}
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
 		if (errno != ENOENT) {

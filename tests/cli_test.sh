@@ -186,6 +186,9 @@ for d in auto pull rounds-push push; do
 done
 "$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull -n 1 --format json |
 	grep -q '"rounds_push":0,"rounds_pull":[1-9]' || fail "bfs --direction pull went push"
+# --out naming a directory is refused before the graph is loaded (issue 31, item 3)
+expect2 "--out a directory" "a directory, not a file" "$bin/sssp" --gen road:W=20,H=20 -n 1 --out "$tmp"
+grep -q "generated\|loaded" "$tmp/x.err" && fail "--out a directory: the graph was loaded first: $(cat "$tmp/x.err")"
 expect2 "bfs --direction bogus" "expected auto, push, pull or rounds-push" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction up
 expect2 "bfs --direction twice" "given twice" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull --direction push
 expect2 "bfs --alpha 0" "expected a number > 0" "$bin/bfs" "$tests/fixtures/tiny.gr" --alpha 0
