@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <omp.h>
@@ -216,6 +217,22 @@ int main(int argc, char **argv)
 	if (optind < argc || !in || (!out && !info)) {
 		fprintf(stderr, "usage: %s %s [-o] OUT [options]; try '%s --help'\n", cli_prog,
 		        gen ? "SPEC" : "IN", cli_prog);
+		return 2;
+	}
+	/* refused before anything is read: an output the extension does not name, and an
+	 * output that is the input itself (it would be replaced while being the only copy) */
+	if (out && !to && ordo_format_of_extension(out) < 0) {
+		fprintf(stderr,
+		        "%s: -o %s: the extension names no format (.gr .co .graph .mtx .ordo .xyz "
+		        ".ggr .txt .el ...); give --to FMT\n",
+		        cli_prog, out);
+		return 2;
+	}
+	struct stat si, so_;
+	if (out && !gen && stat(in, &si) == 0 && stat(out, &so_) == 0 && si.st_dev == so_.st_dev &&
+	    si.st_ino == so_.st_ino) {
+		fprintf(stderr, "%s: -o %s is the input itself; write to another file\n", cli_prog,
+		        out);
 		return 2;
 	}
 	if (lo.threads)

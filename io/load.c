@@ -72,8 +72,18 @@ static const char *ext_of(const char *path, char *buf, size_t cap)
 
 int ordo_format_for_output(const char *path)
 {
+	const int f = ordo_format_of_extension(path);
+	return f < 0 ? ORDO_FMT_EDGELIST : f;
+}
+
+int ordo_format_of_extension(const char *path)
+{
 	char b[256];
 	const char *x = ext_of(path, b, sizeof b);
+	static const char *const edge_exts[] = {"txt", "el", "wel", "edges", "edgelist", "tsv"};
+	for (size_t i = 0; i < sizeof edge_exts / sizeof *edge_exts; i++)
+		if (!strcasecmp(x, edge_exts[i]))
+			return ORDO_FMT_EDGELIST;
 	if (!strcasecmp(x, "gr"))
 		return ORDO_FMT_DIMACS;
 	if (!strcasecmp(x, "co"))
@@ -88,7 +98,7 @@ int ordo_format_for_output(const char *path)
 		return ORDO_FMT_XYZ;
 	if (!strcasecmp(x, "ggr") || !strcasecmp(x, "sgr") || !strcasecmp(x, "tgr"))
 		return ORDO_FMT_GALOIS;
-	return ORDO_FMT_EDGELIST;
+	return -1;
 }
 
 static int fields_of(const char *p, const char *e, bool *numeric, bool *real)

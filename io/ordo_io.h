@@ -133,7 +133,12 @@ int ordo_save(const char *path, int format, const struct ordo_graph *g,
  * only when complete, so an interrupted save otherwise leaves `OUT.tmp.XXXXXX`). */
 void ordo_io_remove_pending(void);
 
-/* Format the extension of `path` suggests for writing (see ordo_save). */
+/* Format the extension of `path` suggests for writing (see ordo_save); an extension
+ * not known is taken for an edge list. */
 int ordo_format_for_output(const char *path);
+/* The format an extension names (a .zst suffix aside): .gr, .co, .graph/.metis, .mtx,
+ * .ordo, .xyz, .ggr/.sgr/.tgr, and .txt/.el/.wel/.edges/.edgelist/.tsv for edge lists;
+ * -1 for any other. */
+int ordo_format_of_extension(const char *path);
 
 #endif

@@ -309,6 +309,18 @@ new0=$(awk '!/^#/ && $2 == 0 {print $1}' "$tmp/map1.txt")
 [ -s "$tmp/d0.txt" ] && cmp -s "$tmp/d0.txt" "$tmp/d1.txt" || fail "source by the id map"
 expect2 "--id-map with --compact-ids and --reorder" "write the compacted graph first" "$bin/sssp" "$tests/fixtures/sparse.txt" --compact-ids --reorder bfs --id-map "$tmp/map3.txt"
 expect2 "--reorder bogus" "expected rcm, bfs, degree or hilbert" "$bin/ordo-convert" "$tmp/rd.ordo" --reorder bogus -o "$tmp/x.ordo"
+# ordo-convert refuses to replace its own input, and an extension that names no format
+# (issue 31, item 4); --to names the format of any file name
+cp "$tests/fixtures/tiny.gr" "$tmp/self.gr"
+expect2 "convert onto its input" "is the input itself" "$bin/ordo-convert" "$tmp/self.gr" -o "$tmp/self.gr" --random-weights 100:200
+cmp -s "$tests/fixtures/tiny.gr" "$tmp/self.gr" || fail "convert onto its input changed it"
+ln -s "$tmp/self.gr" "$tmp/link.gr"
+expect2 "convert onto its input by a link" "is the input itself" "$bin/ordo-convert" "$tmp/self.gr" -o "$tmp/link.gr"
+expect2 "convert to an unknown extension" "names no format" "$bin/ordo-convert" "$tmp/self.gr" -o "$tmp/out.foo"
+[ ! -e "$tmp/out.foo" ] || fail "an unknown extension still wrote a file"
+"$bin/ordo-convert" "$tmp/self.gr" -o "$tmp/out.foo" --to edgelist 2>/dev/null || fail "--to edgelist with any name"
+"$bin/ordo-convert" "$tmp/out.foo" --info 2>/dev/null | grep -q "nodes 5$" || fail "the --to edgelist output"
+"$bin/ordo-convert" "$tmp/self.gr" -o "$tmp/out.el.zst" 2>/dev/null || fail "a compressed .el is an edge list"
 expect2 "--reorder hilbert without coordinates" "needs node coordinates" "$bin/sssp" "$tests/fixtures/sparse.txt" --reorder hilbert
 expect2 "--reorder with --spill-dir" "drop one of them" "$bin/sssp" "$tests/fixtures/tiny.gr" --compress --spill-dir "$tmp" --reorder rcm
 [ ! -e "$tmp/x.ordo" ] || fail "a refused --reorder left a file"
