@@ -116,12 +116,6 @@ static void ctx_free(const struct ordo_topology *topo, struct ordo_tctx *c)
 	free(c);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Tasks a worker holds behind the one it runs. */
 static unsigned pipeline_depth(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops)
 {
@@ -324,14 +318,10 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			if (per)
 				per[t] = c->tasks;
 		}
-		if (per) {
-			qsort(per, (size_t)T, sizeof *per, cmp_u64);
-			stats->tasks_min = per[0];
-			stats->tasks_max = per[T - 1];
-			stats->tasks_median =
-			    (T & 1) ? per[T / 2] : (per[T / 2 - 1] + per[T / 2]) / 2;
-			free(per);
-		}
+		if (per)
+			ordo_spread(per, (size_t)T, &stats->tasks_min, &stats->tasks_median,
+			            &stats->tasks_max);
+		free(per);
 	}
 	for (int t = 0; t < T; t++)
 		ctx_free(topo, ctx[t]);

@@ -105,25 +105,6 @@ void ordo_frontier_flush(struct ordo_frontier_tctx *fx)
 	fx->nbuf = 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Per-thread work into the stats' min / median / max. */
-static void work_spread(const struct slot *sl, int T, struct ordo_frontier_stats *st)
-{
-	uint64_t per[256];
-	const int k = T < 256 ? T : 256;
-	for (int t = 0; t < k; t++)
-		per[t] = sl[t].work;
-	qsort(per, (size_t)k, sizeof *per, cmp_u64);
-	st->work_min = per[0];
-	st->work_max = per[k - 1];
-	st->work_median = (k & 1) ? per[k / 2] : (per[k / 2 - 1] + per[k / 2]) / 2;
-}
-
 int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m,
                       const uint32_t *initial, uint64_t n0, const struct ordo_frontier_ops *ops,
                       void *user, struct ordo_frontier_stats *st, struct ordo_err *err)
@@ -175,10 +156,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 #pragma omp single
 		got = omp_get_num_threads();
 		struct ordo_frontier_tctx fx = {.buf = bufs + (size_t)tid * ORDO_FRONTIER_CHUNK,
-		                                .run = &rs,
-		                                .ops = ops,
-		                                .user = user,
-		                                .tid = tid};
+		                                .run = &rs};
 		for (uint32_t round = 0; got == T && !over; round++) {
 			/* the rule (one thread), then the form's conversion if it changes */
 #pragma omp single
@@ -303,11 +281,16 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		st->rounds_pull = rounds_pull;
 		st->handed_off = handed;
 		st->threads = T;
+		uint64_t *per = malloc((size_t)T * sizeof *per);
 		for (int t = 0; t < T; t++) {
 			st->added += sl[t].added;
 			st->arcs += sl[t].arcs;
+			if (per)
+				per[t] = sl[t].work;
 		}
-		work_spread(sl, T, st);
+		if (per)
+			ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
+		free(per);
 	}
 	/* the last frontier (sparse after a push round), for a caller that takes over */
 	sp->queue = rs.queue, sp->next = rs.next;

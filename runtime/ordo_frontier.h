@@ -51,9 +51,6 @@ struct ordo_frontier_tctx {
 	uint32_t round;
 	uint64_t added, scout; /* this round: nodes added, their out-degree sum */
 	struct ordo_frontier_run_state *run;
-	const struct ordo_frontier_ops *ops;
-	void *user;
-	int tid;
 };
 
 struct ordo_frontier_ops {

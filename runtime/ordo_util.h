@@ -41,6 +41,10 @@ void *ordo_calloc_aligned(size_t n, size_t size);
  * by orders of magnitude. Contents uninitialised. Free with free(). */
 void *ordo_alloc_huge(size_t bytes);
 
+/* Sorts v[0..n) (n >= 1) and gives its smallest, median (the mean of the two middle
+ * values, rounded down, for an even n) and largest: the per-thread spread of a run. */
+void ordo_spread(uint64_t *v, size_t n, uint64_t *min, uint64_t *median, uint64_t *max);
+
 /* Physical memory of this machine in bytes (0 when unknown). */
 uint64_t ordo_phys_mem(void);
 

@@ -17,6 +17,20 @@ double ordo_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void ordo_spread(uint64_t *v, size_t n, uint64_t *min, uint64_t *median, uint64_t *max)
+{
+	qsort(v, n, sizeof *v, cmp_u64);
+	*min = v[0];
+	*max = v[n - 1];
+	*median = (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void *ordo_calloc_aligned(size_t n, size_t size)
 {
 	/* 128: per-thread structures are padded against adjacent-line prefetch */

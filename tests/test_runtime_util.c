@@ -80,3 +80,17 @@ Test(util, rng_streams_are_deterministic_and_distinct)
 	for (int i = 0; i < 10; i++)
 		cr_assert(bins[i] > 9800 && bins[i] < 10200, "bin %d: %d", i, bins[i]);
 }
+
+/* The per-thread spread of a run's records: smallest, median (the two middle values'
+ * mean, rounded down, for an even count) and largest, whatever the order given. */
+Test(util, spread_of_per_thread_counts)
+{
+	uint64_t odd[5] = {9, 1, 7, 3, 5}, even[4] = {10, 3, 8, 1}, one[1] = {4};
+	uint64_t lo, mid, hi;
+	ordo_spread(odd, 5, &lo, &mid, &hi);
+	cr_assert(lo == 1 && mid == 5 && hi == 9, "%lu %lu %lu", lo, mid, hi);
+	ordo_spread(even, 4, &lo, &mid, &hi);
+	cr_assert(lo == 1 && mid == 5 && hi == 10, "%lu %lu %lu", lo, mid, hi); /* (3+8)/2 */
+	ordo_spread(one, 1, &lo, &mid, &hi);
+	cr_assert(lo == 4 && mid == 4 && hi == 4);
+}

@@ -283,8 +283,9 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	const int T = eo->topo->nthreads;
 	struct ordo_task *tasks = malloc(len * sizeof *tasks);
 	uint64_t *arcs = ordo_calloc_aligned((size_t)T * 8, sizeof *arcs);
-	if (!tasks || !arcs) {
-		free(tasks), free(arcs);
+	uint64_t *per = malloc((size_t)T * sizeof *per);
+	if (!tasks || !arcs || !per) {
+		free(tasks), free(arcs), free(per);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory handing %llu nodes over",
 		                    (unsigned long long)len);
 	}
@@ -296,20 +297,10 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	for (int t = 0; t < T; t++) {
 		st->tail_arcs += arcs[t * 8];
 		st->tail_set += arcs[t * 8 + 1];
-		arcs[t * 8 + 2] =
-		    ordo_frontier_space_work(o->space, t) + arcs[t * 8] + arcs[t * 8 + 1];
+		per[t] = ordo_frontier_space_work(o->space, t) + arcs[t * 8] + arcs[t * 8 + 1];
 	}
-	for (int t = 1; t < T; t++) /* insertion sort of the totals, 8 words apart */
-		for (int u = t; u > 0 && arcs[u * 8 + 2] < arcs[(u - 1) * 8 + 2]; u--) {
-			uint64_t x = arcs[u * 8 + 2];
-			arcs[u * 8 + 2] = arcs[(u - 1) * 8 + 2];
-			arcs[(u - 1) * 8 + 2] = x;
-		}
-	st->work_min = arcs[2];
-	st->work_max = arcs[(T - 1) * 8 + 2];
-	st->work_median =
-	    T & 1 ? arcs[T / 2 * 8 + 2] : (arcs[(T / 2 - 1) * 8 + 2] + arcs[T / 2 * 8 + 2]) / 2;
-	free(tasks), free(arcs);
+	ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
+	free(tasks), free(arcs), free(per);
 	st->seconds += ordo_now() - t1;
 	return rc;
 }

@@ -185,17 +185,9 @@ int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo
 			if (per)
 				per[i] = pt[i].peeled + pt[i].arcs + pt[i].undone;
 		}
-		if (per) {
-			for (int i = 1; i < T; i++)
-				for (int j = i; j > 0 && per[j] < per[j - 1]; j--) {
-					uint64_t x = per[j];
-					per[j] = per[j - 1], per[j - 1] = x;
-				}
-			st->work_min = per[0];
-			st->work_max = per[T - 1];
-			st->work_median = T & 1 ? per[T / 2] : (per[T / 2 - 1] + per[T / 2]) / 2;
-			free(per);
-		}
+		if (per)
+			ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
+		free(per);
 	}
 	for (int i = 0; i < T; i++)
 		free(pt[i].buf);
