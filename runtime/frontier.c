@@ -113,6 +113,8 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const double alpha = o->alpha > 0 ? o->alpha : ORDO_FRONTIER_ALPHA;
 	const double beta = o->beta > 0 ? o->beta : ORDO_FRONTIER_BETA;
 	struct ordo_frontier_space *own = NULL, *sp = o->space;
+	if (o->handoff_round && !sp) /* a handed-off frontier must outlive the run */
+		return ordo_err_set(err, ORDO_EINVAL, "a hand-off needs a frontier space");
 	if (sp && (sp->n != n || sp->T != T))
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "frontier space for %u nodes and %d threads, run on %u and %d",
@@ -296,7 +298,5 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	sp->queue = rs.queue, sp->next = rs.next;
 	sp->qlen = handed;
 	ordo_frontier_space_free(own);
-	if (!rc && handed && own) /* nobody can read it: not handed off after all */
-		rc = ordo_err_set(err, ORDO_EINVAL, "a hand-off needs a frontier space");
 	return rc;
 }
