@@ -14,12 +14,16 @@
 
 #include "ordo_bfs.h"
 
+/* A frontier run's asynchronous tail counts its work per thread, each on its own line. */
+struct bfs_tail_count {
+	alignas(64) uint64_t arcs, set; /* arcs the tasks examined, levels they set */
+};
+
 struct bfs_ctx {
 	uint64_t run; /* ordo_arcs_memo_run */
 	const struct ordo_graph *g;
 	_Atomic uint32_t *level;
-	/* per thread, 8 words apart: arcs the tasks examined, then levels they set; or NULL */
-	uint64_t *arcs;
+	struct bfs_tail_count *count; /* per thread; NULL outside a tail */
 };
 
 /* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
@@ -41,7 +45,7 @@ static inline __attribute__((always_inline)) bool bfs_op_core(struct ordo_tctx *
 	const uint32_t *vb;
 	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		if (count) /* a frontier run's asynchronous tail counts its work */
-			s->arcs[ctx->tid * 8] += k;
+			s->count[ctx->tid].arcs += k;
 		for (unsigned i = 0; i < k; i++)
 			__builtin_prefetch(&s->level[vb[i]], 1);
 		for (unsigned i = 0; i < k; i++) {
@@ -54,7 +58,7 @@ static inline __attribute__((always_inline)) bool bfs_op_core(struct ordo_tctx *
 				                                          memory_order_relaxed,
 				                                          memory_order_relaxed)) {
 					if (count)
-						s->arcs[ctx->tid * 8 + 1]++;
+						s->count[ctx->tid].set++;
 					ordo_push(ctx, nl, v);
 					break;
 				}
@@ -109,21 +113,21 @@ ORDO_GRAPH_OPERATOR(bfs_op, bfs_op_body, bool, struct ordo_tctx *ctx, const stru
                     void *user)
 ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
 
-/* The scheduled operator from n0 tasks (levels already set); arcs: per-thread counters
- * of the arcs examined, or NULL. */
+/* The scheduled operator from n0 tasks (levels already set); count: per-thread counters
+ * of its work (a frontier run's tail, run by the counting copy), or NULL. */
 static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
                          const struct ordo_exec_opts *o, _Atomic uint32_t *level,
-                         const struct ordo_task *init, uint64_t n0, uint64_t *arcs,
+                         const struct ordo_task *init, uint64_t n0, struct bfs_tail_count *count,
                          struct ordo_run_stats *st, struct ordo_err *err)
 {
-	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level, arcs};
+	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level, count};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_BFS_LOOKAHEAD;
 	const ordo_operator op =
-	    arcs ? (g->cz ? bfs_tail_cz : bfs_tail_plain) : (g->cz ? bfs_op_cz : bfs_op_plain);
+	    count ? (g->cz ? bfs_tail_cz : bfs_tail_plain) : (g->cz ? bfs_op_cz : bfs_op_plain);
 	return ordo_for_each(&eo, wl->ops, wl->wl, init, n0, op, &s, st, err);
 }
 
@@ -187,14 +191,13 @@ static inline __attribute__((always_inline)) uint64_t
 bfs_pull_one(struct ordo_frontier_tctx *fx, const struct bfs_fctx *s, uint32_t v, const bool cz)
 {
 	/* v is in no frontier yet (the runtime's todo), so its level is unset: no test */
-	const uint64_t *in = fx->in;
 	struct ordo_arcs a = ordo_graph_arcs_as(s->gt, v, cz);
 	uint32_t vbuf[ORDO_ARCS_BATCH];
 	const uint32_t *vb;
 	uint64_t arcs = 0;
 	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		for (unsigned i = 0; i < k; i++)
-			if (in[vb[i] >> 6] >> (vb[i] & 63) & 1) { /* ordo_frontier_in */
+			if (ordo_frontier_in(fx, vb[i])) {
 				/* v is this thread's alone this round */
 				atomic_store_explicit(&s->level[v], fx->round + 1,
 				                      memory_order_relaxed);
@@ -282,25 +285,25 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	const uint32_t *left = ordo_frontier_space_left(o->space, &len);
 	const int T = eo->topo->nthreads;
 	struct ordo_task *tasks = malloc(len * sizeof *tasks);
-	uint64_t *arcs = ordo_calloc_aligned((size_t)T * 8, sizeof *arcs);
+	struct bfs_tail_count *count = ordo_calloc_aligned((size_t)T, sizeof *count);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
-	if (!tasks || !arcs || !per) {
-		free(tasks), free(arcs), free(per);
+	if (!tasks || !count || !per) {
+		free(tasks), free(count), free(per);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory handing %llu nodes over",
 		                    (unsigned long long)len);
 	}
 	for (uint64_t i = 0; i < len; i++)
 		tasks[i] = (struct ordo_task){
 		    atomic_load_explicit(&level[left[i]], memory_order_relaxed), left[i]};
-	rc = bfs_scheduled(g, wl, eo, level, tasks, len, arcs, &st->tail, err);
+	rc = bfs_scheduled(g, wl, eo, level, tasks, len, count, &st->tail, err);
 	/* per thread: its rounds' work and its tail's arcs and levels set */
 	for (int t = 0; t < T; t++) {
-		st->tail_arcs += arcs[t * 8];
-		st->tail_set += arcs[t * 8 + 1];
-		per[t] = ordo_frontier_space_work(o->space, t) + arcs[t * 8] + arcs[t * 8 + 1];
+		st->tail_arcs += count[t].arcs;
+		st->tail_set += count[t].set;
+		per[t] = ordo_frontier_space_work(o->space, t) + count[t].arcs + count[t].set;
 	}
 	ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
-	free(tasks), free(arcs), free(per);
+	free(tasks), free(count), free(per);
 	st->seconds += ordo_now() - t1;
 	return rc;
 }
