@@ -178,8 +178,7 @@ static void kcore_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 		__builtin_prefetch(&s->est[vb[i]]);
 }
 
-/* The largest degree; core numbers and counts are 32-bit. */
-static int max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo_err *err)
+int ordo_kcore_max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo_err *err)
 {
 	uint64_t maxdeg = 0;
 	for (uint32_t v = 0; v < g->n; v++) {
@@ -199,7 +198,7 @@ int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struc
 {
 	const int T = o->topo->nthreads;
 	uint64_t maxdeg;
-	if (max_degree(g, &maxdeg, err))
+	if (ordo_kcore_max_degree(g, &maxdeg, err))
 		return err->code;
 	struct kc_ctx s = {g,
 	                   core,
@@ -243,7 +242,7 @@ int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *
 {
 	const uint32_t n = g->n;
 	uint64_t maxdeg;
-	if (max_degree(g, &maxdeg, err))
+	if (ordo_kcore_max_degree(g, &maxdeg, err))
 		return err->code;
 	/* nodes sorted by current degree (vert), each node's position (pos), and where
 	 * each degree's run starts (bin); peeling takes them in order and moves a

@@ -87,11 +87,9 @@ int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo
 {
 	const uint32_t n = g->n;
 	const int T = topo->nthreads;
-	for (uint32_t v = 0; v < n; v++)
-		if (ordo_graph_degree(g, v) >= UINT32_MAX)
-			return ordo_err_set(err, ORDO_ERANGE,
-			                    "a node of degree %llu: core numbers are 32-bit",
-			                    (unsigned long long)ordo_graph_degree(g, v));
+	uint64_t maxdeg;
+	if (ordo_kcore_max_degree(g, &maxdeg, err))
+		return err->code;
 	uint32_t *rem = ordo_alloc_huge(((size_t)n + 1) * sizeof *rem);
 	struct peel_thread *pt = ordo_calloc_aligned((size_t)T, sizeof *pt);
 	if (!rem || !pt) {

@@ -15,6 +15,9 @@
 #include "ordo_runtime.h"
 #include "ordo_wl.h"
 
+/* The largest degree into *out; ERANGE when it does not fit the 32-bit core numbers. */
+int ordo_kcore_max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo_err *err);
+
 /* Batagelj-Zaversnik, O(n + m): core[n] receives the core numbers. Every node is
  * peeled once, so n is the work ratio's denominator. ENOMEM only. */
 int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *err);
