@@ -1,8 +1,9 @@
 #!/bin/sh
 # kcore.sh - ordo's k-core beside Batagelj-Zaversnik, measured in the same process (the
 # kcore binary times its sequential baseline too), on the yardsticks (road2k, rmat20;
-# bench/yardsticks.sh makes them) and soc-Slashdot0902 from ../shared/inputs when it is
-# there. ROUNDS interleaved rounds (default 3) of TRIALS trials (default 5) per graph,
+# bench/yardsticks.sh makes them, or graphs of their shape from ordo's generators
+# without ../shared, said on stderr) and soc-Slashdot0902 from ../shared/inputs when it
+# is there (skipped, with a line on stderr, when not). ROUNDS interleaved rounds (default 3) of TRIALS trials (default 5) per graph,
 # algorithm and thread count; prints the median kernel time, the median baseline time
 # and baseline / kernel (above 1: ordo is faster).
 #   bench/kcore.sh [--algo peel|bounds] [--threads 1,2]     (ORDO_BIN: build/algorithms)
@@ -17,7 +18,8 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: kcore.sh [--algo peel|bounds] [--threads 1,2]" >&2; exit 2 ;;
 	esac
 done
-data=$(sh "$here/yardsticks.sh")
+[ -x "$bin/kcore" ] || { echo "kcore.sh: build first ($bin/kcore)" >&2; exit 2; }
+data=$(sh "$here/yardsticks.sh" --fallback)
 graphs="$data/road2k.ordo $data/rmat20.ordo"
 slash=${ORDO_SHARED:-$here/../../shared}/inputs/social/soc-Slashdot0902.txt.zst
 if [ -f "$slash" ]; then graphs="$graphs $slash"; else echo "kcore.sh: no $slash: skipping soc-Slashdot0902" >&2; fi

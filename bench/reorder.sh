@@ -14,16 +14,8 @@ rounds=${1:-3}
 out=${2:-$here/results/reorder.jsonl}
 wl=${WL:-smq:pq=bucket}
 [ -x "$bin/ordo-convert" ] || { echo "reorder.sh: build first ($bin/ordo-convert)" >&2; exit 2; }
-if ! data=$(sh "$here/yardsticks.sh" 2>/dev/null); then
-	# as ordo-bench does: the same shapes from ordo's own generators, in a folder of
-	# their own so that they are never taken for the yardsticks
-	data=${ORDO_BENCH_DATA:-$here/data}/ordo-gen
-	echo "reorder.sh: the yardsticks need ../shared/tools (ORDO_SHARED=DIR); using" \
-		"ordo's own generators of the same shape in $data instead" >&2
-	mkdir -p "$data"
-	[ -s "$data/road2k.ordo" ] || "$bin/ordo-gen" road:W=2048,H=2048,seed=7 -o "$data/road2k.ordo" 2>/dev/null
-	[ -s "$data/rmat20.ordo" ] || "$bin/ordo-gen" rmat:scale=20,ef=16,seed=7 -o "$data/rmat20.ordo" 2>/dev/null
-fi
+# without ../shared: the same shapes from ordo's own generators (said on stderr)
+data=$(sh "$here/yardsticks.sh" --fallback)
 inputs=""
 for g in road2k rmat20; do
 	inputs="$inputs${inputs:+,}$data/$g.ordo"
