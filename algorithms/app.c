@@ -396,6 +396,18 @@ static double trial_speedup(const struct trial *t)
 	return t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
 }
 
+/* A baseline that ran under a millisecond is timer noise and thread start-up, not a base
+ * for a speedup: the human report says so instead of printing a ratio like 900x (the
+ * record keeps the raw ratio with the baseline's time beside it). */
+#define MIN_BASELINE_S 1e-3
+static void speedup_text(char *buf, size_t size, double base_s, double speedup)
+{
+	if (base_s < MIN_BASELINE_S)
+		snprintf(buf, size, "- (baseline under 1 ms)");
+	else
+		snprintf(buf, size, "%.2fx", speedup);
+}
+
 /* Node u's id in the input (what the user gave and sees); u when no graph is held. */
 static uint32_t input_id(const struct app_run *r, uint32_t u)
 {
@@ -651,11 +663,13 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 		fprintf(f, " source %u", input_id(r, t->q.source));
 	if (k->query == APP_QUERY_PAIR)
 		fprintf(f, " target %u", input_id(r, t->q.target));
+	char sp[64];
+	speedup_text(sp, sizeof sp, t->base.seconds, trial_speedup(t));
 	fprintf(f,
 	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
-	        "%.2fx  per-thread tasks %llu/%llu/%llu",
+	        "%s  per-thread tasks %llu/%llu/%llu",
 	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
-	        (unsigned long long)t->base.tasks, trial_work(t), trial_speedup(t),
+	        (unsigned long long)t->base.tasks, trial_work(t), sp,
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
 	        (unsigned long long)t->rs.tasks_max);
 	for (int s = 0; s < ORDO_WL_STATS; s++)
@@ -898,10 +912,15 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
 	int n = (int)r->cfg->trials;
 	double tm = median_of(tr, n, get_time), wm = median_of(tr, n, trial_work),
 	       bm = median_of(tr, n, get_base);
+	char sp[96];
+	if (bm < MIN_BASELINE_S)
+		snprintf(sp, sizeof sp, "- (baseline %.4f s, too short to time)", bm);
+	else
+		snprintf(sp, sizeof sp, "%.2fx (baseline %.4f s)", tm > 0 ? bm / tm : 0, bm);
 	fprintf(r->hout,
 	        "summary: median time %.4f s over %d trial%s  work ratio %.3f  speedup vs "
-	        "sequential baseline %.2fx (baseline %.4f s)  load %.3f s  verification %s\n",
-	        tm, n, n == 1 ? "" : "s", wm, tm > 0 ? bm / tm : 0, bm, r->load_s,
+	        "sequential baseline %s  load %.3f s  verification %s\n",
+	        tm, n, n == 1 ? "" : "s", wm, sp, r->load_s,
 	        !r->cfg->verify ? "SKIPPED"
 	        : status        ? "FAIL"
 	                        : "PASS");

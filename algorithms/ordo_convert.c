@@ -1,8 +1,10 @@
 /*
  * ordo-convert / ordo-gen: turn any supported input (or a generator spec) into any
- * output format. Output files are written to a temporary name and renamed when
- * complete, so an error never leaves a partial file behind.
+ * output format. Every output file is written under a staging name and the whole set
+ * is renamed when all of it is complete, so an error or an interrupt never leaves a
+ * partial file, or a partial set of files, behind.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,15 +77,48 @@ static void summary(const struct ordo_graph *g, const char *name)
 		       (unsigned long long)g->cz_nwide, (unsigned long long)g->cz_bytes);
 }
 
+/* The files of one output set (a .gr and its .co, a --coords-out file) are written
+ * under staging names beside their final names and renamed together at the end, so a
+ * failed or interrupted run leaves none of them: not a complete .gr without its .co. */
+#define MAX_OUTPUTS 3
+static char staged[MAX_OUTPUTS][4096];
+static volatile sig_atomic_t nstaged;
+
+/* "dir/name.ext" -> "dir/.ordo-part-PID-name.ext": the extension is kept, since it tells
+ * a .zst output to be compressed. */
+static bool staging_name(const char *path, char *buf, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+	size_t dir = base ? (size_t)(base - path) + 1 : 0;
+	int n =
+	    snprintf(buf, cap, "%.*s.ordo-part-%ld-%s", (int)dir, path, (long)getpid(), path + dir);
+	return n > 0 && (size_t)n < cap;
+}
+
 static int save(const char *path, int fmt, const struct ordo_graph *g,
                 const struct ordo_save_opts *so)
 {
 	struct ordo_err err = {0};
 	double t0 = ordo_now();
-	int rc = ordo_save(path, fmt, g, so, &err);
-	if (rc)
-		return cli_fail(cli_prog, &err);
+	int k = nstaged;
+	if (k == MAX_OUTPUTS || !staging_name(path, staged[k], sizeof staged[k])) {
+		fprintf(stderr, "%s: %s: path too long\n", cli_prog, path);
+		return 2;
+	}
+	nstaged = k + 1; /* the handler removes it from now on, whatever state it is in */
 	fmt = fmt == ORDO_FMT_AUTO ? ordo_format_for_output(path) : fmt;
+	int rc = ordo_save(staged[k], fmt, g, so, &err);
+	if (rc) {
+		/* the message names the file the user asked for */
+		char *at = strstr(err.msg, staged[k]);
+		if (at) {
+			char msg[sizeof err.msg];
+			snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err.msg), err.msg, path,
+			         at + strlen(staged[k]));
+			snprintf(err.msg, sizeof err.msg, "%s", msg);
+		}
+		return cli_fail(cli_prog, &err);
+	}
 	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path, ordo_format_name(fmt), ordo_now() - t0);
 	if (g->orig_id && fmt != ORDO_FMT_NATIVE)
 		fprintf(stderr,
@@ -93,21 +128,45 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 	return 0;
 }
 
-/* SIGINT/SIGTERM: remove the temporary file of the output being written, then die
- * of the signal as usual. */
+static void remove_staged(void)
+{
+	for (int i = 0; i < nstaged; i++)
+		unlink(staged[i]);
+}
+
+/* Every file of the set is complete: rename them all to their final names, with
+ * SIGINT/SIGTERM held off so that the set lands whole. */
+static int publish(const char *const *finals, int n)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int rc = 0;
+	for (int i = 0; i < n && !rc; i++)
+		if (rename(staged[i], finals[i])) {
+			fprintf(stderr, "%s: %s: rename failed: %s\n", cli_prog, finals[i],
+			        strerror(errno));
+			for (int j = 0; j < i; j++)
+				unlink(finals[j]);
+			rc = 3;
+		}
+	if (rc)
+		remove_staged();
+	nstaged = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* SIGINT/SIGTERM: remove the temporary file of the output being written and the staged
+ * files of the set, then die of the signal as usual. */
 static void on_signal(int sig)
 {
 	ordo_io_remove_pending();
+	remove_staged();
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-/* A later output failed: remove the earlier ones, so that a failed run leaves none. */
-static void remove_outputs(char **paths, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (paths[i])
-			unlink(paths[i]);
 }
 
 int main(int argc, char **argv)
@@ -253,37 +312,35 @@ int main(int argc, char **argv)
 		ordo_graph_free(g);
 		return 2;
 	}
-	char *written[3] = {NULL, NULL, NULL};
-	int nwritten = 0;
+	const char *finals[MAX_OUTPUTS];
+	char co[4096];
+	int nout = 0;
 	if (out) {
 		int fmt = to ? to : ordo_format_for_output(out);
 		rc = save(out, fmt, g, &so);
-		if (!rc)
-			written[nwritten++] = (char *)out;
+		finals[nout++] = out;
 		if (!rc && fmt == ORDO_FMT_DIMACS && g->coord_kind != ORDO_COORD_NONE &&
 		    !lo.no_sibling_coords && !coords_out) {
 			/* the sibling .co of a DIMACS .gr */
-			size_t cap = strlen(out) + 8;
-			char *co = malloc(cap);
-			if (!co || !ordo_sibling_co(out, co, cap)) {
-				free(co);
-				return 3;
+			if (!ordo_sibling_co(out, co, sizeof co)) {
+				fprintf(stderr, "%s: %s: path too long\n", cli_prog, out);
+				rc = 2;
+			} else {
+				rc = save(co, ORDO_FMT_CO, g, &so);
+				finals[nout++] = co;
 			}
-			rc = save(co, ORDO_FMT_CO, g, &so);
-			if (!rc)
-				written[nwritten++] = co;
-			else
-				free(co);
 		}
-		if (!rc && coords_out)
+		if (!rc && coords_out) {
 			rc = save(coords_out,
 			          ordo_format_for_output(coords_out) == ORDO_FMT_XYZ ? ORDO_FMT_XYZ
 			                                                             : ORDO_FMT_CO,
 			          g, &so);
-		if (rc)
-			remove_outputs(written, nwritten);
-		if (nwritten > 1)
-			free(written[1]);
+			finals[nout++] = coords_out;
+		}
+		if (!rc)
+			rc = publish(finals, nout);
+		else
+			remove_staged();
 	}
 	ordo_graph_free(g);
 	return rc;

@@ -188,9 +188,11 @@ int io_read_metis(struct io_in *in, const char *path, const struct ordo_load_opt
 int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_opts *o,
                      struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
                      struct ordo_err *err);
+/* *symmetric: the header declared the matrix symmetric (its arcs were expanded both
+ * ways, so the graph is symmetric as read). */
 int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                struct ordo_err *err);
+                struct ordo_edge_chain *arcs, uint64_t *n, bool *symmetric,
+                struct ordo_load_info *info, struct ordo_err *err);
 int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
                struct ordo_err *err);
 int io_read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int threads,

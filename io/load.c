@@ -535,6 +535,7 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	/* weights from coordinates are set on a plain graph, then it is compressed */
 	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
 	bool need_build = true;
+	bool declared_symmetric = false; /* a Matrix Market file's header said so */
 	if (fmt == ORDO_FMT_NATIVE || fmt == ORDO_FMT_GALOIS) {
 		if (fmt == ORDO_FMT_NATIVE) {
 			rc = io_read_native(path, opts->threads, &g, err);
@@ -584,7 +585,8 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			rc = io_read_metis(in, path, opts, &arcs, &n, &info, err);
 			break;
 		case ORDO_FMT_MTX:
-			rc = io_read_mtx(in, path, opts, &arcs, &n, &info, err);
+			rc =
+			    io_read_mtx(in, path, opts, &arcs, &n, &declared_symmetric, &info, err);
 			break;
 		default:
 			rc = io_read_edgelist(in, path, opts, &arcs, &n, &info, err);
@@ -619,6 +621,11 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			note(&info, "%s", "ids compacted");
 		}
 	}
+	if (declared_symmetric) {
+		/* read both ways already: --symmetrize would add every reverse arc again */
+		bo.symmetrize = false;
+		note(&info, "%s", "symmetric (declared by the file)");
+	}
 	if (need_build) {
 		double tb = ordo_now();
 		bo.n = n;
@@ -639,6 +646,8 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			return rc;
 		}
 		info.build_seconds = ordo_now() - tb;
+		if (declared_symmetric)
+			g->flags |= ORDO_GRAPH_SYMMETRIC;
 		if (kept_coord) {
 			g->coord_kind = kept_kind;
 			g->coord = kept_coord;

@@ -195,8 +195,8 @@ static void mtx_parse(void *vst, struct io_piece *pc)
 }
 
 int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                struct ordo_err *err)
+                struct ordo_edge_chain *arcs, uint64_t *n, bool *symmetric,
+                struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct io_text_fmt fmt = {.header = mtx_header, .parse = mtx_parse, .collects_arcs = true};
 	struct mtx_st st = {.fmt = &fmt, .real_mode = o->mtx_real, .scale = o->mtx_scale};
@@ -215,5 +215,6 @@ int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts 
 	}
 	*arcs = res.arcs;
 	*n = st.n;
+	*symmetric = st.symmetric;
 	return 0;
 }

@@ -65,6 +65,11 @@ class Grids(unittest.TestCase):
         self.assertEqual(ob.expand_list("1,{2..4}"), ["1", "2", "3", "4"])
         self.assertEqual(ob.expand_inputs(["yardsticks", "gen:rmat:scale=4,ef=2", "a.gr,b.gr"]),
                          ["rmat20", "road2k", "gen:rmat:scale=4,ef=2", "a.gr", "b.gr"])
+        # the README's form: a gen spec inside a comma list keeps its own parameters
+        # (issue 31, item 7)
+        self.assertEqual(ob.expand_inputs(["my.gr,gen:rmat:scale=16,ef=8,road2k,"
+                                           "gen:road:W=4,H=3"]),
+                         ["my.gr", "gen:rmat:scale=16,ef=8", "road2k", "gen:road:W=4,H=3"])
 
     def test_interleaving(self):
         cells = [{"app": "sssp", "input": "x", "wl": w, "threads": 1, "seed": 1}
@@ -211,6 +216,10 @@ class Runs(unittest.TestCase):
                      "smq:steal_size={1,4}", "--wl", "obim", "--threads", "1,2", "--trials",
                      "2", "--rounds", "2", "--dir", d).stdout
         self.assertEqual(len(jobs.splitlines()), 24)
+        # each line runs the script by its shebang, not this machine's Python (item 8)
+        self.assertTrue(all(l.startswith(DRIVER + " cell ") for l in jobs.splitlines()),
+                        jobs.splitlines()[0])
+        self.assertNotIn(sys.executable, jobs)
         jf = os.path.join(self.tmp, "jobs.txt")
         with open(jf, "w") as f:
             f.write(jobs)
@@ -384,6 +393,44 @@ class Rank(unittest.TestCase):
             self.assertTrue(all(r["quality"]["pairs_per_s"] > 0 for r in recs))
             bench(*args)
             self.assertEqual(len(ob.load_results([out])), 6)
+
+    def test_defaults_never_reuse_and_tables_show_what_was_asked(self):
+        # issue 31, item 1: no --out -> a new file under BUILD/bench-results each time,
+        # nothing in the source tree; with a shared --out, reuse is counted and the table
+        # holds only the asked cells
+        src_results = os.path.join(SRC, "bench", "results")
+        before = sorted(os.listdir(src_results)) if os.path.isdir(src_results) else []
+        args = ["mono", "--wl", "strict", "--threads", "1", "--seconds", "0.05", "--prefill",
+                "8", "--rounds", "1", "-q"]
+        files = []
+        for _ in range(2):
+            p = bench(*args)
+            m = re.search(r"1 runs measured, 0 reused .*results in (\S+)", p.stderr)
+            self.assertIsNotNone(m, p.stderr)
+            files.append(m.group(1))
+            self.assertEqual(os.path.dirname(m.group(1)), os.path.join(BUILD, "bench-results"))
+            self.assertTrue(os.path.exists(m.group(1)))
+        self.assertNotEqual(files[0], files[1])
+        after = sorted(os.listdir(src_results)) if os.path.isdir(src_results) else []
+        self.assertEqual(before, after)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "m.jsonl")
+            bench("mono", "--wl", "strict", "--wl", "fifo", "--threads", "1", "--seconds",
+                  "0.05", "--prefill", "8", "--rounds", "1", "-q", "--out", out)
+            p = bench(*args, "--out", out)
+            self.assertIn("0 runs measured, 1 reused", p.stderr)
+            self.assertIn("`strict`", p.stdout)
+            self.assertNotIn("`fifo`", p.stdout)
+            # run: the same for app cells, and it ends with the table
+            run = ["run", "--apps", "sssp", "--inputs", GEN, "--threads", "1", "--trials",
+                   "1", "--rounds", "1", "-q", "--out", os.path.join(d, "r.jsonl")]
+            bench(*run, "--wl", "fifo", "--wl", "strict")
+            p = bench(*run, "--wl", "strict")
+            self.assertIn("0 cell runs measured, 1 reused", p.stderr)
+            self.assertIn("`strict`", p.stdout)
+            self.assertNotIn("`fifo`", p.stdout)
+        for f in files:
+            os.unlink(f)
 
 
 if __name__ == "__main__":
