@@ -32,13 +32,14 @@ static const struct cli_opt app_opts[] = {
     {"gen", A_GEN, "SPEC", "generate the input instead (see ordo-gen --help)"},
     {"threads", 't', "N", "worker threads (default: every CPU of the affinity mask)"},
     {"wl", A_WL, "SPEC", "scheduler NAME:key=value,... ('--wl help' lists them)"},
-    {"delta", 'd', "D", "bucket shift for bucketed schedulers when SPEC omits it"},
+    {"delta", 'd', "D",
+     "bucket shift of schedulers that have one (obim, pmod) where SPEC omits it"},
     {"trials", 'n', "K", "trials (default 3); without a fixed query each trial draws a new one"},
     {"seed", A_SEED, "S", "seed of queries and scheduler RNGs (default 1)"},
     {"verify", 'v', NULL, "check every trial against the sequential baseline (default)"},
     {"no-verify", A_NOVERIFY, NULL, "skip the check (the baseline still runs for work ratio)"},
     {"format", A_FORMAT, "FMT",
-     "text (default), json (JSON lines) or csv records on stdout; with --out, the file's"},
+     "stdout: text (default), json (JSON lines) or csv; with --out, the file's format"},
     {"out", A_OUT, "FILE",
      "append records to FILE: json for .json/.jsonl, else csv (unless --format)"},
     {"bind", A_BIND, "MODE", "none (default: respect the inherited mask), compact, scatter"},
@@ -96,10 +97,10 @@ static void print_help(const struct app_kernel *k)
 {
 	char usage[1024];
 	snprintf(usage, sizeof usage,
-	         "usage: %s [options] [FILE]\n%s: %s\nwith a pluggable scheduler, verified against "
-	         "%s (exact, sequential).\nWithout FILE or --gen it runs on the generated graph "
-	         "%s.\nGalois spellings -startNode, -destNode, -delta, -noverify, -t=N are "
-	         "accepted.",
+	         "usage: %s [options] [FILE]\n%s: %s,\nwith a pluggable scheduler.\nVerified "
+	         "against the exact sequential baseline: %s.\nWithout FILE or --gen it runs "
+	         "on the generated graph %s.\nGalois spellings -startNode, -destNode, -delta, "
+	         "-noverify, -t=N are accepted.",
 	         cli_prog, k->name, k->summary, k->baseline_name, k->default_gen);
 	const struct cli_opt *tabs[4];
 	int nt = 0;
@@ -112,8 +113,11 @@ static void print_help(const struct app_kernel *k)
 		tabs[nt++] = k->opts;
 	tabs[nt++] = cli_load_opts;
 	cli_print_help(usage, tabs, nt);
-	printf("\n");
-	ordo_wl_print_help(stdout);
+	printf("\nscheduler without --wl: %s%s%s%s\n'--wl help' lists every scheduler with its "
+	       "parameters and defaults.\n",
+	       k->default_wl, k->wl_params ? "\n(and with any --wl, this app sets " : "",
+	       k->wl_params ? k->wl_params : "",
+	       k->wl_params ? "\nwherever the scheduler has it and the spec leaves it unset)" : "");
 }
 
 static int parse_format(const char *arg, int *fmt)
@@ -161,9 +165,26 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 	char sopts[96];
 	cli_getopt_tables(all, lopts, sopts, sizeof sopts);
 	int ch;
-	while ((ch = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+	unsigned char seen[160] = {0};
+	bool verify_given = false;
+	while ((ch = cli_next(argc, argv, sopts, lopts, all, seen)) != -1) {
 		const char *arg = optarg && optarg[0] == '=' ? optarg + 1 : optarg; /* -t=2 */
 		switch (ch) {
+		case '?': {
+			const char *bad = argv[optind - 1];
+			if (k->query == APP_QUERY_NONE &&
+			    (optopt == 'r' || !strncmp(bad, "--source", 8) ||
+			     !strncmp(bad, "--target", 8)))
+				fprintf(stderr,
+				        "%s: no source or target here: the app covers the whole "
+				        "graph\n",
+				        cli_prog);
+			else if (k->query == APP_QUERY_SOURCE && !strncmp(bad, "--target", 8))
+				fprintf(stderr, "%s: a source only (--source), no target\n",
+				        cli_prog);
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			return 2;
+		}
 		case 'f':
 			c->file = arg;
 			break;
@@ -207,10 +228,14 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 				return 2;
 			break;
 		case 'v':
-			c->verify = true;
-			break;
 		case A_NOVERIFY:
-			c->verify = false;
+			if (verify_given) {
+				fprintf(stderr, "%s: give --verify or --no-verify, not both\n",
+				        cli_prog);
+				return 2;
+			}
+			verify_given = true;
+			c->verify = ch == 'v';
 			break;
 		case A_FORMAT:
 			if (parse_format(arg, &c->fmt))
@@ -333,8 +358,8 @@ struct app_run {
 	char input[512];
 	double load_s;
 	void *st;
-	char sched[256];    /* the resolved scheduler spec */
-	char overrides[64]; /* --delta as a parameter override */
+	char sched[256];     /* the resolved scheduler spec */
+	char overrides[192]; /* --delta, then the app's wl_params, as parameter overrides */
 	const struct ordo_wl_ops *ops;
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */
@@ -707,14 +732,24 @@ static int app_setup(struct app_run *r)
 	c->lo.threads = r->topo.nthreads;
 	/* everything that can be checked before the (possibly long) load: the scheduler
 	 * (created once to resolve every parameter, --delta included) and the --out file */
+	/* the first setting of a key wins: the spec's, then --delta's, then the app's */
+	snprintf(r->overrides, sizeof r->overrides, "%s", k->wl_params ? k->wl_params : "");
 	if (c->delta >= 0)
-		snprintf(r->overrides, sizeof r->overrides, "delta=%lld", (long long)c->delta);
+		snprintf(r->overrides, sizeof r->overrides, "delta=%lld%s%s", (long long)c->delta,
+		         k->wl_params ? "," : "", k->wl_params ? k->wl_params : "");
 	{
 		struct ordo_worklist wl = {0};
 		if ((rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
 		                               (uint64_t)c->seed, &wl, &err)))
 			return cli_fail(cli_prog, &err);
 		snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
+		bool has_delta = false;
+		for (int i = 0; i < wl.ops->nparams; i++)
+			has_delta |= !strcmp(wl.ops->params[i].name, "delta");
+		if (c->delta >= 0 && !has_delta && !c->quiet)
+			fprintf(stderr,
+			        "%s: note: --delta %lld is not used: %s has no delta parameter\n",
+			        cli_prog, (long long)c->delta, wl.ops->name);
 		ordo_worklist_destroy(&wl);
 	}
 	if (c->out_path && (rc = check_out_file(r)))
@@ -730,9 +765,19 @@ static int app_setup(struct app_run *r)
 	}
 	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE) {
 		fprintf(stderr,
-		        "%s: %s needs node coordinates and %s has none; give them with --coords "
-		        "FILE (DIMACS .co or one 'x y' line per node)\n",
-		        cli_prog, k->name, r->input);
+		        "%s: %s has no node coordinates, and this app needs them; give them with "
+		        "--coords FILE (DIMACS .co or one 'x y' line per node)\n",
+		        cli_prog, r->input);
+		return 2;
+	}
+	/* before any long preparation: an input that cannot run is refused first */
+	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
+	    g->coord_kind == ORDO_COORD_NONE) {
+		fprintf(stderr,
+		        "%s: %s has no arc weights, and this app needs them; give "
+		        "--random-weights LO:HI (or coordinates with --coords to weigh arcs by "
+		        "length)\n",
+		        cli_prog, r->input);
 		return 2;
 	}
 	if ((k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
@@ -753,13 +798,7 @@ static int app_setup(struct app_run *r)
 			        ordo_now() - t0);
 	}
 	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)) {
-		if (g->coord_kind == ORDO_COORD_NONE) {
-			fprintf(stderr,
-			        "%s: %s needs arc weights and %s has none; give --random-weights "
-			        "LO:HI (or coordinates with --coords to weigh arcs by length)\n",
-			        cli_prog, k->name, r->input);
-			return 2;
-		} /* weights are set on a plain graph */
+		/* weights from the coordinates (checked above), set on a plain graph */
 		if ((rc = ordo_graph_convert(&r->g, false, r->topo.nthreads, &err)))
 			return cli_fail(cli_prog, &err);
 		g = r->g;
@@ -790,6 +829,17 @@ static int app_setup(struct app_run *r)
 		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s%s\n",
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
+		/* DIMACS, METIS and Matrix Market number nodes from 1; ordo from 0 */
+		int fmt = ORDO_FMT_AUTO;
+		bool zst;
+		struct ordo_err ferr = {0};
+		if (k->query != APP_QUERY_NONE && c->file &&
+		    !ordo_detect_format(c->file, &fmt, &zst, &ferr) &&
+		    (fmt == ORDO_FMT_DIMACS || fmt == ORDO_FMT_METIS || fmt == ORDO_FMT_MTX))
+			fprintf(r->hout,
+			        "node ids: 0-based, here and in the options (the %s file's node 1 "
+			        "is node 0)\n",
+			        ordo_format_name(fmt));
 	}
 	struct app_env env = {.topo = &r->topo,
 	                      .seed = (uint64_t)c->seed,
@@ -907,9 +957,22 @@ static double get_base(const struct trial *t)
 
 static void app_summary(const struct app_run *r, const struct trial *tr, int status)
 {
-	if (!r->hout)
-		return;
 	int n = (int)r->cfg->trials;
+	if (!r->hout) {
+		/* -q: nothing is printed unless the answer is wrong; that is never silent */
+		int bad = 0, first = -1;
+		for (int i = 0; i < n; i++)
+			if (r->cfg->verify && !tr[i].chk.pass && (bad++, first < 0))
+				first = i;
+		if (bad)
+			fprintf(stderr,
+			        "%s: verification FAIL in %d of %d trials; trial %d: %llu "
+			        "mismatch%s, first: %s\n",
+			        cli_prog, bad, n, first + 1,
+			        (unsigned long long)tr[first].chk.mismatches,
+			        tr[first].chk.mismatches == 1 ? "" : "es", tr[first].chk.first);
+		return;
+	}
 	double tm = median_of(tr, n, get_time), wm = median_of(tr, n, trial_work),
 	       bm = median_of(tr, n, get_base);
 	char sp[96];

@@ -198,7 +198,8 @@ int main(int argc, char **argv)
 	                 "same of the queue BFS (its visited nodes + their out-arcs); "
 	                 "--direction push: tasks = nodes run, baseline its visited nodes",
 	    .default_gen = "road:W=1024,H=1024",
-	    .default_wl = "obim:delta=0",
+	    .default_wl = "obim",
+	    .wl_params = "delta=0", /* levels grow by one */
 	    .query = APP_QUERY_SOURCE,
 	    .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
 	    .opts = bfs_opts,

@@ -33,9 +33,94 @@ void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, 
 	so[s] = 0;
 }
 
+int cli_next(int argc, char **argv, const char *so, const struct option *lo,
+             const struct cli_opt *opts, unsigned char *seen)
+{
+	opterr = 0;
+	int ch = getopt_long(argc, argv, so, lo, NULL);
+	if (ch == -1)
+		return -1;
+	if (ch == '?') {
+		const char *what = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		const struct cli_opt *o = NULL;
+		for (int k = 0; optopt && opts[k].name; k++)
+			if (opts[k].key == optopt)
+				o = &opts[k];
+		if (o && o->arg)
+			fprintf(stderr, "%s: --%s needs a value (%s)\n", cli_prog, o->name, o->arg);
+		else if (optopt && optopt < 256 && what[0] == '-' && what[1] != '-')
+			fprintf(stderr, "%s: unknown option '-%c'\n", cli_prog, optopt);
+		else
+			fprintf(stderr, "%s: unknown option '%s'\n", cli_prog, what);
+		return '?';
+	}
+	for (int k = 0; opts[k].name; k++)
+		if (opts[k].key == ch) {
+			if (seen[k]++) {
+				fprintf(stderr,
+				        "%s: --%s given twice; give it once (ordo takes one value "
+				        "per option)\n",
+				        cli_prog, opts[k].name);
+				return '?';
+			}
+			break;
+		}
+	return ch;
+}
+
+/* "  LEFT   help text" with the help wrapped at word boundaries to 80 columns, its
+ * continuation lines under its first. */
+enum { HELP_WIDTH = 80 };
+
+/* Prints the words of text[0..len) from column `col`, wrapping at HELP_WIDTH to
+ * column `indent`. */
+static void print_words(const char *text, size_t len, int col, int indent)
+{
+	const char *p = text, *end = text + len;
+	const int start = col;
+	while (p < end) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		int n = sp ? (int)(sp - p) : (int)(end - p);
+		if (col > start && col + 1 + n > HELP_WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > start) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", n, p);
+		col += n;
+		p += n;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	printf("\n");
+}
+
+/* "  LEFT   help text", the help wrapped under its first line. */
+static void print_wrapped(const char *left, const char *help)
+{
+	enum { INDENT = 25 };
+	int col = printf("  %-*s", INDENT - 3, left);
+	if (col >= INDENT) {
+		printf("\n");
+		col = 0;
+	}
+	printf("%*s", INDENT - col, "");
+	print_words(help, strlen(help), INDENT, INDENT);
+}
+
 void cli_print_help(const char *usage, const struct cli_opt *const *tables, int ntables)
 {
-	printf("%s\n", usage);
+	for (const char *line = usage; *line;) { /* each line wrapped, continued indented */
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		if (len)
+			print_words(line, len, 0, 2);
+		else
+			printf("\n");
+		line += len + (nl != NULL);
+	}
 	for (int t = 0; t < ntables; t++) {
 		printf("\n");
 		for (const struct cli_opt *o = tables[t]; o->name; o++) {
@@ -46,7 +131,7 @@ void cli_print_help(const char *usage, const struct cli_opt *const *tables, int 
 			else
 				snprintf(left, sizeof left, "    --%s%s%s", o->name,
 				         o->arg ? " " : "", o->arg ? o->arg : "");
-			printf("  %-30s %s\n", left, o->help);
+			print_wrapped(left, o->help);
 		}
 	}
 }

@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 	     * threads (period=0), so high-degree nodes are recomputed early and often:
 	     * rmat20 at 2 threads 4.7 s with obim:delta=0, 0.8 s with smq */
 	    .default_wl = "smq",
+	    .wl_params = "delta=0", /* priorities are core bounds, a few thousand at most */
 	    .query = APP_QUERY_NONE,
 	    .needs = APP_NEEDS_SYMMETRIC,
 	    .figures = {"degeneracy", "max_core_size"},

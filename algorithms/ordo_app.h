@@ -69,6 +69,11 @@ struct app_kernel {
 	const char *work_note;     /* how baseline tasks are counted, if not obvious; or NULL */
 	const char *default_gen;   /* graph generated when no input is given */
 	const char *default_wl;    /* scheduler when --wl is not given */
+	/* Scheduler parameters that fit this app's priorities ("delta=0": levels that grow
+	 * by one), applied to any scheduler that has them where neither the spec nor --delta
+	 * sets them, so `--wl obim` means OBIM tuned for this app, not OBIM's generic
+	 * default; NULL when the schedulers' own defaults fit. */
+	const char *wl_params;
 	enum app_query_kind query;
 	unsigned needs; /* enum app_needs */
 	/* figures of its check, recorded in this order as fields of these names */

@@ -23,6 +23,14 @@ struct cli_opt {
 
 /* Builds getopt_long's tables from `opts` (terminated by a NULL name). */
 void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, size_t socap);
+/* getopt_long over the tables of cli_getopt_tables, for every ordo binary alike: errors
+ * name the program, not its path; an option given twice is an error, since every ordo
+ * option takes one value and the last one silently winning has misled users (seen[]
+ * holds a byte per entry of `opts`, zeroed by the caller). Returns the option's key, -1
+ * at the end, or '?' after printing why (the unknown or incomplete option is then
+ * argv[optind - 1]). */
+int cli_next(int argc, char **argv, const char *so, const struct option *lo,
+             const struct cli_opt *opts, unsigned char *seen);
 /* Prints "usage" then every option with its help text. */
 void cli_print_help(const char *usage, const struct cli_opt *const *tables, int ntables);
 

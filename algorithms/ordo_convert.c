@@ -201,7 +201,8 @@ int main(int argc, char **argv)
 	all[k] = (struct cli_opt){0};
 	cli_getopt_tables(all, lopts, sopts, sizeof sopts);
 	int c;
-	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+	unsigned char seen[64] = {0};
+	while ((c = cli_next(argc, argv, sopts, lopts, all, seen)) != -1) {
 		int64_t v;
 		switch (c) {
 		case 'o':

@@ -127,8 +127,8 @@ static void gr_parse(void *vst, struct io_piece *pc)
 		if (__builtin_expect(*q == 'a' && q + 1 < e && (q[1] == ' ' || q[1] == '\t'), 1)) {
 			uint64_t u, v, w;
 			q++;
-			if (!io_field(pc, line, &q, e, "source node id", 1, n, &u) ||
-			    !io_field(pc, line, &q, e, "target node id", 1, n, &v) ||
+			if (!io_field(pc, line, &q, e, "arc tail (node id)", 1, n, &u) ||
+			    !io_field(pc, line, &q, e, "arc head (node id)", 1, n, &v) ||
 			    !io_field(pc, line, &q, e, "arc weight", 0, UINT32_MAX, &w) ||
 			    !io_line_end(pc, line, q, e, "the arc weight"))
 				break;

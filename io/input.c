@@ -199,15 +199,30 @@ uint64_t io_set_budget(uint64_t bytes)
 	return old;
 }
 
+void io_bytes_text(char *buf, size_t cap, uint64_t bytes)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+	if (bytes < 1024) {
+		snprintf(buf, cap, "%llu bytes", (unsigned long long)bytes);
+		return;
+	}
+	double v = (double)bytes / 1024;
+	int u = 0;
+	while (v >= 1024 && u < 3)
+		v /= 1024, u++;
+	snprintf(buf, cap, "%.1f %s", v, unit[u]);
+}
+
 int io_header_memory(const char *what, uint64_t bytes, char *msg)
 {
 	uint64_t ram = io_budget ? io_budget : ordo_phys_mem();
 	if (!ram || bytes <= ram)
 		return 0;
-	snprintf(msg, IO_MSG, "%s, which needs %.1f GiB; %s %.1f GiB", what,
-	         (double)bytes / (1 << 30),
-	         io_budget ? "the memory budget (--mem-budget) is" : "this machine has",
-	         (double)ram / (1 << 30));
+	char need[32], have[32];
+	io_bytes_text(need, sizeof need, bytes);
+	io_bytes_text(have, sizeof have, ram);
+	snprintf(msg, IO_MSG, "%s, which needs %s; %s %s", what, need,
+	         io_budget ? "the memory budget (--mem-budget) is" : "this machine has", have);
 	return ORDO_ERANGE;
 }
 

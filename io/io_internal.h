@@ -217,6 +217,8 @@ int io_write_galois(const char *path, const struct ordo_graph *g, const struct o
  * status 2) with a message naming `what`. io_header_memory fills a header message. */
 int io_check_memory(const char *path, const char *what, uint64_t bytes, struct ordo_err *err);
 int io_header_memory(const char *what, uint64_t bytes, char *msg);
+/* "812 bytes", "3.4 KiB", "1.2 GiB": a size in the unit that shows it. */
+void io_bytes_text(char *buf, size_t cap, uint64_t bytes);
 /* Sets this thread's memory budget for headers (0 = physical memory); returns the old. */
 uint64_t io_set_budget(uint64_t bytes);
 

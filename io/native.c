@@ -488,13 +488,22 @@ int io_read_native(const char *path, int threads, struct ordo_graph **out, struc
 			                    .sum = get64(fe + 16),
 			                    .entry = s[i].table + f * FRAME};
 			sums = io_checksum(&fr[k].sum, 8, sums);
-			if (fr[k].codec > 1 || fr[k].off > fsize ||
-			    fr[k].stored > fsize - fr[k].off)
+			if (fr[k].codec > 1)
 				rc = ordo_err_set(err, ORDO_EFORMAT,
-				                  "%s: byte %llu: frame %llu of section %u lies "
-				                  "outside the file or has an unknown codec",
+				                  "%s: byte %llu: frame %llu of section %u has the "
+				                  "unknown codec %u (0 raw, 1 zstd)",
 				                  path, (unsigned long long)fr[k].entry,
-				                  (unsigned long long)f, i);
+				                  (unsigned long long)f, i, fr[k].codec);
+			else if (fr[k].off > fsize || fr[k].stored > fsize - fr[k].off)
+				/* a cut-short copy, most often; a forged offset reads the same */
+				rc = ordo_err_set(
+				    err, ORDO_EFORMAT,
+				    "%s: byte %llu: frame %llu of section %u spans bytes "
+				    "%llu..%llu but the file has %llu (truncated?)",
+				    path, (unsigned long long)fr[k].entry, (unsigned long long)f, i,
+				    (unsigned long long)fr[k].off,
+				    (unsigned long long)fr[k].off + fr[k].stored,
+				    (unsigned long long)fsize);
 		}
 		if (!rc && sums != s[i].sum)
 			rc = ordo_err_set(err, ORDO_ECHECKSUM,

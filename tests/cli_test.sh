@@ -2,6 +2,7 @@
 # Command-line behaviour of the tools: --help, exit status 2 with a file:line message
 # on bad input, no partial output file left behind, conversions that round-trip, and
 # generators that give byte-identical files for 1 and 2 threads.
+#   cli_test.sh BIN_DIR TESTS_DIR [WRONG_APP]
 set -eu
 bin=$1
 tests=$2
@@ -21,7 +22,7 @@ set +e
 st=$?
 set -e
 [ $st -eq 2 ] || fail "status $st for a malformed file"
-grep -q "gr_id_big.gr:2: target node id 9 out of range" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+grep -q "gr_id_big.gr:2: arc head (node id) 9 out of range" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 [ -z "$(ls -A "$tmp" | grep -v '^err$')" ] || fail "output left behind: $(ls "$tmp")"
 
 # missing file: status 3 (I/O)
@@ -247,7 +248,7 @@ grep -q "NOT consistent" "$tmp/as2.txt" && grep -q "NOT admissible for target 10
 grep -o '"source":[0-9]*,"target":[0-9]*' "$tmp/pairs.json" >"$tmp/pairs.txt"
 [ "$(sed -n 1p "$tmp/pairs.txt")" = "$(sed -n 3p "$tmp/pairs.txt")" ] && [ "$(sed -n 1p "$tmp/pairs.txt")" != "$(sed -n 2p "$tmp/pairs.txt")" ] ||
 	fail "--pairs 2 does not cycle through two pairs: $(cat "$tmp/pairs.txt")"
-expect2 "astar without coordinates" "needs node coordinates" "$bin/astar" "$tests/fixtures/tiny.gr" --no-coords
+expect2 "astar without coordinates" "^astar: .*tiny.gr has no node coordinates, and this app needs them" "$bin/astar" "$tests/fixtures/tiny.gr" --no-coords
 # a DIMACS .gr brings its sibling .co (as ordo-convert writes them), and says so
 "$bin/astar" "$tests/fixtures/tiny.gr" -n 1 >"$tmp/sib.out" 2>&1 || fail "astar with the sibling .co: $(cat "$tmp/sib.out")"
 grep -q "coordinates from .*tiny.co" "$tmp/sib.out" || fail "sibling .co not reported: $(cat "$tmp/sib.out")"
@@ -272,7 +273,9 @@ expect2 "bfs, source out of range" "source 9: the graph has nodes 0..4" "$bin/bf
 grep -q "symmetrised" "$tmp/m.err" || fail "mst does not say it symmetrised: $(cat "$tmp/m.err")"
 grep -q "forest_weight 10 .*forest_edges 4 .*components 1 .*verification PASS" "$tmp/m.txt" || fail "mst on tiny: $(cat "$tmp/m.txt")"
 grep -q "strict on one thread" "$tmp/m.txt" || fail "mst's work denominator not explained"
-expect2 "mst, unweighted" "needs arc weights" "$bin/mst" "$tests/fixtures/sparse.txt"
+expect2 "mst, unweighted" "^mst: .*sparse.txt has no arc weights, and this app needs them" "$bin/mst" "$tests/fixtures/sparse.txt"
+# refused before it is symmetrised (issue 31, item 11)
+! "$bin/mst" "$tests/fixtures/sparse.txt" 2>&1 | grep -q "symmetrised" || fail "mst symmetrised before refusing an unweighted input"
 "$bin/mst" "$tests/fixtures/sparse.txt" --random-weights 1:9 -n 1 -q || fail "mst with --random-weights"
 # --out: the format follows the extension, other formats or apps are refused
 "$bin/bfs" --gen road:W=20,H=20 -n 1 -q --out "$tmp/b.jsonl" && grep -q '^{"algorithm":"bfs"' "$tmp/b.jsonl" || fail "--out .jsonl"
@@ -363,4 +366,57 @@ grep -q "symmetric (declared by the file)" "$tmp/sym.out" || fail "the load line
 # a baseline too short to time gives no speedup figure (issue 31, item 13)
 "$bin/mst" --gen road:W=6,H=6 -n 1 >"$tmp/tiny.out" 2>&1
 grep -q "speedup vs sequential baseline - (baseline 0.0[0-9]* s, too short to time)" "$tmp/tiny.out" || fail "tiny baseline: $(grep summary "$tmp/tiny.out")"
+# repeated or conflicting options are refused in every binary (issue 31, item 9); errors
+# name the program, not its path, and say what an app does not take
+expect2 "-t twice" "^sssp: --threads given twice" "$bin/sssp" -t 1 -t 2
+expect2 "--format twice" "^bfs: --format given twice" "$bin/bfs" --format csv --format json
+expect2 "--verify and --no-verify" "give --verify or --no-verify, not both" "$bin/sssp" --no-verify --verify
+expect2 "-startNode twice" "^sssp: --source given twice" "$bin/sssp" -startNode 1 -startNode 2
+expect2 "ordo-gen -o twice" "^ordo-gen: --output given twice" "$bin/ordo-gen" road:W=4,H=4 -o "$tmp/x1.ordo" -o "$tmp/y1.ordo"
+[ ! -e "$tmp/x1.ordo" ] && [ ! -e "$tmp/y1.ordo" ] || fail "ordo-gen -o twice wrote a file"
+expect2 "ordo-convert -t twice" "^ordo-convert: --threads given twice" "$bin/ordo-convert" "$tests/fixtures/tiny.gr" --info -t 1 -t 2
+expect2 "mst -r" "^mst: no source or target here" "$bin/mst" -r 3
+expect2 "kcore --source" "^kcore: unknown option '--source'" "$bin/kcore" --source 3
+expect2 "bfs --target" "^bfs: a source only" "$bin/bfs" --target 3
+expect2 "--threads without a value" "^sssp: --threads needs a value" "$bin/sssp" --threads
+# --delta where the scheduler has none: said, not silently dropped
+"$bin/bfs" --gen road:W=10,H=10 --wl smq -d 4 -n 1 >/dev/null 2>"$tmp/d.err"
+grep -q "^bfs: note: --delta 4 is not used: smq has no delta parameter" "$tmp/d.err" || fail "-d with smq: $(cat "$tmp/d.err")"
+# a scheduler named alone takes the app's parameters: bfs's OBIM buckets levels one by
+# one; the spec and -d still win (issue 31, item 6)
+for case in "obim|obim:delta=0," "pmod|pmod:delta=0," "obim:delta=5|obim:delta=5," "obim -d 3|obim:delta=3,"; do
+	args=${case%%|*} want=${case#*|}
+	# shellcheck disable=SC2086
+	"$bin/bfs" --gen road:W=10,H=10 --wl $args -n 1 --format csv 2>/dev/null >"$tmp/wl.csv"
+	grep -q "$want" "$tmp/wl.csv" || fail "bfs --wl $args: expected $want in $(tail -1 "$tmp/wl.csv")"
+done
+"$bin/sssp" --gen road:W=10,H=10 --wl obim -n 1 --format csv 2>/dev/null | grep -q "obim:delta=10," || fail "sssp keeps OBIM's own delta"
+# --help: options only, wrapped at 80 columns; the scheduler table is --wl help's
+for app in sssp bfs astar mst kcore ordo-convert; do
+	"$bin/$app" --help >"$tmp/help.txt"
+	[ "$(awk 'length > 80' "$tmp/help.txt" | wc -l)" -eq 0 ] || fail "$app --help has lines over 80 columns"
+	! grep -q "ordo-bench\|SUPPRESS" "$tmp/help.txt" || fail "$app --help"
+done
+"$bin/sssp" --help | grep -q "the file's format$" || fail "--format's help is cut short"
+! "$bin/sssp" --help | grep -q "steal_prob" || fail "sssp --help still holds the scheduler table"
+"$bin/sssp" --wl help | grep -q "steal_prob" || fail "--wl help lost the scheduler table"
+# 1-based input formats: the report says its ids are 0-based
+"$bin/sssp" "$tests/fixtures/tiny.gr" -n 1 2>/dev/null | grep -q "node ids: 0-based, here and in the options (the dimacs file's node 1 is node 0)" || fail "DIMACS ids not explained"
+! "$bin/sssp" --gen road:W=5,H=5 -n 1 2>/dev/null | grep -q "node ids:" || fail "a generated graph's ids explained"
+# a wrong answer: exit status 1 and a FAIL line on stderr, with -q too (issue 31, item 11)
+if [ -n "${3:-}" ]; then
+	set +e
+	"$3" -n 2 -q >"$tmp/wrong.out" 2>"$tmp/wrong.err"
+	st=$?
+	set -e
+	[ $st -eq 1 ] || fail "a wrong answer exits $st"
+	[ ! -s "$tmp/wrong.out" ] || fail "-q printed on stdout: $(cat "$tmp/wrong.out")"
+	grep -q "^wrong_app: verification FAIL in 2 of 2 trials; trial 1: 1 mismatch, first: node 0 has value 1, expected 0" "$tmp/wrong.err" ||
+		fail "-q with a wrong answer: $(cat "$tmp/wrong.err")"
+	set +e
+	"$3" -n 1 --format json >"$tmp/wrong.json" 2>/dev/null
+	st=$?
+	set -e
+	[ $st -eq 1 ] && grep -q '"verify":"FAIL"' "$tmp/wrong.json" || fail "a wrong answer's record: $st $(cat "$tmp/wrong.json")"
+fi
 echo "cli test passed"
