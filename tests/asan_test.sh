@@ -5,6 +5,7 @@
 set -eu
 src=$1
 work=$2/asan
+echo "asan: configuring and building its own variant in $work (the first run in a build folder takes minutes; later runs rebuild only what changed)"
 cmake -S "$src" -B "$work" -DORDO_ASAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DORDO_INPUTS_DIR=/nonexistent >/dev/null
 cmake --build "$work" --target stress_main alloc_fail test_compress test_reorder -j2 >/dev/null

@@ -137,6 +137,37 @@ class Runs(unittest.TestCase):
             self.assertIn("threads-sssp-gen_road_W_24_H_20_seed_3.png", made)
             self.assertIn("threads-bfs-gen_road_W_24_H_20_seed_3.svg", made)
             self.assertIn("tasks-sssp-gen_road_W_24_H_20_seed_3-t2.png", made)
+            self.check_figures(os.path.join(self.tmp, "plots"))
+
+    def check_figures(self, d):
+        """Issue 31, item 12: every PNG is a real image, and the figures (read back from
+        the drawn matplotlib objects into figures.json) have readable axes: thread
+        ticks 1 and 2 (not 2^0), a legend naming every scheduler, error bars, an
+        absolute-time panel, heatmap ticks from the grid."""
+        import struct
+        with open(os.path.join(d, "figures.json")) as f:
+            figs = json.load(f)
+        for name in figs:
+            with open(os.path.join(d, name + ".png"), "rb") as f:
+                head = f.read(24)
+            self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n", name)
+            w, h = struct.unpack(">II", head[16:24])
+            self.assertGreaterEqual(w, 400, name)
+            self.assertGreaterEqual(h, 250, name)
+        th = figs["threads-sssp-gen_road_W_24_H_20_seed_3"]
+        self.assertEqual(len(th["axes"]), 3)
+        self.assertEqual([a["xticks"] for a in th["axes"]], [["1", "2"]] * 3)
+        self.assertTrue(th["axes"][0]["ylabel"].startswith("time, ms"))
+        self.assertEqual([a["ylabel"].split(" ")[0] for a in th["axes"][1:]],
+                         ["speedup", "work"])
+        self.assertTrue(all(a["errorbars"] == 3 for a in th["axes"]), th["axes"])
+        self.assertEqual(sorted(th["figure_legends"][0]),
+                         ["obim", "smq:steal_size=1", "smq:steal_size=4"])
+        ta = figs["tasks-sssp-gen_road_W_24_H_20_seed_3-t2"]["axes"][0]
+        self.assertEqual(sorted(ta["legend"]), ["an even share", "median thread",
+                                                "min to max thread"])
+        self.assertEqual(sorted(ta["yticks"]), ["obim", "smq:steal_size=1",
+                                                "smq:steal_size=4"])
 
     def test_a_failing_cell_is_recorded_and_reported(self):
         out = os.path.join(self.tmp, "f.jsonl")
@@ -380,6 +411,10 @@ class Rank(unittest.TestCase):
             p = bench("plot", out, "--out", os.path.join(d, "plots"), check=False)
             if "needs matplotlib" not in p.stderr:
                 self.assertIn("rank-t1.png", os.listdir(os.path.join(d, "plots")))
+                with open(os.path.join(d, "plots", "figures.json")) as f:
+                    rank = json.load(f)["rank-t1"]["axes"][0]
+                self.assertEqual(sorted(rank["yticks"]), ["fifo", "strict"])
+                self.assertEqual(sorted(rank["legend"]), ["delay, mean", "rank error, mean"])
 
     def test_mono_measures_throughput_and_resumes(self):
         with tempfile.TemporaryDirectory() as d:

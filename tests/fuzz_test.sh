@@ -12,6 +12,7 @@ src=$1
 work=$2/fuzz
 mode=${FUZZ_MODE:-ci}
 command -v clang >/dev/null 2>&1 || { echo "clang is missing (.ci/install-deps installs it)"; exit 1; }
+echo "fuzz: configuring and building its own variant in $work (the first run in a build folder takes minutes; later runs rebuild only what changed)"
 CC=clang cmake -S "$src" -B "$work" -DORDO_BUILD_TESTS=OFF -DORDO_NATIVE=OFF \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \

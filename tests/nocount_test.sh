@@ -4,6 +4,7 @@
 set -eu
 src=$1
 work=$2/nocount
+echo "nocount: configuring and building its own variant in $work (the first run in a build folder takes minutes; later runs rebuild only what changed)"
 cmake -S "$src" -B "$work" -DORDO_COUNT_WORK=OFF -DORDO_BUILD_TESTS=OFF \
 	-DCMAKE_C_FLAGS="-Werror" >/dev/null
 cmake --build "$work" --target sssp -j2 >/dev/null

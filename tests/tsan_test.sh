@@ -13,6 +13,7 @@ if ! command -v clang >/dev/null 2>&1 || [ -z "$archer" ]; then
 	echo "clang or LLVM's OpenMP (libomp-dev with libarcher) is missing: install them (.ci/install-deps does)"
 	exit 1
 fi
+echo "tsan: configuring and building its own variant in $work (the first run in a build folder takes minutes; later runs rebuild only what changed)"
 CC=clang cmake -S "$src" -B "$work" -DORDO_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DORDO_INPUTS_DIR=/nonexistent >/dev/null
 cmake --build "$work" --target stress_main apps_inputs test_schedulers_plain test_spraylist_plain -j2 >/dev/null
