@@ -35,8 +35,8 @@ static void fini(void *st)
 	free(s);
 }
 
-/* Kruskal, timed as the baseline; the work denominator is this operator's task count
- * under strict on one thread. */
+/* Kruskal, timed as the baseline; the work denominator is this operator's work (arcs
+ * examined + merges, struct ordo_forest) under strict on one thread. */
 static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
                     struct ordo_err *err)
 {
@@ -56,7 +56,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 		struct ordo_run_stats rs;
 		struct ordo_forest f;
 		rc = ordo_mst_run(s->m, &wl, &o, &f, &rs, err);
-		b->tasks = rs.tasks;
+		b->tasks = f.work;
 		ordo_worklist_destroy(&wl);
 	}
 	ordo_topology_free(&one);
@@ -68,7 +68,15 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 {
 	(void)q;
 	struct mst_state *s = st;
-	return ordo_mst_run(s->m, wl, o, &s->got, rs, err);
+	int rc = ordo_mst_run(s->m, wl, o, &s->got, rs, err);
+	/* the work ratio in arcs examined + merges: what the tasks were is the schedule's
+	 * choice (the first tasks cover ranges of nodes, so strict on one thread made a few
+	 * hundred tasks on R-MAT and the ratio of tasks read 28) */
+	rs->tasks = s->got.work;
+	rs->tasks_min = s->got.work_min;
+	rs->tasks_median = s->got.work_median;
+	rs->tasks_max = s->got.work_max;
+	return rc;
 }
 
 static void check(void *st, const struct app_query *q, struct ordo_check *c)
@@ -85,7 +93,9 @@ int main(int argc, char **argv)
 	    .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
 	               "component size)",
 	    .baseline_name = "Kruskal (forest weight, edge count, components)",
-	    .work_note = "baseline tasks = tasks of the same operator under strict on one thread",
+	    .work_note = "tasks = arcs examined (fronts looked up, internal arcs dropped) + "
+	                 "merges; baseline tasks = the same count of this operator under strict "
+	                 "on one thread",
 	    .default_gen = "road:W=1024,H=1024",
 	    .default_wl = "obim",
 	    .wl_params = "delta=0",

@@ -35,6 +35,7 @@
  * Kruskal is the baseline; the work ratio's denominator is this operator's task count
  * under `strict` on one thread (said by the app).
  */
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +98,18 @@ struct ordo_mst {
 	uint32_t capsegs;
 	_Atomic uint32_t nsegs;
 	struct ordo_task *init;
-	uint32_t sweep; /* nodes per first task */
+	uint32_t sweep;        /* nodes per first task */
+	struct mst_work *work; /* per thread of the run, padded */
+	int nwork;
 };
+
+/* Work counted as it happens on this thread (arcs examined, merges), added to the
+ * thread's slot in m->work after each task: a thread-local counter costs an increment
+ * where it is counted, with no pointer to pass down. */
+struct mst_work {
+	alignas(64) uint64_t n;
+};
+static _Thread_local uint64_t mst_counted;
 
 static inline bool edge_less(const struct mst_edge *a, const struct mst_edge *b)
 {
@@ -246,7 +257,7 @@ static inline bool drop_internal(struct ordo_mst *m, uint32_t x, uint32_t r, uin
 	struct mst_node *sg = &m->node[x];
 	if (!sg->n)
 		return false;
-	while ((*ro = uf_find(m->parent, sg->fo)) == r) {
+	while (mst_counted++, (*ro = uf_find(m->parent, sg->fo)) == r) {
 		if (!--sg->n)
 			return false;
 		const uint64_t a = m->base[++sg->start];
@@ -570,6 +581,7 @@ merge:;
 		nd[S->head].next = t;
 	}
 	S->head = NIL;
+	mst_counted++; /* a merge */
 	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;
 	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
@@ -655,9 +667,11 @@ static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first
 static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 {
 	struct ordo_mst *m = user;
-	if (t->data & MST_SWEEP)
-		return sweep_task(ctx, m, t->data & ~MST_SWEEP);
-	return component_task(ctx, m, (uint32_t)t->data, t->prio);
+	const uint64_t before = mst_counted;
+	const bool did = t->data & MST_SWEEP ? sweep_task(ctx, m, t->data & ~MST_SWEEP)
+	                                     : component_task(ctx, m, (uint32_t)t->data, t->prio);
+	m->work[ctx->tid].n += mst_counted - before;
+	return did;
 }
 
 /* Pipeline stages: the root's union-find entry and node; its own lightest arc; that
@@ -767,6 +781,7 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->sslot);
 	free(m->segs);
 	free(m->aoff);
+	free(m->work);
 	free(m);
 }
 
@@ -812,8 +827,21 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 	eo.prefetch = mst_prefetch;
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_MST_LOOKAHEAD;
+	const int T = o->topo->nthreads;
+	if (T > m->nwork) {
+		free(m->work);
+		m->nwork = 0;
+		if (!(m->work = aligned_alloc(64, (size_t)T * sizeof *m->work)))
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		m->nwork = T;
+	}
+	memset(m->work, 0, (size_t)T * sizeof *m->work);
 	int rc = ordo_for_each(&eo, wl->ops, wl->wl, m->init, ninit, mst_op, m, st, err);
 	*f = (struct ordo_forest){0};
+	uint64_t per[T];
+	for (int t = 0; t < T; t++)
+		f->work += per[t] = m->work[t].n;
+	ordo_spread(per, (size_t)T, &f->work_min, &f->work_median, &f->work_max);
 	for (uint64_t v = 0; v < g->n; v++)
 		if (!is_root(m, v)) {
 			f->weight += m->pick[v].w;

@@ -22,6 +22,10 @@ struct ordo_forest {
 	uint64_t weight; /* total weight of the forest's edges */
 	uint64_t edges;  /* forest edges (n - components) */
 	uint64_t components;
+	/* ordo_mst_run: its work in a unit any two runs share, whatever tasks the schedule
+	 * made of it: arcs examined (a segment's front looked up in the union-find,
+	 * including every internal arc dropped from a front) plus merges; and per thread */
+	uint64_t work, work_min, work_median, work_max;
 };
 
 /* Kruskal (edges sorted by weight, union-find). Errors: ENOMEM. */
