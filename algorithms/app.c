@@ -358,8 +358,9 @@ struct app_run {
 	char input[512];
 	double load_s;
 	void *st;
-	char sched[256];     /* the resolved scheduler spec */
-	char overrides[192]; /* --delta, then the app's wl_params, as parameter overrides */
+	char sched[256];             /* the resolved scheduler spec */
+	char overrides[192];         /* --delta, then the app's wl_params, as parameter overrides */
+	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const struct ordo_wl_ops *ops;
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */
@@ -716,6 +717,98 @@ static void human_trial(const struct app_run *r, int i, const struct trial *t)
 
 /* ---- set-up ---- */
 
+/* Makes r->g fit the kernel's needs: arcs, coordinates, weights, a symmetric graph;
+ * then compressed when `compress`. r->g may be replaced by a new graph (the old one is
+ * freed unless it is r->borrowed, the caller's). Notes go to stderr unless quiet. */
+static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo_err *err)
+{
+	const struct app_kernel *k = r->k;
+	struct ordo_graph *g = r->g;
+	int rc;
+	if (g->n == 0 || g->m == 0)
+		return ordo_err_set(err, ORDO_EINVAL, "%s has no arcs: nothing to run", r->input);
+	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s has no node coordinates, and this app needs them; give "
+		                    "them with --coords FILE (DIMACS .co or one 'x y' line per "
+		                    "node)",
+		                    r->input);
+	/* before any long preparation: an input that cannot run is refused first */
+	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
+	    g->coord_kind == ORDO_COORD_NONE)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s has no arc weights, and this app needs them; give "
+		                    "--random-weights LO:HI (or coordinates with --coords to weigh "
+		                    "arcs by length)",
+		                    r->input);
+	if ((k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
+		struct ordo_graph *sg;
+		struct ordo_build_stats bs;
+		double t0 = ordo_now();
+		if ((rc = ordo_graph_symmetrized(g, r->topo.nthreads, &sg, &bs, err)))
+			return rc;
+		if (g != r->borrowed)
+			ordo_graph_free(g);
+		r->g = g = sg;
+		if (!quiet)
+			fprintf(stderr,
+			        "%s needs an undirected graph and %s is not marked symmetric: "
+			        "symmetrised (%llu reverse arcs added, %llu duplicate arcs merged "
+			        "keeping the lightest) to %llu arcs in %.3f s\n",
+			        k->name, r->input, (unsigned long long)bs.reverse_arcs_added,
+			        (unsigned long long)bs.duplicates_removed, (unsigned long long)g->m,
+			        ordo_now() - t0);
+	}
+	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)) {
+		/* weights from the coordinates (checked above), set on a plain graph of ours */
+		if (g == r->borrowed) { /* a plain copy (decompressed if need be) */
+			struct ordo_graph *copy;
+			if ((rc = ordo_graph_decompress(g, r->topo.nthreads, &copy, err)))
+				return rc;
+			r->g = g = copy;
+		} else if ((rc = ordo_graph_convert(&r->g, false, r->topo.nthreads, err))) {
+			return rc;
+		}
+		g = r->g;
+		if ((rc = ordo_graph_weights_from_coords(g, err)))
+			return rc;
+		if (!quiet)
+			fprintf(stderr,
+			        "%s is unweighted: weights = rounded Euclidean lengths from "
+			        "its coordinates\n",
+			        r->input);
+	} /* a graph symmetrised or weighed here is plain: compress it as asked */
+	if (compress && r->g != r->borrowed &&
+	    (rc = ordo_graph_convert(&r->g, true, r->topo.nthreads, err)))
+		return rc;
+	return 0;
+}
+
+/* Resolves r->cfg's scheduler once, every parameter included, into r->sched and
+ * r->overrides (the first setting of a key wins: the spec's, then --delta's, then the
+ * app's wl_params); *has_delta: the scheduler has a delta. */
+static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err *err)
+{
+	const struct app_kernel *k = r->k;
+	const struct app_cfg *c = r->cfg;
+	snprintf(r->overrides, sizeof r->overrides, "%s", k->wl_params ? k->wl_params : "");
+	if (c->delta >= 0)
+		snprintf(r->overrides, sizeof r->overrides, "delta=%lld%s%s", (long long)c->delta,
+		         k->wl_params ? "," : "", k->wl_params ? k->wl_params : "");
+	struct ordo_worklist wl = {0};
+	int rc =
+	    ordo_worklist_create(c->wl_spec, r->overrides, &r->topo, (uint64_t)c->seed, &wl, err);
+	if (rc)
+		return rc;
+	snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
+	r->ops = wl.ops;
+	*has_delta = false;
+	for (int i = 0; i < wl.ops->nparams; i++)
+		*has_delta |= !strcmp(wl.ops->params[i].name, "delta");
+	ordo_worklist_destroy(&wl);
+	return 0;
+}
+
 static int app_setup(struct app_run *r)
 {
 	const struct app_kernel *k = r->k;
@@ -732,87 +825,21 @@ static int app_setup(struct app_run *r)
 	c->lo.threads = r->topo.nthreads;
 	/* everything that can be checked before the (possibly long) load: the scheduler
 	 * (created once to resolve every parameter, --delta included) and the --out file */
-	/* the first setting of a key wins: the spec's, then --delta's, then the app's */
-	snprintf(r->overrides, sizeof r->overrides, "%s", k->wl_params ? k->wl_params : "");
-	if (c->delta >= 0)
-		snprintf(r->overrides, sizeof r->overrides, "delta=%lld%s%s", (long long)c->delta,
-		         k->wl_params ? "," : "", k->wl_params ? k->wl_params : "");
-	{
-		struct ordo_worklist wl = {0};
-		if ((rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
-		                               (uint64_t)c->seed, &wl, &err)))
-			return cli_fail(cli_prog, &err);
-		snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
-		bool has_delta = false;
-		for (int i = 0; i < wl.ops->nparams; i++)
-			has_delta |= !strcmp(wl.ops->params[i].name, "delta");
-		if (c->delta >= 0 && !has_delta && !c->quiet)
-			fprintf(stderr,
-			        "%s: note: --delta %lld is not used: %s has no delta parameter\n",
-			        cli_prog, (long long)c->delta, wl.ops->name);
-		ordo_worklist_destroy(&wl);
-	}
+	bool has_delta;
+	if ((rc = resolve_scheduler(r, &has_delta, &err)))
+		return cli_fail(cli_prog, &err);
+	if (c->delta >= 0 && !has_delta && !c->quiet)
+		fprintf(stderr, "%s: note: --delta %lld is not used: %s has no delta parameter\n",
+		        cli_prog, (long long)c->delta, r->ops->name);
 	if (c->out_path && (rc = check_out_file(r)))
 		return rc;
 	rc = cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen), &c->lo,
 	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s);
 	if (rc)
 		return rc;
-	struct ordo_graph *g = r->g;
-	if (g->n == 0 || g->m == 0) {
-		fprintf(stderr, "%s: %s has no arcs: nothing to run\n", cli_prog, r->input);
-		return 2;
-	}
-	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE) {
-		fprintf(stderr,
-		        "%s: %s has no node coordinates, and this app needs them; give them with "
-		        "--coords FILE (DIMACS .co or one 'x y' line per node)\n",
-		        cli_prog, r->input);
-		return 2;
-	}
-	/* before any long preparation: an input that cannot run is refused first */
-	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
-	    g->coord_kind == ORDO_COORD_NONE) {
-		fprintf(stderr,
-		        "%s: %s has no arc weights, and this app needs them; give "
-		        "--random-weights LO:HI (or coordinates with --coords to weigh arcs by "
-		        "length)\n",
-		        cli_prog, r->input);
-		return 2;
-	}
-	if ((k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
-		struct ordo_graph *sg;
-		struct ordo_build_stats bs;
-		double t0 = ordo_now();
-		if ((rc = ordo_graph_symmetrized(g, r->topo.nthreads, &sg, &bs, &err)))
-			return cli_fail(cli_prog, &err);
-		ordo_graph_free(g);
-		r->g = g = sg;
-		if (!c->quiet)
-			fprintf(stderr,
-			        "%s needs an undirected graph and %s is not marked symmetric: "
-			        "symmetrised (%llu reverse arcs added, %llu duplicate arcs merged "
-			        "keeping the lightest) to %llu arcs in %.3f s\n",
-			        k->name, r->input, (unsigned long long)bs.reverse_arcs_added,
-			        (unsigned long long)bs.duplicates_removed, (unsigned long long)g->m,
-			        ordo_now() - t0);
-	}
-	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)) {
-		/* weights from the coordinates (checked above), set on a plain graph */
-		if ((rc = ordo_graph_convert(&r->g, false, r->topo.nthreads, &err)))
-			return cli_fail(cli_prog, &err);
-		g = r->g;
-		if ((rc = ordo_graph_weights_from_coords(g, &err)))
-			return cli_fail(cli_prog, &err);
-		if (!c->quiet)
-			fprintf(stderr,
-			        "%s is unweighted: weights = rounded Euclidean lengths from "
-			        "its coordinates\n",
-			        r->input);
-	} /* a graph symmetrised or weighed here is plain: compress it as asked */
-	if (c->lo.build.compress && (rc = ordo_graph_convert(&r->g, true, r->topo.nthreads, &err)))
+	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)))
 		return cli_fail(cli_prog, &err);
-	g = r->g;
+	struct ordo_graph *g = r->g;
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
 		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", cli_prog,
 		        c->source >= (int64_t)g->n ? "source" : "target",
@@ -881,9 +908,44 @@ static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
 	return 0;
 }
 
-static int app_trials(struct app_run *r, struct trial *tr, int *status)
+/* Trial i for query t->q: the baseline (again only when the query changed since
+ * *last), a fresh scheduler, the timed run and the check. */
+static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_query *last,
+                     struct app_baseline *base, struct ordo_err *err)
 {
 	const struct app_kernel *k = r->k;
+	const struct app_cfg *c = r->cfg;
+	int rc;
+	if (t->q.source != last->source || t->q.target != last->target) {
+		double t0 = ordo_now();
+		*base = (struct app_baseline){0};
+		if ((rc = k->baseline(r->st, &t->q, base, err)))
+			return rc;
+		if (base->seconds <= 0)
+			base->seconds = ordo_now() - t0;
+		*last = t->q;
+	}
+	t->base = *base;
+	struct ordo_worklist wl = {0};
+	rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
+	                          (uint64_t)c->seed + (uint64_t)i, &wl, err);
+	if (rc)
+		return rc;
+	r->ops = wl.ops; /* r->sched: resolved once in app_setup, the same spec */
+	struct ordo_exec_opts eo = {.topo = &r->topo, .seed = (uint64_t)c->seed + (uint64_t)i};
+	if (c->lookahead >= 0)
+		eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
+	rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, err);
+	ordo_worklist_destroy(&wl);
+	if (rc)
+		return rc;
+	k->check(r->st, &t->q, &t->chk);
+	t->verdict = c->verify ? (t->chk.pass ? "PASS" : "FAIL") : "SKIP";
+	return 0;
+}
+
+static int app_trials(struct app_run *r, struct trial *tr, int *status)
+{
 	const struct app_cfg *c = r->cfg;
 	struct ordo_err err = {0};
 	struct app_query last = {APP_NO_NODE - 1, APP_NO_NODE - 1};
@@ -893,32 +955,8 @@ static int app_trials(struct app_run *r, struct trial *tr, int *status)
 		struct trial *t = &tr[i];
 		if ((rc = pick_query(r, i, &t->q)))
 			return rc;
-		if (t->q.source != last.source || t->q.target != last.target) {
-			double t0 = ordo_now();
-			base = (struct app_baseline){0};
-			if ((rc = k->baseline(r->st, &t->q, &base, &err)))
-				return cli_fail(cli_prog, &err);
-			if (base.seconds <= 0)
-				base.seconds = ordo_now() - t0;
-			last = t->q;
-		}
-		t->base = base;
-		struct ordo_worklist wl = {0};
-		rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
-		                          (uint64_t)c->seed + (uint64_t)i, &wl, &err);
-		if (rc)
+		if ((rc = one_trial(r, i, t, &last, &base, &err)))
 			return cli_fail(cli_prog, &err);
-		r->ops = wl.ops; /* r->sched: resolved once in app_setup, the same spec */
-		struct ordo_exec_opts eo = {.topo = &r->topo,
-		                            .seed = (uint64_t)c->seed + (uint64_t)i};
-		if (c->lookahead >= 0)
-			eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
-		rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, &err);
-		ordo_worklist_destroy(&wl);
-		if (rc)
-			return cli_fail(cli_prog, &err);
-		k->check(r->st, &t->q, &t->chk);
-		t->verdict = c->verify ? (t->chk.pass ? "PASS" : "FAIL") : "SKIP";
 		if (c->verify && !t->chk.pass)
 			*status = 1;
 		if (r->hout)
@@ -1023,4 +1061,116 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		status = 3;
 	}
 	return status;
+}
+
+/* ---- sessions (ordo_app.h) ---- */
+
+struct app_session {
+	struct app_cfg cfg;
+	struct app_run r;
+	struct app_query last;
+	struct app_baseline base;
+};
+
+int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
+                     const struct app_session_opts *o, struct app_session **out,
+                     struct ordo_err *err)
+{
+	*out = NULL;
+	struct app_session *s = calloc(1, sizeof *s);
+	if (!s)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	s->cfg = (struct app_cfg){.wl_spec = o->wl ? o->wl : k->default_wl,
+	                          .wl_given = o->wl != NULL,
+	                          .trials = 1,
+	                          .seed = (int64_t)o->seed,
+	                          .delta = o->delta,
+	                          .lookahead = o->lookahead,
+	                          .source = -1,
+	                          .target = -1,
+	                          .verify = o->verify,
+	                          .quiet = true};
+	s->r = (struct app_run){.k = k, .cfg = &s->cfg, .g = g, .borrowed = g};
+	snprintf(s->r.input, sizeof s->r.input, "%s", o->input ? o->input : "graph");
+	s->last = (struct app_query){APP_NO_NODE - 1, APP_NO_NODE - 1};
+	collect_stat_columns(&s->r);
+	bool has_delta;
+	int rc = ordo_topology_init(&s->r.topo, o->threads, 0, ORDO_BIND_NONE, err);
+	if (!rc)
+		rc = resolve_scheduler(&s->r, &has_delta, err);
+	if (!rc)
+		rc = app_prepare(&s->r, true, false, err);
+	if (!rc) {
+		struct app_env env = {.topo = &s->r.topo,
+		                      .seed = o->seed,
+		                      .report = NULL,
+		                      .wl_given = s->cfg.wl_given};
+		rc = k->init(&s->r.st, s->r.g, &env, err);
+	}
+	if (rc) {
+		app_session_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int app_session_trial(struct app_session *s, const struct app_query *q, int trial_no,
+                      char **record_out, bool *pass, struct ordo_err *err)
+{
+	struct trial t = {.q = *q};
+	const struct ordo_graph *g = s->r.g;
+	if ((q->source != APP_NO_NODE && q->source >= g->n) ||
+	    (q->target != APP_NO_NODE && q->target >= g->n))
+		return ordo_err_set(err, ORDO_EINVAL, "%s %u: the graph has nodes 0..%u",
+		                    q->source >= g->n ? "source" : "target",
+		                    q->source >= g->n ? q->source : q->target, g->n - 1);
+	int rc = one_trial(&s->r, trial_no > 0 ? trial_no - 1 : 0, &t, &s->last, &s->base, err);
+	if (rc)
+		return rc;
+	*pass = !s->cfg.verify || t.chk.pass;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the record");
+	record(f, F_JSON, &s->r, trial_no, &t);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the record");
+	}
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = 0;
+	*record_out = buf;
+	return 0;
+}
+
+int app_session_answer(struct app_session *s, struct app_array *out, int max, int *n,
+                       struct ordo_err *err)
+{
+	if (!s->r.k->answer)
+		return ordo_err_set(err, ORDO_EINVAL, "%s gives no answer arrays", s->r.k->name);
+	int k = s->r.k->answer(s->r.st, out, max, err);
+	if (k < 0)
+		return err->code ? err->code : ORDO_ENOMEM;
+	*n = k;
+	return 0;
+}
+
+const struct ordo_graph *app_session_graph(const struct app_session *s)
+{
+	return s->r.g;
+}
+
+void app_session_close(struct app_session *s)
+{
+	if (!s)
+		return;
+	if (s->r.st)
+		s->r.k->fini(s->r.st);
+	if (s->r.g != s->r.borrowed)
+		ordo_graph_free(s->r.g);
+	if (s->r.topo.node)
+		ordo_topology_free(&s->r.topo);
+	free(s);
 }

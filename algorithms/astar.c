@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ordo_app.h"
+#include "ordo_apps.h"
 #include "ordo_astar.h"
 #include "ordo_sssp.h"
 
@@ -162,25 +163,40 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	    ordo_geo_h(&s->geo, s->scale, q->source, s->geo.p + 3 * (size_t)q->target));
 }
 
+static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+{
+	(void)err;
+	const struct astar_state *s = st;
+	if (max < 1)
+		return 0;
+	out[0] = (struct app_array){"distance", &s->got, 1, 8, false};
+	return 1;
+}
+
+/* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
+const struct app_kernel ordo_kernel_astar = {
+    .name = "astar",
+    .summary = "point-to-point shortest path guided by coordinates (priority = g + h)",
+    .baseline_name = "sequential A* with the same heuristic (its expansions are the "
+                     "baseline tasks); distances checked against Dijkstra",
+    .default_gen = "road:W=1024,H=1024",
+    .default_wl = "obim",
+    .query = APP_QUERY_PAIR,
+    .needs = APP_NEEDS_COORDS,
+    .figures = {"distance", "heuristic"},
+    .opts = astar_opts,
+    .option = option,
+    .init = init,
+    .fini = fini,
+    .baseline = baseline,
+    .run = run,
+    .check = check,
+    .answer = answer,
+};
+
+#ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
-	    .name = "astar",
-	    .summary = "point-to-point shortest path guided by coordinates (priority = g + h)",
-	    .baseline_name = "sequential A* with the same heuristic (its expansions are the "
-	                     "baseline tasks); distances checked against Dijkstra",
-	    .default_gen = "road:W=1024,H=1024",
-	    .default_wl = "obim",
-	    .query = APP_QUERY_PAIR,
-	    .needs = APP_NEEDS_COORDS,
-	    .figures = {"distance", "heuristic"},
-	    .opts = astar_opts,
-	    .option = option,
-	    .init = init,
-	    .fini = fini,
-	    .baseline = baseline,
-	    .run = run,
-	    .check = check,
-	};
-	return app_main(&k, argc, argv);
+	return app_main(&ordo_kernel_astar, argc, argv);
 }
+#endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ordo_app.h"
+#include "ordo_apps.h"
 #include "ordo_bfs.h"
 
 enum { O_DIRECTION = APP_OPT_KEY, O_ALPHA, O_BETA, O_HANDOFF };
@@ -187,28 +188,43 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_check_figure(c, "handed_off", rounds ? s->fs.rounds.handed_off : 0);
 }
 
+static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+{
+	(void)err;
+	const struct bfs_state *s = st;
+	if (max < 1)
+		return 0;
+	out[0] = (struct app_array){"level", (const void *)s->level, s->g->n, 4, true};
+	return 1;
+}
+
+/* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
+const struct app_kernel ordo_kernel_bfs = {
+    .name = "bfs",
+    .summary = "breadth-first search levels (frontier rounds pushed or pulled; "
+               "--direction push: priority = level on a scheduler)",
+    .baseline_name = "queue BFS",
+    .work_note = "frontier rounds: tasks = levels set + arcs examined, baseline the "
+                 "same of the queue BFS (its visited nodes + their out-arcs); "
+                 "--direction push: tasks = nodes run, baseline its visited nodes",
+    .default_gen = "road:W=1024,H=1024",
+    .default_wl = "obim",
+    .wl_params = "delta=0", /* levels grow by one */
+    .query = APP_QUERY_SOURCE,
+    .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
+    .opts = bfs_opts,
+    .option = option,
+    .init = init,
+    .fini = fini,
+    .baseline = baseline,
+    .run = run,
+    .check = check,
+    .answer = answer,
+};
+
+#ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
-	    .name = "bfs",
-	    .summary = "breadth-first search levels (frontier rounds pushed or pulled; "
-	               "--direction push: priority = level on a scheduler)",
-	    .baseline_name = "queue BFS",
-	    .work_note = "frontier rounds: tasks = levels set + arcs examined, baseline the "
-	                 "same of the queue BFS (its visited nodes + their out-arcs); "
-	                 "--direction push: tasks = nodes run, baseline its visited nodes",
-	    .default_gen = "road:W=1024,H=1024",
-	    .default_wl = "obim",
-	    .wl_params = "delta=0", /* levels grow by one */
-	    .query = APP_QUERY_SOURCE,
-	    .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
-	    .opts = bfs_opts,
-	    .option = option,
-	    .init = init,
-	    .fini = fini,
-	    .baseline = baseline,
-	    .run = run,
-	    .check = check,
-	};
-	return app_main(&k, argc, argv);
+	return app_main(&ordo_kernel_bfs, argc, argv);
 }
+#endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ordo_app.h"
+#include "ordo_apps.h"
 #include "ordo_kcore.h"
 
 enum { O_ALGO = APP_OPT_KEY };
@@ -115,33 +116,48 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_kcore_check(s->g, s->core, s->ref, c);
 }
 
+static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+{
+	(void)err;
+	const struct kcore_state *s = st;
+	if (max < 1)
+		return 0;
+	out[0] = (struct app_array){"core", (const void *)s->core, s->g->n, 4, true};
+	return 1;
+}
+
+/* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
+const struct app_kernel ordo_kernel_kcore = {
+    .name = "kcore",
+    .summary = "k-core decomposition: core numbers and degeneracy (level-synchronous "
+               "peeling; --algo bounds: priority = the node's degree bound; arc "
+               "weights ignored)",
+    .baseline_name = "Batagelj-Zaversnik bucket peeling",
+    .work_note = "peel: tasks = nodes peeled + arcs examined + decrements taken back, "
+                 "baseline nodes + arcs; bounds: tasks = recomputations, baseline "
+                 "nodes (peeling removes each once)",
+    .default_gen = "rmat:scale=18,ef=8",
+    /* OBIM keeps a thread in its bucket while lower buckets fill from the other
+     * threads (period=0), so high-degree nodes are recomputed early and often:
+     * rmat20 at 2 threads 4.7 s with obim:delta=0, 0.8 s with smq */
+    .default_wl = "smq",
+    .wl_params = "delta=0", /* priorities are core bounds, a few thousand at most */
+    .query = APP_QUERY_NONE,
+    .needs = APP_NEEDS_SYMMETRIC,
+    .figures = {"degeneracy", "max_core_size"},
+    .opts = kcore_opts,
+    .option = option,
+    .init = init,
+    .fini = fini,
+    .baseline = baseline,
+    .run = run,
+    .check = check,
+    .answer = answer,
+};
+
+#ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
-	    .name = "kcore",
-	    .summary = "k-core decomposition: core numbers and degeneracy (level-synchronous "
-	               "peeling; --algo bounds: priority = the node's degree bound; arc "
-	               "weights ignored)",
-	    .baseline_name = "Batagelj-Zaversnik bucket peeling",
-	    .work_note = "peel: tasks = nodes peeled + arcs examined + decrements taken back, "
-	                 "baseline nodes + arcs; bounds: tasks = recomputations, baseline "
-	                 "nodes (peeling removes each once)",
-	    .default_gen = "rmat:scale=18,ef=8",
-	    /* OBIM keeps a thread in its bucket while lower buckets fill from the other
-	     * threads (period=0), so high-degree nodes are recomputed early and often:
-	     * rmat20 at 2 threads 4.7 s with obim:delta=0, 0.8 s with smq */
-	    .default_wl = "smq",
-	    .wl_params = "delta=0", /* priorities are core bounds, a few thousand at most */
-	    .query = APP_QUERY_NONE,
-	    .needs = APP_NEEDS_SYMMETRIC,
-	    .figures = {"degeneracy", "max_core_size"},
-	    .opts = kcore_opts,
-	    .option = option,
-	    .init = init,
-	    .fini = fini,
-	    .baseline = baseline,
-	    .run = run,
-	    .check = check,
-	};
-	return app_main(&k, argc, argv);
+	return app_main(&ordo_kernel_kcore, argc, argv);
 }
+#endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "ordo_app.h"
+#include "ordo_apps.h"
 #include "ordo_mst.h"
 
 struct mst_state {
@@ -14,6 +15,7 @@ struct mst_state {
 	struct ordo_mst *m;
 	const struct ordo_topology *topo;
 	struct ordo_forest ref, got;
+	uint32_t *arc; /* answer(): the forest's arcs, 3 x edges (u, v, w) */
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
@@ -32,6 +34,7 @@ static void fini(void *st)
 {
 	struct mst_state *s = st;
 	ordo_mst_free(s->m);
+	free(s->arc);
 	free(s);
 }
 
@@ -86,27 +89,48 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_mst_check(s->m, &s->ref, c);
 }
 
+static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+{
+	struct mst_state *s = st;
+	if (max < 3)
+		return ordo_err_set(err, ORDO_EINVAL, "the forest takes 3 arrays"), -1;
+	const uint64_t e = s->got.edges;
+	free(s->arc);
+	if (!(s->arc = malloc((e ? e : 1) * 3 * sizeof *s->arc)))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory"), -1;
+	ordo_mst_forest_arcs(s->m, s->arc, s->arc + e, s->arc + 2 * e);
+	out[0] = (struct app_array){"forest_u", s->arc, e, 4, false};
+	out[1] = (struct app_array){"forest_v", s->arc + e, e, 4, false};
+	out[2] = (struct app_array){"forest_w", s->arc + 2 * e, e, 4, false};
+	return 3;
+}
+
+/* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
+const struct app_kernel ordo_kernel_mst = {
+    .name = "mst",
+    .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
+               "component size)",
+    .baseline_name = "Kruskal (forest weight, edge count, components)",
+    .work_note = "tasks = arcs examined (fronts looked up, internal arcs dropped) + "
+                 "merges; baseline tasks = the same count of this operator under strict "
+                 "on one thread",
+    .default_gen = "road:W=1024,H=1024",
+    .default_wl = "obim",
+    .wl_params = "delta=0",
+    .query = APP_QUERY_NONE,
+    .needs = APP_NEEDS_WEIGHTS | APP_NEEDS_SYMMETRIC,
+    .figures = {"forest_weight", "forest_edges", "components"},
+    .init = init,
+    .fini = fini,
+    .baseline = baseline,
+    .run = run,
+    .check = check,
+    .answer = answer,
+};
+
+#ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
-	    .name = "mst",
-	    .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
-	               "component size)",
-	    .baseline_name = "Kruskal (forest weight, edge count, components)",
-	    .work_note = "tasks = arcs examined (fronts looked up, internal arcs dropped) + "
-	                 "merges; baseline tasks = the same count of this operator under strict "
-	                 "on one thread",
-	    .default_gen = "road:W=1024,H=1024",
-	    .default_wl = "obim",
-	    .wl_params = "delta=0",
-	    .query = APP_QUERY_NONE,
-	    .needs = APP_NEEDS_WEIGHTS | APP_NEEDS_SYMMETRIC,
-	    .figures = {"forest_weight", "forest_edges", "components"},
-	    .init = init,
-	    .fini = fini,
-	    .baseline = baseline,
-	    .run = run,
-	    .check = check,
-	};
-	return app_main(&k, argc, argv);
+	return app_main(&ordo_kernel_mst, argc, argv);
 }
+#endif

@@ -62,6 +62,8 @@ struct app_env {
 
 #define APP_OPT_KEY 600 /* kernels' own option keys: APP_OPT_KEY .. APP_OPT_KEY + 99 */
 
+struct app_array; /* below */
+
 struct app_kernel {
 	const char *name;          /* "sssp": records' algorithm field */
 	const char *summary;       /* one line for --help: what it computes */
@@ -94,10 +96,54 @@ struct app_kernel {
 	           const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err);
 	/* Compares the last run with the last baseline. */
 	void (*check)(void *st, const struct app_query *q, struct ordo_check *c);
+	/* Optional, for bindings (app_session): the last run's answer as up to `max` named
+	 * arrays (values in the graph's node order; the caller copies them before the next
+	 * run). Returns how many, or -1 with err set. */
+	int (*answer)(void *st, struct app_array *out, int max, struct ordo_err *err);
+};
+
+/* One array of an answer: count values of `width` bytes (4 or 8, unsigned), indexed by
+ * node unless `per_node` is false (then a list, e.g. a forest's arcs). */
+struct app_array {
+	const char *name;
+	const void *data;
+	uint64_t count;
+	unsigned width;
+	bool per_node;
 };
 
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
 int app_main(const struct app_kernel *k, int argc, char **argv);
+
+/* ---- the harness without a command line: what the Python package calls ----
+ * A session holds a kernel on a graph the caller owns (borrowed; a kernel that needs a
+ * symmetric or weighted graph gets a prepared copy), with the scheduler resolved as the
+ * binaries resolve it; each trial runs one query exactly as a binary's trial does and
+ * gives its record as the binaries' JSON line. Nothing is printed. */
+struct app_session;
+struct app_session_opts {
+	const char *input; /* the graph's name in records */
+	const char *wl;    /* scheduler spec; NULL: the app's default */
+	int64_t delta;     /* -1: not given */
+	int threads;       /* 0: every CPU of the affinity mask */
+	int64_t lookahead; /* -1: the algorithm's */
+	uint64_t seed;     /* queries are the caller's; seeds the schedulers */
+	bool verify;       /* the verdict; the baseline runs either way (work ratio) */
+};
+int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
+                     const struct app_session_opts *o, struct app_session **out,
+                     struct ordo_err *err);
+/* Runs trial `trial_no` (1-based; it also seeds the scheduler) for q in the graph's
+ * ids; *record: a malloc'd JSON object (no newline), the caller frees it; *pass: the
+ * verdict (true when not verified). */
+int app_session_trial(struct app_session *s, const struct app_query *q, int trial_no, char **record,
+                      bool *pass, struct ordo_err *err);
+/* The last trial's answer (kernel->answer); ENOTSUP when the kernel has none. */
+int app_session_answer(struct app_session *s, struct app_array *out, int max, int *n,
+                       struct ordo_err *err);
+/* The graph the kernel runs on (the caller's, or the prepared copy). */
+const struct ordo_graph *app_session_graph(const struct app_session *s);
+void app_session_close(struct app_session *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "ordo_app.h"
+#include "ordo_apps.h"
 #include "ordo_sssp.h"
 
 struct sssp_state {
@@ -59,21 +60,36 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_sssp_check(s->g, s->dist, s->ref, c);
 }
 
+static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+{
+	(void)err;
+	const struct sssp_state *s = st;
+	if (max < 1)
+		return 0;
+	out[0] = (struct app_array){"dist", (const void *)s->dist, s->g->n, 8, true};
+	return 1;
+}
+
+/* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
+const struct app_kernel ordo_kernel_sssp = {
+    .name = "sssp",
+    .summary = "single-source shortest paths (one task per successful relaxation)",
+    .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
+    .default_gen = "road:W=1024,H=1024",
+    .default_wl = "obim",
+    .query = APP_QUERY_SOURCE,
+    .figures = {"reached", "max_dist"},
+    .init = init,
+    .fini = fini,
+    .baseline = baseline,
+    .run = run,
+    .check = check,
+    .answer = answer,
+};
+
+#ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
-	    .name = "sssp",
-	    .summary = "single-source shortest paths (one task per successful relaxation)",
-	    .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
-	    .default_gen = "road:W=1024,H=1024",
-	    .default_wl = "obim",
-	    .query = APP_QUERY_SOURCE,
-	    .figures = {"reached", "max_dist"},
-	    .init = init,
-	    .fini = fini,
-	    .baseline = baseline,
-	    .run = run,
-	    .check = check,
-	};
-	return app_main(&k, argc, argv);
+	return app_main(&ordo_kernel_sssp, argc, argv);
 }
+#endif

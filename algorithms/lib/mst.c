@@ -927,6 +927,16 @@ int ordo_kruskal(const struct ordo_graph *g, struct ordo_forest *f, struct ordo_
 	return 0;
 }
 
+void ordo_mst_forest_arcs(const struct ordo_mst *m, uint32_t *u, uint32_t *v, uint32_t *w)
+{
+	uint64_t k = 0;
+	for (uint32_t x = 0; x < m->g->n; x++)
+		if (!is_root(m, x)) {
+			u[k] = m->pick[x].self, v[k] = m->pick[x].other, w[k] = m->pick[x].w;
+			k++;
+		}
+}
+
 void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, struct ordo_check *c)
 {
 	const struct ordo_graph *g = m->g;

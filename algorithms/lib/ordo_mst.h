@@ -64,6 +64,9 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo
 
 /* Checks the last run's forest edges: acyclic, and as many components and as much
  * weight as `ref` (Kruskal's). Figures "forest_weight", "forest_edges", "components". */
+/* The last run's forest arcs (forest.edges of them), each as its two ends and weight;
+ * ends in the graph's ids. */
+void ordo_mst_forest_arcs(const struct ordo_mst *m, uint32_t *u, uint32_t *v, uint32_t *w);
 void ordo_mst_check(const struct ordo_mst *m, const struct ordo_forest *ref, struct ordo_check *c);
 
 #endif

@@ -1,0 +1,368 @@
+"""ordo from Python: priority-scheduled graph analytics on NumPy, SciPy and NetworkX graphs.
+
+    import ordo
+    g = ordo.load("road.gr")                      # any format ordo reads
+    g = ordo.Graph.from_scipy(matrix)             # or from_csr, from_edges, from_networkx
+    r = ordo.sssp(g, source=0, scheduler="smq", threads=2)
+    r.dist, r.record["time_s"], r.record["work_ratio"], r.verified
+
+Apps (sssp, bfs, astar, mst, kcore) run exactly as the binaries do: the same harness
+resolves the scheduler (the same spec strings as --wl), runs the exact sequential
+baseline, times the kernel alone, verifies the answer against the baseline and makes the
+same record. The GIL is released while ordo works.
+
+Arrays: a graph made from arrays whose dtype and layout fit (indptr uint64 or int64,
+indices uint32 or int32, weights uint32 or int32; C-contiguous) uses them without a copy
+and keeps them alive; anything else is converted once, and `Graph.conversions` says what
+was copied. Answers are new arrays in the input's node order; an unreached node holds the
+dtype's maximum, as in the binaries' output.
+"""
+import json as _json
+
+import numpy as _np
+
+from . import _core
+from ._core import Error
+
+__all__ = ["Error", "Graph", "Result", "load", "sssp", "bfs", "astar", "mst", "kcore",
+           "schedulers", "resolve_scheduler", "DIST_INF", "LEVEL_INF"]
+
+DIST_INF = _np.iinfo(_np.uint64).max   # an unreached node's distance
+LEVEL_INF = _np.iinfo(_np.uint32).max  # an unreached node's BFS level
+
+
+class Graph:
+    """A graph in ordo's CSR form (plain or compressed). Make one with load(),
+    from_csr(), from_scipy(), from_edges() or from_networkx()."""
+
+    def __init__(self, core, conversions=(), name="graph"):
+        self._g = core
+        self.conversions = list(conversions)  # what was copied on the way in, and why
+        self.name = name
+
+    # ---- the ways in ----
+    @classmethod
+    def from_csr(cls, indptr, indices, weights=None, n=None, symmetric=None,
+                 weight_scale=None, name="csr arrays"):
+        """A graph on CSR arrays: node u's arcs go to indices[indptr[u]:indptr[u+1]].
+        Borrowed without a copy when the dtypes fit (see the module's doc). symmetric:
+        whether every arc has its reverse with the same weight (None: checked).
+        Float weights must be whole numbers, or give weight_scale to round w * scale."""
+        conv = []
+        indptr = _as(indptr, _np.uint64, "indptr", conv)
+        indices = _as(indices, _np.uint32, "indices", conv)
+        if weights is not None:
+            weights = _weights(weights, weight_scale, conv)
+        if n is None:
+            n = len(indptr) - 1
+        if n < 0:
+            raise ValueError("indptr is empty: it needs n + 1 entries")
+        if weights is not None and len(weights) != len(indices):
+            raise ValueError("weights has %d entries, indices %d" % (len(weights),
+                                                                     len(indices)))
+        if len(indptr) != n + 1 or (n >= 0 and len(indptr) and (
+                int(indptr[0]) != 0 or int(indptr[-1]) != len(indices))):
+            raise ValueError("indptr runs from %d to %d over %d entries; expected 0 to "
+                             "len(indices) = %d over n + 1 = %d" % (
+                                 int(indptr[0]) if len(indptr) else 0,
+                                 int(indptr[-1]) if len(indptr) else 0, len(indptr),
+                                 len(indices), n + 1))
+        if len(indices) and int(indices.max()) >= n:
+            i = int(_np.argmax(indices >= n))
+            raise ValueError("indices[%d] = %d: out of range for %d nodes" % (
+                i, int(indices[i]), n))
+        if symmetric is None:
+            symmetric = _is_symmetric(indptr, indices, weights, n)
+        return cls(_core.from_csr(indptr, indices, weights, int(n), bool(symmetric)), conv,
+                   name)
+
+    @classmethod
+    def from_scipy(cls, matrix, symmetric=None, weight_scale=None, weighted=True):
+        """A graph from a SciPy sparse matrix (any format; a CSR one with fitting dtypes
+        is borrowed): entry (i, j) = arc i -> j with weight A[i, j]. weighted=False
+        ignores the values."""
+        import scipy.sparse as sp
+        if not sp.issparse(matrix):
+            raise TypeError("from_scipy takes a scipy.sparse matrix, not %s" %
+                            type(matrix).__name__)
+        if matrix.shape[0] != matrix.shape[1]:
+            raise ValueError("the matrix is %d x %d; a graph's is square" % matrix.shape)
+        conv = []
+        if matrix.format != "csr":
+            conv.append("the %s matrix converted to CSR" % matrix.format)
+            matrix = matrix.tocsr()
+        if not matrix.has_sorted_indices:
+            conv.append("CSR indices sorted")
+            matrix = matrix.sorted_indices()
+        g = cls.from_csr(matrix.indptr, matrix.indices, matrix.data if weighted else None,
+                         matrix.shape[0], symmetric, weight_scale, "scipy matrix")
+        g.conversions = conv + g.conversions
+        g._keep = matrix  # a converted matrix's arrays are the graph's
+        return g
+
+    @classmethod
+    def from_edges(cls, src, dst, weight=None, n=None, symmetrize=False, weight_scale=None):
+        """A graph from arc lists: src[i] -> dst[i] (weight[i]); n = max id + 1 unless
+        given; symmetrize adds every reverse arc. Builds CSR arrays (a copy)."""
+        src = _np.asarray(src)
+        dst = _np.asarray(dst)
+        if src.shape != dst.shape or src.ndim != 1:
+            raise ValueError("src and dst must be 1-d and of one length (%s, %s)" %
+                             (src.shape, dst.shape))
+        for a, what in ((src, "src"), (dst, "dst")):
+            _check_ids(a, what)
+        w = None
+        conv = []
+        if weight is not None:
+            w = _weights(weight, weight_scale, conv)
+            if len(w) != len(src):
+                raise ValueError("weight has %d entries, src %d" % (len(w), len(src)))
+        if n is None:
+            n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+        elif len(src) and max(int(src.max()), int(dst.max())) >= n:
+            raise ValueError("a node id is %d, out of range for n = %d" %
+                             (max(int(src.max()), int(dst.max())), n))
+        if symmetrize:
+            src, dst = _np.concatenate([src, dst]), _np.concatenate([dst, src])
+            if w is not None:
+                w = _np.concatenate([w, w])
+        order = _np.lexsort((dst, src))
+        indices = dst[order].astype(_np.uint32)
+        indptr = _np.zeros(n + 1, dtype=_np.uint64)
+        _np.cumsum(_np.bincount(src, minlength=n), out=indptr[1:])
+        weights = w[order] if w is not None else None
+        return cls.from_csr(indptr, indices, weights, n, True if symmetrize else None,
+                            name="edge arrays")
+
+    @classmethod
+    def from_networkx(cls, G, weight="weight", default_weight=1, weight_scale=None):
+        """A graph from a NetworkX graph: nodes numbered in G's node order (g.nodes
+        holds them); an undirected G gives both arcs of every edge. weight=None ignores
+        edge data."""
+        nodes = list(G.nodes())
+        index = {v: i for i, v in enumerate(nodes)}
+        src, dst, w = [], [], []
+        for u, v, d in G.edges(data=True):
+            src.append(index[u])
+            dst.append(index[v])
+            if weight is not None:
+                w.append(d.get(weight, default_weight))
+        g = cls.from_edges(_np.array(src, dtype=_np.int64), _np.array(dst, dtype=_np.int64),
+                           w if weight is not None else None, len(nodes),
+                           symmetrize=not G.is_directed(), weight_scale=weight_scale)
+        g.nodes = nodes
+        g.name = "networkx graph"
+        return g
+
+    # ---- what it is ----
+    n = property(lambda self: self._g.n, doc="nodes")
+    m = property(lambda self: self._g.m, doc="arcs (an undirected edge counts twice)")
+    weighted = property(lambda self: self._g.weighted)
+    symmetric = property(lambda self: self._g.symmetric)
+    compressed = property(lambda self: self._g.compressed)
+    borrowed = property(lambda self: self._g.borrowed,
+                        doc="its arrays are the caller's (no copy was made)")
+
+    def degree(self):
+        """Out-degree of every node (uint64)."""
+        return self._g.degree()
+
+    def csr(self):
+        """(indptr, indices, weights or None): read-only views of the graph's arrays."""
+        return self._g._csr()
+
+    def to_scipy(self):
+        """The graph as a scipy.sparse.csr_matrix (unweighted: ones). Its arrays are
+        copies in SciPy's index types."""
+        import scipy.sparse as sp
+        indptr, indices, w = self.csr()
+        data = _np.ones(len(indices), dtype=_np.uint32) if w is None else w
+        return sp.csr_matrix((data.copy(), indices.astype(_np.int64),
+                              indptr.astype(_np.int64)), shape=(self.n, self.n))
+
+    def info(self):
+        return dict(n=self.n, m=self.m, weighted=self.weighted, symmetric=self.symmetric,
+                    compressed=self.compressed, borrowed=self.borrowed,
+                    bytes=self._g._bytes(), coordinates=self._g.has_coords,
+                    conversions=list(self.conversions), name=self.name)
+
+    def __repr__(self):
+        return "<ordo.Graph %s: %d nodes, %d arcs%s%s%s>" % (
+            self.name, self.n, self.m, ", weighted" if self.weighted else "",
+            ", symmetric" if self.symmetric else "", ", compressed" if self.compressed else "")
+
+
+def load(path, **options):
+    """Loads a graph file in any format ordo reads (DIMACS, METIS, edge list, Matrix
+    Market, Galois, native .ordo; zstd-compressed text too). Options: symmetrize,
+    dedup, compress, reorder ("rcm", "bfs", "degree", "hilbert"), random_weights=(lo,
+    hi), weight_seed, coords (a .co/.xyz file), no_coords, keep_self_loops, threads."""
+    import os
+    path = os.fspath(path)
+    return Graph(_core.load(path, **options), name=path)
+
+
+class Result:
+    """An app's answer: its arrays as attributes (dist, level, core, forest_u/v/w,
+    distance), `record` (the binaries' record: time_s, tasks, work_ratio, per-thread
+    tasks, scheduler counters...), `verified` (True, False, or None when not checked)."""
+
+    def __init__(self, app, record, verified, arrays):
+        self.app = app
+        self.record = record
+        self.verified = verified
+        self.arrays = arrays
+        for k, v in arrays.items():
+            setattr(self, k, v)
+
+    def __repr__(self):
+        return "<ordo.Result %s: %.4f s, work %.3f, verification %s>" % (
+            self.app, self.record["time_s"], self.record["work_ratio"], self.record["verify"])
+
+
+def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead):
+    if not isinstance(g, Graph):
+        raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...), not %s"
+                        % (app, type(g).__name__))
+    out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
+                    threads, seed, verify, -1 if lookahead is None else lookahead, g.name)
+    res = []
+    for rec, passed, arrays in out:
+        rec = _json.loads(rec)
+        res.append(Result(app, rec, passed if verify else None, arrays))
+    return res
+
+
+def _queries(q):
+    if q is None:
+        return None
+    if _np.ndim(q) == 0:
+        return [int(q)]
+    return [int(v) for v in q]
+
+
+def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
+         lookahead=None):
+    """Single-source shortest paths from `source` (an input node id; a list runs one
+    trial per source and returns a list). dist: uint64, DIST_INF where unreached."""
+    r = _run("sssp", g, _queries(source), None, scheduler, threads, seed, verify, delta,
+             lookahead)
+    return r if _np.ndim(source) else r[0]
+
+
+def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
+        lookahead=None):
+    """Breadth-first levels from `source`. level: uint32, LEVEL_INF where unreached.
+    Without a scheduler, direction-optimising frontier rounds (as the bfs binary); with
+    one, the scheduler-driven operator."""
+    r = _run("bfs", g, _queries(source), None, scheduler, threads, seed, verify, delta,
+             lookahead)
+    return r if _np.ndim(source) else r[0]
+
+
+def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
+          lookahead=None):
+    """Point-to-point shortest path guided by the graph's coordinates (load them with
+    the graph). distance: the length (uint64 array of one)."""
+    srcs, tgts = _queries(source), _queries(target)
+    if len(srcs) != len(tgts):
+        raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
+    r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead)
+    return r if _np.ndim(source) else r[0]
+
+
+def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None):
+    """Minimum spanning forest (Boruvka). forest_u, forest_v, forest_w: its edges, ends
+    in the graph's node ids. A graph not symmetric is symmetrised first (a copy)."""
+    return _run("mst", g, None, None, scheduler, threads, seed, verify, delta, lookahead)[0]
+
+
+def kcore(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None):
+    """Core number of every node (uint32). Without a scheduler, level-synchronous
+    peeling (as the kcore binary); with one, the order-independent operator."""
+    return _run("kcore", g, None, None, scheduler, threads, seed, verify, delta,
+                lookahead)[0]
+
+
+def schedulers():
+    """The registry: {name: {param: (default, lo, hi, help)}}."""
+    return {name: {p: (d, lo, hi, h) for p, d, lo, hi, h in params}
+            for name, params in _core.schedulers()}
+
+
+def resolve_scheduler(spec):
+    """The spec with every parameter resolved ("smq" -> "smq:steal_prob=8,...")."""
+    return _core.resolve(spec)
+
+
+# ---- conversions on the way in ----
+
+def _as(a, dtype, what, conv):
+    """a as a C-contiguous array of dtype, without a copy when a signed twin of dtype
+    fits (int64 for uint64, int32 for uint32: checked non-negative, then viewed)."""
+    a = _np.asarray(a)
+    if a.ndim != 1:
+        raise ValueError("%s must be 1-d, not %d-d" % (what, a.ndim))
+    if a.dtype.kind not in "iu":
+        raise TypeError("%s must hold integers, not %s" % (what, a.dtype))
+    if a.dtype == dtype and a.flags.c_contiguous:
+        return a
+    signed = _np.dtype(dtype).str.replace("u", "i")
+    if a.dtype == _np.dtype(signed) and a.flags.c_contiguous:
+        if len(a) and a.min() < 0:
+            raise ValueError("%s holds a negative value (%d)" % (what, a.min()))
+        return a.view(dtype)
+    if len(a) and a.dtype.kind == "i" and a.min() < 0:
+        raise ValueError("%s holds a negative value (%d)" % (what, a.min()))
+    if len(a) and int(a.max()) > _np.iinfo(dtype).max:
+        raise ValueError("%s holds %d, beyond %s" % (what, a.max(), _np.dtype(dtype).name))
+    conv.append("%s copied from %s%s to %s" % (
+        what, a.dtype, "" if a.flags.c_contiguous else " (not contiguous)",
+        _np.dtype(dtype).name))
+    return _np.ascontiguousarray(a, dtype=dtype)
+
+
+def _weights(w, scale, conv):
+    w = _np.asarray(w)
+    if w.ndim != 1:
+        raise ValueError("weights must be 1-d")
+    if w.dtype.kind == "f" or scale is not None:
+        if not _np.all(_np.isfinite(w)):
+            raise ValueError("weights hold a NaN or an infinity")
+        v = w * scale if scale is not None else w
+        r = _np.rint(v)
+        if scale is None and not _np.array_equal(r, v):
+            raise ValueError("weights are not whole numbers (ordo's are 32-bit unsigned "
+                             "integers); give weight_scale=S to use round(w * S)")
+        if len(r) and r.min() < 0:
+            raise ValueError("weights hold a negative value (%g)" % w.min())
+        if len(r) and r.max() > _np.iinfo(_np.uint32).max:
+            raise ValueError("a weight (%g) is beyond 2^32 - 1" % r.max())
+        conv.append("weights copied from %s to uint32%s" % (
+            w.dtype, " (x %g, rounded)" % scale if scale is not None else ""))
+        return r.astype(_np.uint32)
+    if w.dtype.kind not in "iu":
+        raise TypeError("weights must be numbers, not %s" % w.dtype)
+    return _as(w, _np.uint32, "weights", conv)
+
+
+def _check_ids(a, what):
+    if a.dtype.kind not in "iu":
+        raise TypeError("%s must hold integer node ids, not %s" % (what, a.dtype))
+    if len(a) and a.min() < 0:
+        raise ValueError("%s holds a negative node id (%d)" % (what, a.min()))
+
+
+def _is_symmetric(indptr, indices, weights, n):
+    """Every arc u -> v (weight w) has v -> u with the same weight, as multisets."""
+    if n == 0:
+        return True
+    src = _np.repeat(_np.arange(n, dtype=_np.uint64), _np.diff(indptr).astype(_np.int64))
+    dst = indices.astype(_np.uint64)
+    fwd = (src << _np.uint64(32)) | dst
+    rev = (dst << _np.uint64(32)) | src
+    if weights is None:
+        return _np.array_equal(_np.sort(fwd), _np.sort(rev))
+    of, orv = _np.lexsort((weights, fwd)), _np.lexsort((weights, rev))
+    return (_np.array_equal(fwd[of], rev[orv]) and
+            _np.array_equal(weights[of], weights[orv]))

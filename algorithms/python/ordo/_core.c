@@ -1,0 +1,571 @@
+/*
+ * _core.c - the C extension under `import ordo` (CPython API and NumPy's C API).
+ *
+ * Graph: a struct ordo_graph either loaded by ordo (owned, freed with the object) or
+ * borrowed from NumPy arrays without a copy (from_csr: the object keeps the arrays
+ * alive for as long as the graph lives). Apps run through an app_session (ordo_app.h),
+ * the harness the binaries use, so a Python run resolves its scheduler, runs its
+ * baseline, times its kernel, verifies and writes its record exactly as a binary does.
+ * The GIL is released while ordo loads, prepares or runs. Library errors become
+ * ordo.Error with the library's message (file and line for bad input).
+ *
+ * Why a C extension and not cffi: the borrowed arrays must be kept alive by the graph
+ * object and handed over by pointer with a dtype check, which the buffer protocol and
+ * NumPy's C API give directly; cffi's API mode would need a compiler at install time
+ * too, plus the cffi package, and a Python-level wrapper per call (bench/RESULTS.md,
+ * "Python": the call overhead).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_apps.h"
+#include "ordo_io.h"
+#include "ordo_wl.h"
+
+static PyObject *Error; /* ordo.Error */
+
+static PyObject *raise_err(const struct ordo_err *e)
+{
+	PyObject *args =
+	    Py_BuildValue("(si)", e->msg[0] ? e->msg : ordo_strerror(e->code), e->code);
+	if (args) {
+		PyErr_SetObject(Error, args);
+		Py_DECREF(args);
+	}
+	return NULL;
+}
+
+/* ---- Graph ---- */
+
+typedef struct {
+	PyObject_HEAD struct ordo_graph *g;
+	bool owned;     /* loaded by ordo: freed whole; else only the struct is ours */
+	PyObject *refs; /* borrowed: a tuple of the arrays g points into */
+} GraphObject;
+
+static void Graph_dealloc(GraphObject *self)
+{
+	if (self->g) {
+		if (self->owned)
+			ordo_graph_free(self->g);
+		else
+			free(self->g);
+	}
+	Py_XDECREF(self->refs);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject GraphType;
+
+static GraphObject *graph_new(struct ordo_graph *g, bool owned, PyObject *refs)
+{
+	GraphObject *o = PyObject_New(GraphObject, &GraphType);
+	if (!o) {
+		if (owned)
+			ordo_graph_free(g);
+		else
+			free(g);
+		return NULL;
+	}
+	o->g = g;
+	o->owned = owned;
+	o->refs = refs;
+	Py_XINCREF(refs);
+	return o;
+}
+
+static PyObject *Graph_get_n(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromUnsignedLong(self->g->n);
+}
+static PyObject *Graph_get_m(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyLong_FromUnsignedLongLong(self->g->m);
+}
+static PyObject *Graph_get_weighted(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(ordo_graph_weighted(self->g));
+}
+static PyObject *Graph_get_symmetric(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong((self->g->flags & ORDO_GRAPH_SYMMETRIC) != 0);
+}
+static PyObject *Graph_get_compressed(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(ordo_graph_compressed(self->g));
+}
+static PyObject *Graph_get_borrowed(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(!self->owned);
+}
+static PyObject *Graph_get_has_coords(GraphObject *self, void *c)
+{
+	(void)c;
+	return PyBool_FromLong(self->g->coord_kind != ORDO_COORD_NONE);
+}
+
+/* A read-only NumPy view of `count` values at p, kept alive by `owner`. */
+static PyObject *view(void *p, npy_intp count, int type, PyObject *owner)
+{
+	PyObject *a = PyArray_SimpleNewFromData(1, &count, type, p);
+	if (!a)
+		return NULL;
+	PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+	Py_INCREF(owner);
+	if (PyArray_SetBaseObject((PyArrayObject *)a, owner) < 0) {
+		Py_DECREF(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* (indptr, indices, weights or None): views of a plain graph's arrays, no copy. */
+static PyObject *Graph_csr(GraphObject *self, PyObject *noargs)
+{
+	(void)noargs;
+	struct ordo_graph *g = self->g;
+	if (ordo_graph_compressed(g)) {
+		PyErr_SetString(PyExc_ValueError,
+		                "a compressed graph has no CSR arrays to share; load it without "
+		                "compress=True");
+		return NULL;
+	}
+	PyObject *off = view(g->off, (npy_intp)g->n + 1, NPY_UINT64, (PyObject *)self);
+	PyObject *dst = off ? view(g->dst, (npy_intp)g->m, NPY_UINT32, (PyObject *)self) : NULL;
+	PyObject *w = NULL;
+	if (dst)
+		w = g->w ? view(g->w, (npy_intp)g->m, NPY_UINT32, (PyObject *)self)
+		         : (Py_INCREF(Py_None), Py_None);
+	if (!w) {
+		Py_XDECREF(off);
+		Py_XDECREF(dst);
+		return NULL;
+	}
+	return Py_BuildValue("(NNN)", off, dst, w);
+}
+
+static PyObject *Graph_degree(GraphObject *self, PyObject *noargs)
+{
+	(void)noargs;
+	npy_intp n = self->g->n;
+	PyObject *a = PyArray_SimpleNew(1, &n, NPY_UINT64);
+	if (!a)
+		return NULL;
+	uint64_t *d = PyArray_DATA((PyArrayObject *)a);
+	for (uint32_t u = 0; u < self->g->n; u++)
+		d[u] = ordo_graph_degree(self->g, u);
+	return a;
+}
+
+/* The input ids of the graph's nodes (a renumbered graph), or None. */
+static PyObject *Graph_input_ids(GraphObject *self, PyObject *noargs)
+{
+	(void)noargs;
+	if (!self->g->orig_id)
+		Py_RETURN_NONE;
+	return view(self->g->orig_id, (npy_intp)self->g->n, NPY_UINT32, (PyObject *)self);
+}
+
+static PyObject *Graph_bytes(GraphObject *self, PyObject *noargs)
+{
+	(void)noargs;
+	return PyLong_FromUnsignedLongLong(ordo_graph_csr_bytes(self->g));
+}
+
+static PyGetSetDef Graph_getset[] = {
+    {"n", (getter)Graph_get_n, NULL, "nodes", NULL},
+    {"m", (getter)Graph_get_m, NULL, "arcs (an undirected edge is two)", NULL},
+    {"weighted", (getter)Graph_get_weighted, NULL, "arcs have weights", NULL},
+    {"symmetric", (getter)Graph_get_symmetric, NULL, "every arc has its reverse", NULL},
+    {"compressed", (getter)Graph_get_compressed, NULL, "compressed CSR", NULL},
+    {"borrowed", (getter)Graph_get_borrowed, NULL, "the arrays are the caller's", NULL},
+    {"has_coords", (getter)Graph_get_has_coords, NULL, "nodes have coordinates", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Graph_methods[] = {
+    {"_csr", (PyCFunction)Graph_csr, METH_NOARGS, "views of (indptr, indices, weights)"},
+    {"degree", (PyCFunction)Graph_degree, METH_NOARGS, "out-degree of every node"},
+    {"_input_ids", (PyCFunction)Graph_input_ids, METH_NOARGS, "input ids, or None"},
+    {"_bytes", (PyCFunction)Graph_bytes, METH_NOARGS, "bytes of the adjacency"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GraphType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._core.Graph",
+    .tp_basicsize = sizeof(GraphObject),
+    .tp_dealloc = (destructor)Graph_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "an ordo graph (CSR, plain or compressed)",
+    .tp_methods = Graph_methods,
+    .tp_getset = Graph_getset,
+};
+
+/* ---- load ---- */
+
+static PyObject *py_load(PyObject *mod, PyObject *args, PyObject *kw)
+{
+	(void)mod;
+	static char *names[] = {"path",    "symmetrize",      "dedup",       "compress",
+	                        "reorder", "random_weights",  "weight_seed", "coords",
+	                        "threads", "keep_self_loops", "no_coords",   NULL};
+	const char *path, *reorder = NULL, *coords = NULL;
+	int sym = 0, dedup = 0, compress = 0, loops = 0, no_coords = 0, threads = 0;
+	PyObject *rw = Py_None;
+	unsigned long long wseed = 1;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|pppzOKzipp", names, &path, &sym, &dedup,
+	                                 &compress, &reorder, &rw, &wseed, &coords, &threads,
+	                                 &loops, &no_coords))
+		return NULL;
+	struct ordo_load_opts lo;
+	ordo_load_opts_init(&lo);
+	lo.build.symmetrize = sym;
+	lo.build.dedup = dedup;
+	lo.build.compress = compress;
+	lo.build.keep_self_loops = loops;
+	lo.build.seed = wseed;
+	lo.coords = coords;
+	lo.no_sibling_coords = no_coords;
+	lo.threads = threads;
+	if (reorder && (lo.reorder = ordo_order_from_name(reorder)) < 0) {
+		PyErr_Format(PyExc_ValueError, "reorder=%s: expected rcm, bfs, degree or hilbert",
+		             reorder);
+		return NULL;
+	}
+	if (rw != Py_None) {
+		unsigned long lo_w, hi_w;
+		if (!PyArg_ParseTuple(rw, "kk", &lo_w, &hi_w))
+			return NULL;
+		if (lo_w < 1 || hi_w < lo_w || hi_w > UINT32_MAX) {
+			PyErr_Format(PyExc_ValueError,
+			             "random_weights=(%lu, %lu): expected 1 <= lo <= hi < 2^32",
+			             lo_w, hi_w);
+			return NULL;
+		}
+		lo.build.random_weights = true;
+		lo.build.wlo = (uint32_t)lo_w;
+		lo.build.whi = (uint32_t)hi_w;
+	}
+	struct ordo_graph *g = NULL;
+	struct ordo_err err = {0};
+	int rc;
+	Py_BEGIN_ALLOW_THREADS rc = ordo_load(path, &lo, &g, NULL, &err);
+	Py_END_ALLOW_THREADS if (rc) return raise_err(&err);
+	return (PyObject *)graph_new(g, true, NULL);
+}
+
+/* ---- from_csr: borrowed arrays ---- */
+
+/* The array as `type`, C-contiguous and aligned, or NULL with ValueError naming it
+ * (the Python layer converts; here a mismatch is a bug of the caller). */
+static PyArrayObject *exact(PyObject *o, int type, const char *what)
+{
+	if (!PyArray_Check(o) || PyArray_TYPE((PyArrayObject *)o) != type ||
+	    !PyArray_ISCARRAY_RO((PyArrayObject *)o) || PyArray_NDIM((PyArrayObject *)o) != 1) {
+		PyErr_Format(PyExc_ValueError, "%s: expected a 1-d C-contiguous %s array", what,
+		             type == NPY_UINT64 ? "uint64" : "uint32");
+		return NULL;
+	}
+	return (PyArrayObject *)o;
+}
+
+static PyObject *py_from_csr(PyObject *mod, PyObject *args)
+{
+	(void)mod;
+	PyObject *po, *io, *wo;
+	unsigned long n;
+	int sym;
+	if (!PyArg_ParseTuple(args, "OOOkp", &po, &io, &wo, &n, &sym))
+		return NULL;
+	PyArrayObject *pa = exact(po, NPY_UINT64, "indptr"), *ia = NULL, *wa = NULL;
+	if (!pa || !(ia = exact(io, NPY_UINT32, "indices")))
+		return NULL;
+	if (wo != Py_None && !(wa = exact(wo, NPY_UINT32, "weights")))
+		return NULL;
+	if (n > ORDO_MAX_NODES) {
+		PyErr_Format(PyExc_ValueError, "n = %lu: ordo holds at most %u nodes", n,
+		             (unsigned)ORDO_MAX_NODES);
+		return NULL;
+	}
+	const uint64_t *off = PyArray_DATA(pa);
+	const uint32_t *dst = PyArray_DATA(ia);
+	const uint64_t m = (uint64_t)PyArray_SIZE(ia);
+	if ((uint64_t)PyArray_SIZE(pa) != (uint64_t)n + 1) {
+		PyErr_Format(PyExc_ValueError, "indptr has %lld entries, expected n + 1 = %lu",
+		             (long long)PyArray_SIZE(pa), n + 1);
+		return NULL;
+	}
+	if (wa && (uint64_t)PyArray_SIZE(wa) != m) {
+		PyErr_Format(PyExc_ValueError, "weights has %lld entries, indices %llu",
+		             (long long)PyArray_SIZE(wa), (unsigned long long)m);
+		return NULL;
+	}
+	if (off[0] != 0 || off[n] != m) {
+		PyErr_Format(PyExc_ValueError,
+		             "indptr runs from %llu to %llu; expected 0 to len(indices) = %llu",
+		             (unsigned long long)off[0], (unsigned long long)off[n],
+		             (unsigned long long)m);
+		return NULL;
+	}
+	for (unsigned long u = 0; u < n; u++)
+		if (off[u + 1] < off[u]) {
+			PyErr_Format(PyExc_ValueError, "indptr decreases at %lu (%llu then %llu)",
+			             u, (unsigned long long)off[u], (unsigned long long)off[u + 1]);
+			return NULL;
+		}
+	for (uint64_t i = 0; i < m; i++)
+		if (dst[i] >= n) {
+			PyErr_Format(PyExc_ValueError,
+			             "indices[%llu] = %u: out of range for %lu nodes",
+			             (unsigned long long)i, dst[i], n);
+			return NULL;
+		}
+	struct ordo_graph *g = calloc(1, sizeof *g);
+	if (!g)
+		return PyErr_NoMemory();
+	g->n = (uint32_t)n;
+	g->m = m;
+	g->off = (uint64_t *)off;
+	g->dst = (uint32_t *)dst;
+	g->w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL;
+	g->flags = sym ? ORDO_GRAPH_SYMMETRIC : 0;
+	PyObject *refs = Py_BuildValue("(OOO)", po, io, wo);
+	if (!refs) {
+		free(g);
+		return NULL;
+	}
+	PyObject *r = (PyObject *)graph_new(g, false, refs);
+	Py_DECREF(refs);
+	return r;
+}
+
+/* ---- apps ---- */
+
+static const struct app_kernel *kernel_named(const char *name)
+{
+	static const struct app_kernel *const all[] = {&ordo_kernel_sssp, &ordo_kernel_bfs,
+	                                               &ordo_kernel_astar, &ordo_kernel_mst,
+	                                               &ordo_kernel_kcore};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+/* An answer array as a new NumPy array; per-node arrays of a renumbered graph in the
+ * input's node order. */
+static PyObject *answer_array(const struct app_array *a, const struct ordo_graph *g)
+{
+	npy_intp count = (npy_intp)a->count;
+	PyObject *o = PyArray_SimpleNew(1, &count, a->width == 8 ? NPY_UINT64 : NPY_UINT32);
+	if (!o)
+		return NULL;
+	void *d = PyArray_DATA((PyArrayObject *)o);
+	if (a->per_node && g->orig_id && a->count == g->n) {
+		for (uint64_t u = 0; u < a->count; u++) {
+			if (a->width == 8)
+				((uint64_t *)d)[g->orig_id[u]] = ((const uint64_t *)a->data)[u];
+			else
+				((uint32_t *)d)[g->orig_id[u]] = ((const uint32_t *)a->data)[u];
+		}
+	} else {
+		memcpy(d, a->data, a->count * a->width);
+	}
+	return o;
+}
+
+/* run(app, graph, sources, targets, scheduler, delta, threads, seed, verify, lookahead,
+ * input) -> list of (record JSON, passed, {name: array}) per query; sources and targets
+ * are sequences of input ids (or None for apps without them), one trial each. */
+static PyObject *py_run(PyObject *mod, PyObject *args)
+{
+	(void)mod;
+	const char *app, *wl, *input;
+	GraphObject *go;
+	PyObject *srcs, *tgts;
+	long long delta, lookahead;
+	int threads, verify;
+	unsigned long long seed;
+	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLs", &app, &GraphType, &go, &srcs, &tgts, &wl,
+	                      &delta, &threads, &seed, &verify, &lookahead, &input))
+		return NULL;
+	const struct app_kernel *k = kernel_named(app);
+	if (!k) {
+		PyErr_Format(PyExc_ValueError, "no app named %s", app);
+		return NULL;
+	}
+	Py_ssize_t nq = srcs == Py_None ? 1 : PySequence_Size(srcs);
+	if (nq < 0)
+		return NULL;
+	struct app_query *q = calloc((size_t)(nq ? nq : 1), sizeof *q);
+	if (!q)
+		return PyErr_NoMemory();
+	const struct ordo_graph *g0 = go->g;
+	for (Py_ssize_t i = 0; i < nq; i++) {
+		q[i] = (struct app_query){APP_NO_NODE, APP_NO_NODE};
+		for (int side = 0; side < 2; side++) {
+			PyObject *seq = side ? tgts : srcs;
+			if (seq == Py_None)
+				continue;
+			PyObject *it = PySequence_GetItem(seq, i);
+			unsigned long long id = it ? PyLong_AsUnsignedLongLong(it) : 0;
+			Py_XDECREF(it);
+			if (PyErr_Occurred()) {
+				free(q);
+				return NULL;
+			}
+			if (id >= g0->n) {
+				free(q);
+				PyErr_Format(PyExc_ValueError, "%s %llu: the graph has nodes 0..%u",
+				             side ? "target" : "source", id, g0->n - 1);
+				return NULL;
+			}
+			uint32_t u = ordo_graph_node_of(g0, (uint32_t)id);
+			*(side ? &q[i].target : &q[i].source) = u;
+		}
+	}
+	struct app_session_opts so = {.input = input,
+	                              .wl = wl,
+	                              .delta = delta,
+	                              .threads = threads,
+	                              .lookahead = lookahead,
+	                              .seed = seed,
+	                              .verify = verify};
+	struct app_session *s = NULL;
+	struct ordo_err err = {0};
+	int rc;
+	Py_BEGIN_ALLOW_THREADS rc = app_session_open(k, go->g, &so, &s, &err);
+	Py_END_ALLOW_THREADS if (rc)
+	{
+		free(q);
+		return raise_err(&err);
+	}
+	PyObject *out = PyList_New(0);
+	for (Py_ssize_t i = 0; out && i < nq; i++) {
+		char *rec = NULL;
+		bool pass = false;
+		Py_BEGIN_ALLOW_THREADS rc =
+		    app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
+		Py_END_ALLOW_THREADS if (rc)
+		{
+			Py_CLEAR(out);
+			raise_err(&err);
+			break;
+		}
+		struct app_array arr[4];
+		int na = 0;
+		PyObject *answers = PyDict_New();
+		if (answers && !app_session_answer(s, arr, 4, &na, &err)) {
+			for (int a = 0; a < na; a++) {
+				PyObject *v = answer_array(&arr[a], app_session_graph(s));
+				if (!v || PyDict_SetItemString(answers, arr[a].name, v) < 0) {
+					Py_XDECREF(v);
+					Py_CLEAR(answers);
+					break;
+				}
+				Py_DECREF(v);
+			}
+		} else if (answers) {
+			Py_CLEAR(answers);
+			raise_err(&err);
+		}
+		PyObject *item =
+		    answers ? Py_BuildValue("(sOO)", rec, pass ? Py_True : Py_False, answers)
+		            : NULL;
+		free(rec);
+		Py_XDECREF(answers);
+		if (!item || PyList_Append(out, item) < 0)
+			Py_CLEAR(out);
+		Py_XDECREF(item);
+	}
+	app_session_close(s);
+	free(q);
+	return out;
+}
+
+/* ---- the registry ---- */
+
+static PyObject *py_schedulers(PyObject *mod, PyObject *noargs)
+{
+	(void)mod, (void)noargs;
+	PyObject *out = PyList_New(0);
+	for (int i = 0; out && i < ordo_wl_count(); i++) {
+		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+		PyObject *params = PyList_New(0);
+		for (int p = 0; params && p < ops->nparams; p++) {
+			const struct ordo_param *q = &ops->params[p];
+			PyObject *t =
+			    Py_BuildValue("(sLLLs)", q->name, (long long)q->def, (long long)q->lo,
+			                  (long long)q->hi, q->help ? q->help : "");
+			if (!t || PyList_Append(params, t) < 0)
+				Py_CLEAR(params);
+			Py_XDECREF(t);
+		}
+		PyObject *t = params ? Py_BuildValue("(sN)", ops->name, params) : NULL;
+		if (!t || PyList_Append(out, t) < 0)
+			Py_CLEAR(out);
+		Py_XDECREF(t);
+	}
+	return out;
+}
+
+/* The spec with every parameter resolved (a scheduler check without a run). */
+static PyObject *py_resolve(PyObject *mod, PyObject *args)
+{
+	(void)mod;
+	const char *spec;
+	if (!PyArg_ParseTuple(args, "s", &spec))
+		return NULL;
+	const struct ordo_wl_ops *ops;
+	int64_t params[ORDO_MAX_PARAMS];
+	char resolved[256];
+	struct ordo_err err = {0};
+	if (ordo_worklist_resolve(spec, &ops, params, resolved, sizeof resolved, &err))
+		return raise_err(&err);
+	return PyUnicode_FromString(resolved);
+}
+
+static PyMethodDef methods[] = {
+    {"load", (PyCFunction)(void (*)(void))py_load, METH_VARARGS | METH_KEYWORDS,
+     "load(path, **options) -> Graph"},
+    {"from_csr", py_from_csr, METH_VARARGS,
+     "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric) -> Graph"},
+    {"run", py_run, METH_VARARGS, "run an app (see ordo/__init__.py)"},
+    {"schedulers", py_schedulers, METH_NOARGS, "the registry: [(name, [(param, ...)])]"},
+    {"resolve", py_resolve, METH_VARARGS, "resolve(spec) -> the spec, every parameter set"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "ordo's C core", -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+	import_array();
+	if (PyType_Ready(&GraphType) < 0)
+		return NULL;
+	PyObject *m = PyModule_Create(&module);
+	if (!m)
+		return NULL;
+	Error = PyErr_NewExceptionWithDoc(
+	    "ordo.Error", "an error of the ordo library: args = (message, code)", NULL, NULL);
+	Py_INCREF(&GraphType);
+	if (!Error || PyModule_AddObject(m, "Error", Error) < 0 ||
+	    PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(Error);
+	return m;
+}

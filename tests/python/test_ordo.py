@@ -1,0 +1,263 @@
+"""`import ordo` against independent oracles (SciPy's csgraph, NetworkX), on fixtures and
+generated graphs, with every registered scheduler at 1 and 2 threads; zero-copy and
+lifetimes; bad input from Python. Run by ctest (test `python_package`) with
+PYTHONPATH=BUILD/python; ORDO_FIXTURES names tests/fixtures."""
+import gc
+import os
+import weakref
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as cg
+
+import ordo
+
+FIX = os.environ.get("ORDO_FIXTURES", os.path.join(os.path.dirname(__file__), "..",
+                                                   "fixtures"))
+SCHEDULERS = sorted(ordo.schedulers())
+
+
+def random_graph(n=300, density=0.02, seed=1, symmetric=False, wmax=100):
+    rng = np.random.default_rng(seed)
+    A = sp.random(n, n, density=density, format="csr", random_state=seed)
+    A.data = rng.integers(1, wmax, size=A.nnz).astype(np.float64)
+    A = (A - sp.diags(A.diagonal())).tocsr()
+    A.eliminate_zeros()
+    if symmetric:
+        A = sp.triu(A, 1)
+        A = (A + A.T).tocsr()
+    return A
+
+
+def dist_as_float(d):
+    f = d.astype(np.float64)
+    f[d == ordo.DIST_INF] = np.inf
+    return f
+
+
+# ---- every app against an oracle ----
+
+@pytest.mark.parametrize("wl", SCHEDULERS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sssp_matches_scipy_dijkstra(wl, threads):
+    A = random_graph(seed=threads)
+    g = ordo.Graph.from_scipy(A)
+    for src in (0, 17):
+        r = ordo.sssp(g, src, scheduler=wl, threads=threads)
+        assert r.verified is True
+        np.testing.assert_array_equal(dist_as_float(r.dist), cg.dijkstra(A, indices=src))
+        assert r.record["scheduler"].startswith(wl)
+        assert r.record["threads"] == threads
+
+
+@pytest.mark.parametrize("wl", [None] + SCHEDULERS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bfs_matches_scipy_breadth_first(wl, threads):
+    A = random_graph(seed=5)
+    g = ordo.Graph.from_scipy(A, weighted=False)
+    r = ordo.bfs(g, 3, scheduler=wl, threads=threads)
+    hops = cg.shortest_path(A, unweighted=True, indices=3)
+    level = r.level.astype(np.float64)
+    level[r.level == ordo.LEVEL_INF] = np.inf
+    np.testing.assert_array_equal(level, hops)
+    order = cg.breadth_first_order(A, 3, return_predecessors=False)
+    assert set(order) == set(np.flatnonzero(r.level != ordo.LEVEL_INF))
+
+
+@pytest.mark.parametrize("wl", [None, "obim", "smq", "strict"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mst_matches_scipy_minimum_spanning_tree(wl, threads):
+    A = random_graph(n=400, density=0.03, seed=7, symmetric=True)
+    g = ordo.Graph.from_scipy(A)
+    assert g.symmetric
+    r = ordo.mst(g, scheduler=wl, threads=threads)
+    ref = cg.minimum_spanning_tree(A)
+    assert int(r.forest_w.sum()) == int(ref.sum())
+    assert len(r.forest_u) == ref.nnz == r.record["forest_edges"]
+    # the arcs are arcs of the graph with their weights, and form a forest
+    for u, v, w in zip(r.forest_u, r.forest_v, r.forest_w):
+        assert A[u, v] == w
+    ncomp = cg.connected_components(A, directed=False)[0]
+    assert r.record["components"] == ncomp
+
+
+@pytest.mark.parametrize("wl", [None, "obim", "smq"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_kcore_matches_networkx(wl, threads):
+    nx = pytest.importorskip("networkx")
+    G = nx.gnm_random_graph(300, 1500, seed=3)
+    g = ordo.Graph.from_networkx(G, weight=None)
+    r = ordo.kcore(g, scheduler=wl, threads=threads)
+    ref = nx.core_number(G)
+    assert [int(r.core[i]) for i in range(len(g.nodes))] == [ref[v] for v in g.nodes]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_astar_matches_networkx(threads):
+    nx = pytest.importorskip("networkx")
+    g = ordo.load(os.path.join(FIX, "..", "..", "inputs", "samples", "road-40x30.gr"))
+    A = g.to_scipy()
+    G = nx.from_scipy_sparse_array(A, create_using=nx.DiGraph)
+    for s, t in ((0, 1199), (5, 600)):
+        r = ordo.astar(g, s, t, threads=threads)
+        assert r.verified is True
+        assert int(r.distance[0]) == nx.astar_path_length(G, s, t, weight="weight")
+
+
+def test_fixture_file_every_scheduler():
+    g = ordo.load(os.path.join(FIX, "tiny.gr"))
+    ref = cg.dijkstra(g.to_scipy(), indices=0)
+    for wl in SCHEDULERS:
+        np.testing.assert_array_equal(dist_as_float(ordo.sssp(g, 0, scheduler=wl).dist), ref)
+
+
+def test_several_sources_are_several_trials():
+    g = ordo.Graph.from_scipy(random_graph(seed=9))
+    rs = ordo.sssp(g, [0, 1, 2])
+    assert [r.record["trial"] for r in rs] == [1, 2, 3]
+    assert [r.record["source"] for r in rs] == [0, 1, 2]
+
+
+def test_records_have_the_binaries_fields():
+    g = ordo.Graph.from_scipy(random_graph(seed=2))
+    rec = ordo.sssp(g, 0, scheduler="smq", threads=2).record
+    for f in ("algorithm", "scheduler", "threads", "time_s", "tasks", "empty_tasks",
+              "pushes", "baseline_tasks", "work_ratio", "baseline_time_s",
+              "tasks_thread_min", "tasks_thread_median", "tasks_thread_max", "verify",
+              "mismatches", "reached", "max_dist"):
+        assert f in rec, f
+    assert rec["verify"] == "PASS"
+    assert rec["scheduler"] == ordo.resolve_scheduler("smq")
+
+
+def test_app_parameters_apply_as_in_the_binaries():
+    g = ordo.Graph.from_scipy(random_graph(seed=2), weighted=False)
+    assert ordo.bfs(g, 0, scheduler="obim").record["scheduler"].startswith("obim:delta=0,")
+    assert ordo.sssp(g, 0, scheduler="obim").record["scheduler"].startswith("obim:delta=10,")
+    assert ordo.sssp(g, 0, scheduler="obim", delta=3).record["scheduler"].startswith(
+        "obim:delta=3,")
+
+
+def test_renumbered_graph_answers_in_input_ids():
+    path = os.path.join(FIX, "tiny.gr")
+    plain, rcm = ordo.load(path), ordo.load(path, reorder="rcm")
+    for s in range(plain.n):
+        np.testing.assert_array_equal(ordo.sssp(plain, s).dist, ordo.sssp(rcm, s).dist)
+
+
+def test_compressed_load():
+    path = os.path.join(FIX, "tiny.gr")
+    g = ordo.load(path, compress=True)
+    assert g.compressed
+    np.testing.assert_array_equal(ordo.sssp(g, 0).dist, ordo.sssp(ordo.load(path), 0).dist)
+    with pytest.raises(ValueError, match="compressed graph has no CSR"):
+        g.csr()
+
+
+# ---- zero copy and lifetimes ----
+
+def test_fitting_arrays_are_borrowed_without_a_copy():
+    A = random_graph(seed=4)
+    indptr = A.indptr.astype(np.uint64)
+    indices = A.indices.astype(np.uint32)
+    w = A.data.astype(np.uint32)
+    g = ordo.Graph.from_csr(indptr, indices, w)
+    assert g.borrowed and g.conversions == []
+    p, i, ww = g.csr()
+    assert np.shares_memory(p, indptr) and np.shares_memory(i, indices)
+    assert np.shares_memory(ww, w)
+    # signed twins are viewed, not copied
+    g2 = ordo.Graph.from_csr(indptr.astype(np.int64), indices.astype(np.int32),
+                             w.astype(np.int32))
+    assert g2.conversions == []
+
+
+def test_mismatched_dtypes_are_converted_once_and_said():
+    A = random_graph(seed=4)  # SciPy: int32 indptr, float64 data
+    g = ordo.Graph.from_scipy(A)
+    assert any("indptr copied from int32" in c for c in g.conversions)
+    assert any("weights copied from float64" in c for c in g.conversions)
+    assert not any("indices" in c for c in g.conversions)  # int32 indices: a view
+    _, i, _ = g.csr()
+    assert np.shares_memory(i, A.indices)
+
+
+def test_graph_outlives_the_callers_arrays_and_result_outlives_the_graph():
+    A = random_graph(seed=6)
+    ref = cg.dijkstra(A, indices=0)
+    indptr = A.indptr.astype(np.uint64)
+    indices = A.indices.astype(np.uint32)
+    w = A.data.astype(np.uint32)
+    g = ordo.Graph.from_csr(indptr, indices, w)
+    probe = weakref.ref(indptr)
+    del indptr, indices, w, A
+    gc.collect()
+    assert probe() is not None  # held by the graph
+    r = ordo.sssp(g, 0)
+    np.testing.assert_array_equal(dist_as_float(r.dist), ref)
+    del g
+    gc.collect()
+    assert probe() is None  # released with the graph
+    np.testing.assert_array_equal(dist_as_float(r.dist), ref)  # the result is its own
+
+
+def test_views_keep_the_graph_alive():
+    g = ordo.load(os.path.join(FIX, "tiny.gr"))
+    p, i, w = g.csr()
+    del g
+    gc.collect()
+    assert int(p[-1]) == len(i) == 7 and w.sum() > 0
+    with pytest.raises(ValueError):
+        p[0] = 1  # read-only
+
+
+# ---- bad input ----
+
+def test_bad_input_is_a_clear_exception():
+    indptr = np.array([0, 1, 2], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"indices\[1\] = 5: out of range for 2 nodes"):
+        ordo.Graph.from_csr(indptr, np.array([1, 5], dtype=np.uint32))
+    with pytest.raises(ValueError, match="negative"):
+        ordo.Graph.from_csr(indptr, np.array([1, -1], dtype=np.int32))
+    with pytest.raises(ValueError, match="negative"):
+        ordo.Graph.from_csr(indptr, np.array([1, 0]), np.array([3, -2]))
+    with pytest.raises(ValueError, match="not whole numbers"):
+        ordo.Graph.from_csr(indptr, np.array([1, 0]), np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match="weights has 3 entries"):
+        ordo.Graph.from_csr(indptr, np.array([1, 0]), np.array([1, 2, 3]))
+    with pytest.raises(ValueError, match="indptr runs from 0 to 2 over 3 entries; expected 0 to"):
+        ordo.Graph.from_csr(indptr, np.array([1, 0, 1]))
+    with pytest.raises(TypeError, match="integers"):
+        ordo.Graph.from_csr(indptr.astype(np.float32), np.array([1, 0]))
+    with pytest.raises(ValueError, match="src and dst"):
+        ordo.Graph.from_edges([0, 1], [1])
+    g = ordo.Graph.from_csr(indptr, np.array([1, 0]), np.array([1, 1]))
+    with pytest.raises(ValueError, match="source 7: the graph has nodes 0..1"):
+        ordo.sssp(g, 7)
+    with pytest.raises(ordo.Error, match="unknown scheduler 'nosuch'"):
+        ordo.sssp(g, 0, scheduler="nosuch")
+    with pytest.raises(ordo.Error, match="No such file|nope.gr"):
+        ordo.load("/nonexistent/nope.gr")
+    with pytest.raises(ordo.Error, match=r"gr_id_big.gr:2: arc head \(node id\) 9 out of range"):
+        ordo.load(os.path.join(FIX, "..", "malformed", "gr_id_big.gr"))
+    with pytest.raises(ordo.Error, match="has no arc weights"):
+        ordo.mst(ordo.Graph.from_csr(indptr, np.array([1, 0])))
+    with pytest.raises(ordo.Error, match="no node coordinates"):
+        ordo.astar(g, 0, 1)
+    with pytest.raises(TypeError, match="ordo.Graph"):
+        ordo.sssp(np.zeros(3), 0)
+
+
+def test_mst_of_a_directed_graph_symmetrises_a_copy():
+    A = random_graph(n=100, density=0.05, seed=8)
+    g = ordo.Graph.from_scipy(A)
+    assert not g.symmetric
+    r = ordo.mst(g)
+    sym = A.maximum(A.T)  # lightest of both directions: A has no reverse duplicates
+    lo = sp.csr_matrix(A.shape)
+    both = (A != 0).multiply(A.T != 0)
+    lo = A.minimum(A.T).multiply(both) + (A - A.multiply(both)) + (A.T - A.T.multiply(both))
+    assert int(r.forest_w.sum()) == int(cg.minimum_spanning_tree(lo).sum())
+    assert not g.symmetric and g.borrowed  # the caller's graph is untouched
+    del sym
