@@ -329,15 +329,16 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 
 /* ---- records: one table of fields ---- */
 
-enum { FK_STR, FK_U64, FK_F64, FK_NULL };
+enum { FK_STR, FK_U64, FK_F64, FK_NULL, FK_LIST };
 
 struct field {
 	const char *name;
 	int kind;
-	int prec; /* FK_F64: decimals */
+	int prec; /* FK_F64, FK_LIST: decimals */
 	const char *s;
 	uint64_t u;
 	double d;
+	const float *v; /* FK_LIST: u values; JSON [a,b], csv "a;b" */
 };
 
 #define MAX_FIELDS 64
@@ -361,6 +362,7 @@ struct app_run {
 	char sched[256];             /* the resolved scheduler spec */
 	char overrides[192];         /* --delta, then the app's wl_params, as parameter overrides */
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
+	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
 	const struct ordo_wl_ops *ops;
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */
@@ -403,6 +405,11 @@ static void collect_stat_columns(struct app_run *r)
 	f[nf++] = (struct field)                                   \
 	{                                                          \
 		.name = (n), .kind = FK_F64, .d = (v), .prec = (p) \
+	}
+#define F_L(n, vals, count, p)                                                       \
+	f[nf++] = (struct field)                                                     \
+	{                                                                            \
+		.name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p) \
 	}
 #define F_N(n)                               \
 	f[nf++] = (struct field)             \
@@ -479,6 +486,21 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("tasks_thread_min", t->rs.tasks_min);
 	F_U("tasks_thread_median", t->rs.tasks_median);
 	F_U("tasks_thread_max", t->rs.tasks_max);
+	/* per worker: busy, idle, descheduled seconds (null for runs without the executor:
+	 * frontier rounds, peeling) */
+	const int nt = t->rs.threads < ORDO_STATS_THREADS ? t->rs.threads : ORDO_STATS_THREADS;
+	bool timed = false;
+	for (int i = 0; i < nt; i++)
+		timed |= t->rs.thread_busy_s[i] + t->rs.thread_idle_s[i] > 0;
+	if (timed) {
+		F_L("thread_busy_s", t->rs.thread_busy_s, nt, 4);
+		F_L("thread_idle_s", t->rs.thread_idle_s, nt, 4);
+		F_L("thread_descheduled_s", t->rs.thread_descheduled_s, nt, 4);
+	} else {
+		F_N("thread_busy_s");
+		F_N("thread_idle_s");
+		F_N("thread_descheduled_s");
+	}
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
 		if (ordo_check_get(&t->chk, k->figures[i], &v))
@@ -538,6 +560,13 @@ static void put_value(FILE *fp, const struct field *f, bool json)
 		break;
 	case FK_F64:
 		fprintf(fp, "%.*f", f->prec, f->d);
+		break;
+	case FK_LIST:
+		fputs(json ? "[" : "\"", fp);
+		for (uint64_t i = 0; i < f->u; i++)
+			fprintf(fp, "%s%.*f", i ? (json ? "," : ";") : "", f->prec,
+			        (double)f->v[i]);
+		fputs(json ? "]" : "\"", fp);
 		break;
 	default:
 		if (json)
@@ -932,7 +961,8 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 	if (rc)
 		return rc;
 	r->ops = wl.ops; /* r->sched: resolved once in app_setup, the same spec */
-	struct ordo_exec_opts eo = {.topo = &r->topo, .seed = (uint64_t)c->seed + (uint64_t)i};
+	struct ordo_exec_opts eo = {
+	    .topo = &r->topo, .seed = (uint64_t)c->seed + (uint64_t)i, .cancel = r->cancel};
 	if (c->lookahead >= 0)
 		eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
 	rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, err);
@@ -1090,7 +1120,7 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 	                          .target = -1,
 	                          .verify = o->verify,
 	                          .quiet = true};
-	s->r = (struct app_run){.k = k, .cfg = &s->cfg, .g = g, .borrowed = g};
+	s->r = (struct app_run){.k = k, .cfg = &s->cfg, .g = g, .borrowed = g, .cancel = o->cancel};
 	snprintf(s->r.input, sizeof s->r.input, "%s", o->input ? o->input : "graph");
 	s->last = (struct app_query){APP_NO_NODE - 1, APP_NO_NODE - 1};
 	collect_stat_columns(&s->r);

@@ -154,7 +154,8 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	                                      .alpha = alpha,
 	                                      .beta = beta,
 	                                      .space = s->space,
-	                                      .handoff_round = (uint32_t)handoff_round};
+	                                      .handoff_round = (uint32_t)handoff_round,
+	                                      .cancel = o->cancel};
 	const struct ordo_graph *gt = s->g->flags & ORDO_GRAPH_SYMMETRIC ? s->g : s->gt;
 	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, wl, o, s->level, &s->fs, err);
 	if (rc)

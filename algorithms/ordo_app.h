@@ -130,6 +130,9 @@ struct app_session_opts {
 	int64_t lookahead; /* -1: the algorithm's */
 	uint64_t seed;     /* queries are the caller's; seeds the schedulers */
 	bool verify;       /* the verdict; the baseline runs either way (work ratio) */
+	/* when it becomes true a running trial stops at its next check (ORDO_ECANCELED);
+	 * NULL: never */
+	const volatile _Atomic bool *cancel;
 };
 int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
                      const struct app_session_opts *o, struct app_session **out,

@@ -24,6 +24,8 @@ const char *ordo_strerror(int code)
 		return "unsupported input";
 	case ORDO_ECHECKSUM:
 		return "checksum mismatch";
+	case ORDO_ECANCELED:
+		return "interrupted";
 	default:
 		return "unknown error";
 	}

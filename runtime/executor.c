@@ -143,6 +143,29 @@ static bool all_done(struct ordo_tctx **ctx, int T)
 	return done == pushed;
 }
 
+/* This thread's CPU time in seconds. */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Ends the current stretch (idle when was_idle, else busy) at now: its wall and CPU
+ * time go to c's totals. */
+static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bool was_idle)
+{
+	const double w = ordo_now(), cpu = thread_cpu();
+	if (was_idle) {
+		c->idle_wall += w - *w_mark;
+		c->idle_cpu += cpu - *c_mark;
+	} else {
+		c->busy_wall += w - *w_mark;
+		c->busy_cpu += cpu - *c_mark;
+	}
+	*w_mark = w, *c_mark = cpu;
+}
+
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
                   const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
                   struct ordo_run_stats *stats, struct ordo_err *err)
@@ -152,7 +175,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 	struct ordo_tctx **ctx = calloc((size_t)T, sizeof *ctx);
 	if (!ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	_Atomic bool finished = false;
+	_Atomic bool finished = false, canceled = false;
+	const volatile _Atomic bool *const cancel = o->cancel;
 	int got_threads = 0;
 	bool oom = false;
 	double t_start = 0, t_end = 0;
@@ -224,11 +248,18 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			const unsigned ahead = pipeline_depth(o, ops);
 			const unsigned spacing = stage_spacing(o, ahead);
 			unsigned h = 0, cnt = 0;
+			/* utilisation: clocks read only where a busy stretch turns idle or back */
+			double w_mark = ordo_now(), c_mark = thread_cpu();
+			bool idling = false;
 			for (;;) {
 				while (cnt <= ahead &&
 				       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
 					cnt++;
 				if (cnt) {
+					if (__builtin_expect(idling, 0)) {
+						mark_stretch(c, &w_mark, &c_mark, true);
+						idling = false;
+					}
 					/* stage prefetches: every `spacing` positions a held
 					 * task is told how many stages are left before it runs */
 					for (unsigned i = spacing; i < cnt; i += spacing)
@@ -260,6 +291,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 						atomic_store(&finished, true);
 						break;
 					}
+					/* a caller's stop, looked at every 64 tasks */
+					if (__builtin_expect(cancel != NULL, 0) && !(done & 63) &&
+					    atomic_load_explicit(cancel, memory_order_relaxed)) {
+						atomic_store(&canceled, true);
+						atomic_store(&finished, true);
+						break;
+					}
 					continue;
 				}
 #ifdef ORDO_COUNT_WORK
@@ -276,13 +314,23 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 				}
 				if (atomic_load_explicit(&finished, memory_order_relaxed))
 					break;
+				if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+					atomic_store(&canceled, true);
+					atomic_store(&finished, true);
+					break;
+				}
 				if (idle >= idle_start + 2 && all_done(ctx, T)) {
 					atomic_store_explicit(&finished, true,
 					                      memory_order_relaxed);
 					break;
 				}
+				if (!idling && idle >= idle_start + 1) { /* a second failed pop */
+					mark_stretch(c, &w_mark, &c_mark, false);
+					idling = true;
+				}
 				ordo_backoff(idle++);
 			}
+			mark_stretch(c, &w_mark, &c_mark, idling);
 			c->pushes = pushed;
 			oom = c->push_oom;
 		}
@@ -298,6 +346,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 		                  got_threads);
 	else if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory during the run");
+	else if (atomic_load(&canceled))
+		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the run was stopped");
 	for (int t = 0; !rc && t < T; t++)
 		if (!ctx[t])
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for thread contexts");
@@ -322,6 +372,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			ordo_spread(per, (size_t)T, &stats->tasks_min, &stats->tasks_median,
 			            &stats->tasks_max);
 		free(per);
+		for (int t = 0; t < T && t < ORDO_STATS_THREADS; t++) {
+			const struct ordo_tctx *c = ctx[t];
+			const double off = c->busy_wall - c->busy_cpu;
+			stats->thread_busy_s[t] = (float)c->busy_wall;
+			stats->thread_idle_s[t] = (float)c->idle_wall;
+			stats->thread_descheduled_s[t] = (float)(off > 0 ? off : 0);
+		}
 	}
 	for (int t = 0; t < T; t++)
 		ctx_free(topo, ctx[t]);

@@ -112,6 +112,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const int T = o->topo->nthreads;
 	const double alpha = o->alpha > 0 ? o->alpha : ORDO_FRONTIER_ALPHA;
 	const double beta = o->beta > 0 ? o->beta : ORDO_FRONTIER_BETA;
+	bool canceled = false; /* written by the deciding thread (an omp single) */
 	struct ordo_frontier_space *own = NULL, *sp = o->space;
 	if (o->handoff_round && !sp) /* a handed-off frontier must outlive the run */
 		return ordo_err_set(err, ORDO_EINVAL, "a hand-off needs a frontier space");
@@ -255,6 +256,9 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 				}
 				scout = sc;
 				over = add == 0;
+				if (!over && o->cancel &&
+				    atomic_load_explicit(o->cancel, memory_order_relaxed))
+					over = canceled = true;
 				/* a long run of small push rounds (a high-diameter graph): the
 				 * rounds' barriers cost more than they save, so the frontier is
 				 * left to the caller's asynchronous operator */
@@ -276,6 +280,8 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	int rc = 0;
 	if (got != T)
 		rc = ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T, got);
+	else if (canceled)
+		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the rounds were stopped");
 	else if (st) {
 		memset(st, 0, sizeof *st);
 		st->seconds = t1 - t0;

@@ -20,6 +20,7 @@ enum ordo_status {
 	ORDO_ERANGE = -5,       /* a value does not fit (ids, weights, counts) */
 	ORDO_EUNSUPPORTED = -6, /* valid input that ordo does not handle */
 	ORDO_ECHECKSUM = -7,    /* stored checksum does not match the data */
+	ORDO_ECANCELED = -8,    /* stopped by its caller (ordo_exec_opts.cancel) */
 };
 
 /* A message buffer. `code` repeats the status the message belongs to. */

@@ -75,6 +75,8 @@ struct ordo_frontier_opts {
 	 * save; a low-diameter one is done or pulling long before. */
 	uint32_t handoff_round;
 	double handoff_share;
+	/* As ordo_exec_opts.cancel: looked at between rounds (ORDO_ECANCELED). */
+	const volatile _Atomic bool *cancel;
 };
 #define ORDO_FRONTIER_HANDOFF_SHARE (1.0 / 64)
 

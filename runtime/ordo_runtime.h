@@ -66,6 +66,8 @@ struct ordo_tctx {
 	/* plain counters, summed after the run */
 	uint64_t tasks, empty, pushes, failed_pops;
 	uint64_t wl_stat[ORDO_WL_STATS];
+	/* utilisation (wall and CPU seconds of busy and idle stretches), owner only */
+	double busy_wall, busy_cpu, idle_wall, idle_cpu;
 	/* termination counters: written by the owner only, read by idle detectors */
 	alignas(128) _Atomic uint64_t pub_pushed;
 	_Atomic uint64_t pub_done;
@@ -128,6 +130,10 @@ struct ordo_exec_opts {
 	void (*prefetch)(const struct ordo_task *t, unsigned ahead, void *user);
 	unsigned lookahead;       /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */
 	unsigned prefetch_stages; /* 0: the hook sees every held task at every step */
+	/* Optional: when *cancel becomes true (a signal handler, another thread) the run
+	 * stops at the next task or round boundary, its tasks dropped, and fails with
+	 * ORDO_ECANCELED; the answer is then incomplete. NULL: never (no cost). */
+	const volatile _Atomic bool *cancel;
 };
 
 struct ordo_run_stats {
@@ -137,6 +143,15 @@ struct ordo_run_stats {
 	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
 	int threads;
 	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
+	/* Per worker (the first ORDO_STATS_THREADS), in seconds of the loop: busy (between
+	 * a successful pop after an idle stretch and the next idle stretch, an idle stretch
+	 * being two failed pops or more), idle (looking for work, backing off), and
+	 * descheduled: busy wall time the thread was not on a CPU (preempted, or waiting
+	 * for a page), from CLOCK_THREAD_CPUTIME_ID. A stalled owner of queued work shows
+	 * as descheduled time. */
+#define ORDO_STATS_THREADS 64
+	float thread_busy_s[ORDO_STATS_THREADS], thread_idle_s[ORDO_STATS_THREADS],
+	    thread_descheduled_s[ORDO_STATS_THREADS];
 };
 
 /* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)

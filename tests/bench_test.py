@@ -274,6 +274,49 @@ class Runs(unittest.TestCase):
         self.assertEqual(cells_of(merged), cells_of(local))
 
 
+    def test_noise_runs_beside_each_cell_and_is_an_ab(self):
+        # issue 32, item 1: the interference starts before a cell's process and stops
+        # after it; records name it; the report compares noisy with quiet
+        out = os.path.join(self.tmp, "noise.jsonl")
+        bench("run", "--apps", "sssp", "--inputs", GEN, "--wl", "smq", "--threads", "1",
+              "--trials", "1", "--rounds", "1", "-q", "--out", out, "--noise", "none",
+              "--noise", "spin:1,alloc:1", "--noise", "proc:bfs", "--noise", "oversub:2")
+        recs = ob.load_results([out])
+        cells = sorted((r["cell"]["noise"], r["cell"]["threads"]) for r in recs)
+        cores = os.cpu_count() or 1
+        self.assertEqual(cells, sorted([("none", 1), ("spin:1", 1), ("alloc:1", 1),
+                                        ("proc:bfs", 1), ("oversub:2", 2 * cores)]))
+        self.assertTrue(all(r["status"] == "ok" for r in recs))
+        self.assertEqual(recs[0]["env"]["noises"],
+                         ["none", "spin:1", "alloc:1", "proc:bfs", "oversub:2"])
+        # nothing is left running
+        left = subprocess.run(["pgrep", "-f", os.path.join(BUILD, "bench", "noise")],
+                              capture_output=True, text=True).stdout.strip()
+        self.assertEqual(left, "")
+        rep = bench("report", out).stdout
+        self.assertIn("| quiet ms | noise spin:1 ms | noise alloc:1 ms | noise proc:bfs ms |",
+                      rep)
+        self.assertIn("build / noise", rep)
+        # every record has per-worker busy / idle / descheduled seconds (issue 32, item 2)
+        for r in recs:
+            rec = r["record"]
+            self.assertEqual(len(rec["thread_busy_s"]), rec["threads"])
+            self.assertEqual(len(rec["thread_descheduled_s"]), rec["threads"])
+            self.assertTrue(all(b >= d >= 0 for b, d in zip(rec["thread_busy_s"],
+                                                             rec["thread_descheduled_s"])))
+        p = bench("plot", out, "--out", os.path.join(self.tmp, "nplots"), check=False)
+        if "needs matplotlib" not in p.stderr:
+            with open(os.path.join(self.tmp, "nplots", "figures.json")) as f:
+                figs = json.load(f)
+            util = figs["util-sssp-gen_road_W_24_H_20_seed_3-t1"]["axes"][0]
+            self.assertEqual(util["legend"], ["busy on a CPU", "descheduled while busy",
+                                              "idle (no work found)"])
+            self.assertIn("smq (noise spin:1), worker 0", util["yticks"])
+        p = bench("run", "--apps", "sssp", "--inputs", GEN, "--noise", "spin:x", "--out",
+                  out, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--noise spin:x: expected none, spin:N", p.stderr)
+
     def test_variants_are_an_ab(self):
         out = os.path.join(self.tmp, "ab.jsonl")
         b = os.path.join(BUILD, "algorithms")

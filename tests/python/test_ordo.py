@@ -261,3 +261,57 @@ def test_mst_of_a_directed_graph_symmetrises_a_copy():
     assert int(r.forest_w.sum()) == int(cg.minimum_spanning_tree(lo).sum())
     assert not g.symmetric and g.borrowed  # the caller's graph is untouched
     del sym
+
+
+def test_ctrl_c_stops_a_run_cleanly():
+    import signal
+    import subprocess
+    import sys
+    import time
+    child = r"""
+import numpy as np, ordo, sys
+k = 700  # a k x k grid, both directions, random weights
+u = np.arange(k * k).reshape(k, k)
+src = np.concatenate([u[:, :-1].ravel(), u[:-1, :].ravel()])
+dst = np.concatenate([u[:, 1:].ravel(), u[1:, :].ravel()])
+w = np.random.default_rng(1).integers(1, 1000, len(src))
+g = ordo.Graph.from_edges(src, dst, w, symmetrize=True)
+print("ready", flush=True)
+try:
+    ordo.sssp(g, [0] * 1000, scheduler="fifo", threads=2)
+except KeyboardInterrupt as e:
+    print("interrupted:", e, flush=True)
+    r = ordo.sssp(g, 5, threads=1)   # the package still works after it
+    print("after:", r.record["verify"], flush=True)
+    sys.exit(0)
+print("not interrupted", flush=True)
+sys.exit(1)
+"""
+    env = dict(os.environ)
+    p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.5)
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, (out, err)
+    assert "interrupted: ordo: the run was stopped (Ctrl-C)" in out
+    assert "after: PASS" in out
+    assert time.time() - t0 < 20
+
+
+def test_the_example_script_runs(tmp_path):
+    import subprocess
+    import sys
+    ex = os.path.join(os.path.dirname(__file__), "..", "..", "algorithms", "python",
+                      "examples", "compare_schedulers.py")
+    p = subprocess.run([sys.executable, ex, "--sources", "2", "--out",
+                        str(tmp_path / "c.png")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("verified against SciPy") == 6
+    try:
+        import matplotlib  # noqa: F401
+        assert (tmp_path / "c.png").stat().st_size > 1000
+    except ImportError:
+        pass

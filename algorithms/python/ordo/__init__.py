@@ -72,7 +72,7 @@ class Graph:
             raise ValueError("indices[%d] = %d: out of range for %d nodes" % (
                 i, int(indices[i]), n))
         if symmetric is None:
-            symmetric = _is_symmetric(indptr, indices, weights, n)
+            symmetric = _core.check_symmetric(indptr, indices, weights, int(n))
         return cls(_core.from_csr(indptr, indices, weights, int(n), bool(symmetric)), conv,
                    name)
 
@@ -88,12 +88,9 @@ class Graph:
         if matrix.shape[0] != matrix.shape[1]:
             raise ValueError("the matrix is %d x %d; a graph's is square" % matrix.shape)
         conv = []
-        if matrix.format != "csr":
+        if matrix.format != "csr":  # ordo needs no order within a row: no sort
             conv.append("the %s matrix converted to CSR" % matrix.format)
             matrix = matrix.tocsr()
-        if not matrix.has_sorted_indices:
-            conv.append("CSR indices sorted")
-            matrix = matrix.sorted_indices()
         g = cls.from_csr(matrix.indptr, matrix.indices, matrix.data if weighted else None,
                          matrix.shape[0], symmetric, weight_scale, "scipy matrix")
         g.conversions = conv + g.conversions
@@ -351,18 +348,3 @@ def _check_ids(a, what):
         raise TypeError("%s must hold integer node ids, not %s" % (what, a.dtype))
     if len(a) and a.min() < 0:
         raise ValueError("%s holds a negative node id (%d)" % (what, a.min()))
-
-
-def _is_symmetric(indptr, indices, weights, n):
-    """Every arc u -> v (weight w) has v -> u with the same weight, as multisets."""
-    if n == 0:
-        return True
-    src = _np.repeat(_np.arange(n, dtype=_np.uint64), _np.diff(indptr).astype(_np.int64))
-    dst = indices.astype(_np.uint64)
-    fwd = (src << _np.uint64(32)) | dst
-    rev = (dst << _np.uint64(32)) | src
-    if weights is None:
-        return _np.array_equal(_np.sort(fwd), _np.sort(rev))
-    of, orv = _np.lexsort((weights, fwd)), _np.lexsort((weights, rev))
-    return (_np.array_equal(fwd[of], rev[orv]) and
-            _np.array_equal(weights[of], weights[orv]))

@@ -6,7 +6,8 @@
  * alive for as long as the graph lives). Apps run through an app_session (ordo_app.h),
  * the harness the binaries use, so a Python run resolves its scheduler, runs its
  * baseline, times its kernel, verifies and writes its record exactly as a binary does.
- * The GIL is released while ordo loads, prepares or runs. Library errors become
+ * The GIL is released while ordo loads, prepares or runs (PyEval_SaveThread; the
+ * Py_BEGIN_ALLOW_THREADS macros do not survive clang-format). Library errors become
  * ordo.Error with the library's message (file and line for bad input).
  *
  * Why a C extension and not cffi: the borrowed arrays must be kept alive by the graph
@@ -20,6 +21,8 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,8 +263,11 @@ static PyObject *py_load(PyObject *mod, PyObject *args, PyObject *kw)
 	struct ordo_graph *g = NULL;
 	struct ordo_err err = {0};
 	int rc;
-	Py_BEGIN_ALLOW_THREADS rc = ordo_load(path, &lo, &g, NULL, &err);
-	Py_END_ALLOW_THREADS if (rc) return raise_err(&err);
+	PyThreadState *ts = PyEval_SaveThread();
+	rc = ordo_load(path, &lo, &g, NULL, &err);
+	PyEval_RestoreThread(ts);
+	if (rc)
+		return raise_err(&err);
 	return (PyObject *)graph_new(g, true, NULL);
 }
 
@@ -350,7 +356,121 @@ static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 	return r;
 }
 
+/* check_symmetric(indptr u64, indices u32, weights u32 or None, n) -> bool: every
+ * arc u -> v of weight w has an arc v -> u of weight w, as multisets. Each node's out-
+ * arcs and in-arcs (a transpose made by counting) are packed as (other end, weight)
+ * keys, sorted and compared: O(m log d), no Python objects. */
+static int cmp_key(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool csr_symmetric(const uint64_t *off, const uint32_t *dst, const uint32_t *w, uint32_t n,
+                          bool *oom)
+{
+	const uint64_t m = off[n];
+	uint64_t *toff = calloc((size_t)n + 1, sizeof *toff);
+	uint64_t *tin = malloc((m ? m : 1) * sizeof *tin), *out = NULL;
+	uint64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+	bool sym = true;
+	if (!toff || !tin || !fill) {
+		*oom = true;
+		goto done;
+	}
+	for (uint64_t i = 0; i < m; i++)
+		toff[dst[i] + 1]++;
+	for (uint32_t v = 0; v < n; v++)
+		toff[v + 1] += toff[v];
+	memcpy(fill, toff, ((size_t)n + 1) * sizeof *fill);
+	for (uint32_t u = 0; u < n; u++)
+		for (uint64_t i = off[u]; i < off[u + 1]; i++) /* v's in-arc from u */
+			tin[fill[dst[i]]++] = (uint64_t)u << 32 | (w ? w[i] : 0);
+	uint64_t cap = 0;
+	for (uint32_t v = 0; v < n && sym; v++) {
+		const uint64_t d = off[v + 1] - off[v];
+		if (d != toff[v + 1] - toff[v]) {
+			sym = false;
+			break;
+		}
+		if (d > cap) {
+			free(out);
+			if (!(out = malloc((cap = d * 2) * sizeof *out))) {
+				*oom = true;
+				break;
+			}
+		}
+		for (uint64_t i = 0; i < d; i++)
+			out[i] = (uint64_t)dst[off[v] + i] << 32 | (w ? w[off[v] + i] : 0);
+		qsort(out, d, sizeof *out, cmp_key);
+		qsort(tin + toff[v], d, sizeof *tin, cmp_key);
+		sym = !memcmp(out, tin + toff[v], d * sizeof *out);
+	}
+done:
+	free(toff), free(tin), free(fill), free(out);
+	return sym;
+}
+
+static PyObject *py_check_symmetric(PyObject *mod, PyObject *args)
+{
+	(void)mod;
+	PyObject *po, *io, *wo;
+	unsigned long n;
+	if (!PyArg_ParseTuple(args, "OOOk", &po, &io, &wo, &n))
+		return NULL;
+	PyArrayObject *pa = exact(po, NPY_UINT64, "indptr"), *ia = NULL, *wa = NULL;
+	if (!pa || !(ia = exact(io, NPY_UINT32, "indices")))
+		return NULL;
+	if (wo != Py_None && !(wa = exact(wo, NPY_UINT32, "weights")))
+		return NULL;
+	const uint64_t *off = PyArray_DATA(pa);
+	if ((uint64_t)PyArray_SIZE(pa) != (uint64_t)n + 1 || off[n] != (uint64_t)PyArray_SIZE(ia)) {
+		PyErr_SetString(PyExc_ValueError, "check_symmetric: inconsistent CSR arrays");
+		return NULL;
+	}
+	bool oom = false, sym;
+	PyThreadState *ts = PyEval_SaveThread();
+	sym = csr_symmetric(off, PyArray_DATA(ia), wa ? PyArray_DATA(wa) : NULL, (uint32_t)n, &oom);
+	PyEval_RestoreThread(ts);
+	if (oom)
+		return PyErr_NoMemory();
+	return PyBool_FromLong(sym);
+}
+
 /* ---- apps ---- */
+
+/* Ctrl-C while ordo runs: the GIL is released, so Python's handler cannot run; ours
+ * raises the run's stop flag (checked every 64 tasks and between rounds), the run ends
+ * with ORDO_ECANCELED and Python gets KeyboardInterrupt. Installed around each run
+ * only, from the main thread, and Python's handler put back after. */
+static volatile _Atomic bool interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store_explicit(&interrupted, true, memory_order_relaxed);
+}
+
+struct sigint_guard {
+	struct sigaction old;
+	bool installed;
+};
+
+static void sigint_catch(struct sigint_guard *gd)
+{
+	atomic_store(&interrupted, false);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	gd->installed = PyOS_getsig(SIGINT) != SIG_IGN && sigaction(SIGINT, &sa, &gd->old) == 0;
+}
+
+static void sigint_release(struct sigint_guard *gd)
+{
+	if (gd->installed)
+		sigaction(SIGINT, &gd->old, NULL);
+}
 
 static const struct app_kernel *kernel_named(const char *name)
 {
@@ -441,13 +561,15 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	                              .threads = threads,
 	                              .lookahead = lookahead,
 	                              .seed = seed,
-	                              .verify = verify};
+	                              .verify = verify,
+	                              .cancel = &interrupted};
 	struct app_session *s = NULL;
 	struct ordo_err err = {0};
 	int rc;
-	Py_BEGIN_ALLOW_THREADS rc = app_session_open(k, go->g, &so, &s, &err);
-	Py_END_ALLOW_THREADS if (rc)
-	{
+	PyThreadState *ts = PyEval_SaveThread();
+	rc = app_session_open(k, go->g, &so, &s, &err);
+	PyEval_RestoreThread(ts);
+	if (rc) {
 		free(q);
 		return raise_err(&err);
 	}
@@ -455,10 +577,21 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	for (Py_ssize_t i = 0; out && i < nq; i++) {
 		char *rec = NULL;
 		bool pass = false;
-		Py_BEGIN_ALLOW_THREADS rc =
-		    app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
-		Py_END_ALLOW_THREADS if (rc)
-		{
+		struct sigint_guard gd;
+		sigint_catch(&gd);
+		ts = PyEval_SaveThread();
+		rc = app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
+		PyEval_RestoreThread(ts);
+		sigint_release(&gd);
+		if (rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
+			free(rec);
+			Py_CLEAR(out);
+			PyErr_SetString(
+			    PyExc_KeyboardInterrupt,
+			    "ordo: the run was stopped (Ctrl-C); its answer is dropped");
+			break;
+		}
+		if (rc) {
 			Py_CLEAR(out);
 			raise_err(&err);
 			break;
@@ -541,6 +674,8 @@ static PyMethodDef methods[] = {
      "load(path, **options) -> Graph"},
     {"from_csr", py_from_csr, METH_VARARGS,
      "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric) -> Graph"},
+    {"check_symmetric", py_check_symmetric, METH_VARARGS,
+     "check_symmetric(indptr, indices, weights, n) -> every arc has its reverse"},
     {"run", py_run, METH_VARARGS, "run an app (see ordo/__init__.py)"},
     {"schedulers", py_schedulers, METH_NOARGS, "the registry: [(name, [(param, ...)])]"},
     {"resolve", py_resolve, METH_VARARGS, "resolve(spec) -> the spec, every parameter set"},
