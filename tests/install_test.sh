@@ -18,6 +18,14 @@ for wl in obim:delta=8 smq spraylist; do
 	[ "$(grep -c '"algorithm":"wcc".*"components":8974,"verify":"PASS"' "$tmp/app.json")" = 2 ] ||
 		{ echo "FAIL: harness consumer records with $wl: $(cat "$tmp/app.json")"; exit 1; }
 done
+# the shared library: the same app on libordo.so, which exports the public API only
+ldd "$tmp/b/consumer_app_shared" | grep -q "libordo.so" || { echo "FAIL: consumer_app_shared does not use libordo.so"; exit 1; }
+"$tmp/b/consumer_app_shared" -n 1 -t 2 --wl smq --format json | grep -q '"components":8974,"verify":"PASS"' ||
+	{ echo "FAIL: harness consumer on libordo.so"; exit 1; }
+lib=$(ls "$tmp/prefix"/lib*/libordo.so)
+extra=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v -E '^(ordo_|app_|cli_|_init$|_fini$)' || true)
+[ -z "$extra" ] || { echo "FAIL: libordo.so exports more than the public API: $(echo "$extra" | head -5)"; exit 1; }
+nm -D --defined-only "$lib" | grep -q " ordo_load$" || { echo "FAIL: libordo.so lacks ordo_load"; exit 1; }
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 # the README's spelling: static libraries carry their dependencies in Libs
 cc "$src/consumer/main.c" $(pkg-config --cflags --libs ordo) -o "$tmp/pc"
