@@ -167,10 +167,7 @@ static int answer(void *st, struct app_array *out, int max, struct ordo_err *err
 {
 	(void)err;
 	const struct astar_state *s = st;
-	if (max < 1)
-		return 0;
-	out[0] = (struct app_array){"distance", &s->got, 1, 8, false};
-	return 1;
+	return app_answer_one(out, max, "distance", (const void *)&s->got, 1, 8, false);
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */

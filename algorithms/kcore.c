@@ -120,10 +120,7 @@ static int answer(void *st, struct app_array *out, int max, struct ordo_err *err
 {
 	(void)err;
 	const struct kcore_state *s = st;
-	if (max < 1)
-		return 0;
-	out[0] = (struct app_array){"core", (const void *)s->core, s->g->n, 4, true};
-	return 1;
+	return app_answer_one(out, max, "core", (const void *)s->core, s->g->n, 4, true);
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */

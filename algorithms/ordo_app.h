@@ -112,6 +112,16 @@ struct app_array {
 	bool per_node;
 };
 
+/* An answer of one array (the usual answer hook's body). */
+static inline int app_answer_one(struct app_array *out, int max, const char *name, const void *data,
+                                 uint64_t count, unsigned width, bool per_node)
+{
+	if (max < 1)
+		return 0;
+	out[0] = (struct app_array){name, data, count, width, per_node};
+	return 1;
+}
+
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
 int app_main(const struct app_kernel *k, int argc, char **argv);

@@ -64,10 +64,7 @@ static int answer(void *st, struct app_array *out, int max, struct ordo_err *err
 {
 	(void)err;
 	const struct sssp_state *s = st;
-	if (max < 1)
-		return 0;
-	out[0] = (struct app_array){"dist", (const void *)s->dist, s->g->n, 8, true};
-	return 1;
+	return app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */

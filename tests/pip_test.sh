@@ -8,7 +8,11 @@ py=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$py" -m pip --version >/dev/null 2>&1 || {
-	echo "skipped: $py has no pip (Debian: python3-pip)"
+	why="$py has no pip (Debian: python3-pip; .ci/install-deps installs it)"
+	echo "skipped: $why"
+	if [ -n "${ORDO_SKIP_NOTE:-}" ]; then
+		mkdir -p "$(dirname "$ORDO_SKIP_NOTE")" && echo "python_pip_install: $why" >"$ORDO_SKIP_NOTE"
+	fi
 	exit 77
 }
 cp -r "$src/algorithms/python" "$tmp/pkg"

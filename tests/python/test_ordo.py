@@ -65,7 +65,7 @@ def test_bfs_matches_scipy_breadth_first(wl, threads):
     assert set(order) == set(np.flatnonzero(r.level != ordo.LEVEL_INF))
 
 
-@pytest.mark.parametrize("wl", [None, "obim", "smq", "strict"])
+@pytest.mark.parametrize("wl", [None] + SCHEDULERS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_mst_matches_scipy_minimum_spanning_tree(wl, threads):
     A = random_graph(n=400, density=0.03, seed=7, symmetric=True)
@@ -82,7 +82,7 @@ def test_mst_matches_scipy_minimum_spanning_tree(wl, threads):
     assert r.record["components"] == ncomp
 
 
-@pytest.mark.parametrize("wl", [None, "obim", "smq"])
+@pytest.mark.parametrize("wl", [None] + SCHEDULERS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_kcore_matches_networkx(wl, threads):
     nx = pytest.importorskip("networkx")
@@ -93,14 +93,15 @@ def test_kcore_matches_networkx(wl, threads):
     assert [int(r.core[i]) for i in range(len(g.nodes))] == [ref[v] for v in g.nodes]
 
 
+@pytest.mark.parametrize("wl", [None] + SCHEDULERS)
 @pytest.mark.parametrize("threads", [1, 2])
-def test_astar_matches_networkx(threads):
+def test_astar_matches_networkx(wl, threads):
     nx = pytest.importorskip("networkx")
     g = ordo.load(os.path.join(FIX, "..", "..", "inputs", "samples", "road-40x30.gr"))
     A = g.to_scipy()
     G = nx.from_scipy_sparse_array(A, create_using=nx.DiGraph)
     for s, t in ((0, 1199), (5, 600)):
-        r = ordo.astar(g, s, t, threads=threads)
+        r = ordo.astar(g, s, t, scheduler=wl, threads=threads)
         assert r.verified is True
         assert int(r.distance[0]) == nx.astar_path_length(G, s, t, weight="weight")
 
