@@ -9,6 +9,8 @@
  * kernel says what it needs (a query kind, weights, coordinates, a symmetric graph), may
  * add options of its own, names the figures its check reports, and provides the
  * baseline, the parallel run and the check. The harness knows no particular algorithm.
+ * The same trials run without a command line through a session (app_session_open,
+ * below): that is how the Python package runs ordo's kernels.
  *
  * Installed with the libraries (target ordo::ordo_app, header ordo_app.h), so an
  * out-of-tree operator gets the same CLI, trials, report and verification. The harness
