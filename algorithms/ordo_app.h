@@ -86,17 +86,26 @@ struct app_kernel {
 	 * returns 0 or an exit status after printing why; both may be NULL. */
 	const struct cli_opt *opts;
 	int (*option)(int key, const char *arg);
-	/* Per-graph state; may print notes on env->report. */
+	/* Per-graph state, made once, after the harness prepared the graph for `needs`
+	 * (symmetrised, weighed); may print notes on env->report. The order of calls per
+	 * trial is baseline (only when the query changed), run, check. */
 	int (*init)(void **st, const struct ordo_graph *g, const struct app_env *env,
 	            struct ordo_err *err);
 	void (*fini)(void *st);
-	/* Exact sequential baseline for q (called again only when q changes). */
+	/* Exact sequential baseline for q: fills the reference answer in st and b->tasks
+	 * (the work ratio's denominator). Called again only when q changes, so the
+	 * reference must survive runs. Timed by the harness unless it sets b->seconds. */
 	int (*baseline)(void *st, const struct app_query *q, struct app_baseline *b,
 	                struct ordo_err *err);
-	/* The parallel kernel. */
+	/* The parallel kernel, once per trial, with a fresh scheduler: it resets its own
+	 * per-run state (the harness does not). rs->seconds is the time reported (the
+	 * executor's loop, ordo_for_each's; a kernel that times itself sets it);
+	 * rs->tasks is divided by the baseline's tasks. o->lookahead 0 means the
+	 * algorithm's default depth, ORDO_LOOKAHEAD_OFF no pipeline. */
 	int (*run)(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	           const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err);
-	/* Compares the last run with the last baseline. */
+	/* Compares the last run with the last baseline. The harness hands it an empty,
+	 * passing check (ordo_check_init): it only records mismatches and figures. */
 	void (*check)(void *st, const struct app_query *q, struct ordo_check *c);
 	/* Optional, for bindings (app_session): the last run's answer as up to `max` named
 	 * arrays (values in the graph's node order; the caller copies them before the next

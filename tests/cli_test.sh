@@ -418,5 +418,8 @@ if [ -n "${3:-}" ]; then
 	st=$?
 	set -e
 	[ $st -eq 1 ] && grep -q '"verify":"FAIL"' "$tmp/wrong.json" || fail "a wrong answer's record: $st $(cat "$tmp/wrong.json")"
+	# a check that never calls ordo_check_init still passes when nothing is wrong
+	"$3" -n 1 --right --format json >"$tmp/right.json" 2>/dev/null || fail "a right answer: $(cat "$tmp/right.json")"
+	grep -q '"verify":"PASS","mismatches":0' "$tmp/right.json" || fail "a right answer's record: $(cat "$tmp/right.json")"
 fi
 echo "cli test passed"

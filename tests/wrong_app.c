@@ -2,7 +2,9 @@
  * wrong_app: an app on the harness whose answer is always wrong (node 0 gets 1 where
  * the baseline says 0), so that tests can see what the harness does with a failed
  * verification: exit status 1, the FAIL verdict in every record, and a line on stderr
- * even with -q (cli_test.sh).
+ * even with -q (cli_test.sh). With --right its check finds nothing wrong: the harness
+ * hands every check an empty, passing one, so a kernel that never calls
+ * ordo_check_init passes (it used to FAIL with 0 mismatches).
  */
 #include <stdlib.h>
 
@@ -37,12 +39,26 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	return 0;
 }
 
+static bool right; /* --right */
+
+static int option(int key, const char *arg)
+{
+	(void)key, (void)arg;
+	right = true;
+	return 0;
+}
+
 static void check(void *st, const struct app_query *q, struct ordo_check *c)
 {
 	(void)st, (void)q;
-	ordo_check_init(c);
-	ordo_check_mismatch(c, "node %u has value %u, expected %u", 0u, 1u, 0u);
+	if (!right) /* no ordo_check_init: the harness's */
+		ordo_check_mismatch(c, "node %u has value %u, expected %u", 0u, 1u, 0u);
 }
+
+static const struct cli_opt opts[] = {
+    {"right", APP_OPT_KEY, NULL, "a right answer instead"},
+    {NULL, 0, NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
@@ -53,6 +69,8 @@ int main(int argc, char **argv)
 	    .default_gen = "road:W=8,H=8",
 	    .default_wl = "fifo",
 	    .query = APP_QUERY_NONE,
+	    .opts = opts,
+	    .option = option,
 	    .init = init,
 	    .fini = fini,
 	    .baseline = baseline,
