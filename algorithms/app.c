@@ -862,8 +862,9 @@ static int app_setup(struct app_run *r)
 		        cli_prog, (long long)c->delta, r->ops->name);
 	if (c->out_path && (rc = check_out_file(r)))
 		return rc;
+	int fmt;
 	rc = cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen), &c->lo,
-	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s);
+	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s, &fmt);
 	if (rc)
 		return rc;
 	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)))
@@ -886,11 +887,7 @@ static int app_setup(struct app_run *r)
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
 		/* DIMACS, METIS and Matrix Market number nodes from 1; ordo from 0 */
-		int fmt = ORDO_FMT_AUTO;
-		bool zst;
-		struct ordo_err ferr = {0};
-		if (k->query != APP_QUERY_NONE && c->file &&
-		    !ordo_detect_format(c->file, &fmt, &zst, &ferr) &&
+		if (k->query != APP_QUERY_NONE &&
 		    (fmt == ORDO_FMT_DIMACS || fmt == ORDO_FMT_METIS || fmt == ORDO_FMT_MTX))
 			fprintf(r->hout,
 			        "node ids: 0-based, here and in the options (the %s file's node 1 "

@@ -68,9 +68,7 @@ int cli_next(int argc, char **argv, const char *so, const struct option *lo,
 	return ch;
 }
 
-/* "  LEFT   help text" with the help wrapped at word boundaries to 80 columns, its
- * continuation lines under its first. */
-enum { HELP_WIDTH = 80 };
+enum { HELP_WIDTH = 80 }; /* --help wraps its lines at word boundaries to this width */
 
 /* Prints the words of text[0..len) from column `col`, wrapping at HELP_WIDTH to
  * column `indent`. */
@@ -362,8 +360,11 @@ bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int
 }
 
 int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
-                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds)
+                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
+                   int *format)
 {
+	if (format)
+		*format = ORDO_FMT_AUTO;
 	struct ordo_err err = {0};
 	double t0 = ordo_now();
 	int rc;
@@ -453,6 +454,8 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 		return cli_fail(cli_prog, &err);
 	snprintf(input_name, cap, "%s", path);
 	*load_seconds = info.seconds;
+	if (format)
+		*format = info.format;
 	if (!quiet) {
 		fprintf(stderr, "loaded %s (%s%s): %u nodes, %llu arcs%s in %.3f s", path,
 		        ordo_format_name(info.format), info.compressed ? ", zstd" : "", (*g)->n,

@@ -45,9 +45,11 @@ extern const struct cli_opt cli_load_opts[];
 int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo);
 
 /* Loads `path` (or generates from `gen` when path is NULL), printing errors. Returns 0
- * or an exit status. Prints the load summary line on stderr unless quiet. */
+ * or an exit status. Prints the load summary line on stderr unless quiet. *format (may
+ * be NULL) gets the file's format as detected, ORDO_FMT_AUTO for a generated graph. */
 int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
-                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds);
+                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
+                   int *format);
 
 /* A progress callback printing "\rloading PATH: 45% ..." on a terminal stderr. */
 void cli_progress(void *user, const char *path, uint64_t done, uint64_t total);

@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 	char name[512];
 	double secs;
 	int rc = cli_load_graph(gen ? NULL : in, gen ? in : NULL, &lo, false, &g, name, sizeof name,
-	                        &secs);
+	                        &secs, NULL);
 	if (rc)
 		return rc;
 	if (info)
