@@ -57,24 +57,9 @@ class Graph:
             n = len(indptr) - 1
         if n < 0:
             raise ValueError("indptr is empty: it needs n + 1 entries")
-        if weights is not None and len(weights) != len(indices):
-            raise ValueError("weights has %d entries, indices %d" % (len(weights),
-                                                                     len(indices)))
-        if len(indptr) != n + 1 or (n >= 0 and len(indptr) and (
-                int(indptr[0]) != 0 or int(indptr[-1]) != len(indices))):
-            raise ValueError("indptr runs from %d to %d over %d entries; expected 0 to "
-                             "len(indices) = %d over n + 1 = %d" % (
-                                 int(indptr[0]) if len(indptr) else 0,
-                                 int(indptr[-1]) if len(indptr) else 0, len(indptr),
-                                 len(indices), n + 1))
-        if len(indices) and int(indices.max()) >= n:
-            i = int(_np.argmax(indices >= n))
-            raise ValueError("indices[%d] = %d: out of range for %d nodes" % (
-                i, int(indices[i]), n))
-        if symmetric is None:
-            symmetric = _core.check_symmetric(indptr, indices, weights, int(n))
-        return cls(_core.from_csr(indptr, indices, weights, int(n), bool(symmetric)), conv,
-                   name)
+        # the C side checks the arrays (one pass) and, when symmetric is None, the symmetry
+        return cls(_core.from_csr(indptr, indices, weights, int(n),
+                                  None if symmetric is None else bool(symmetric)), conv, name)
 
     @classmethod
     def from_scipy(cls, matrix, symmetric=None, weight_scale=None, weighted=True):

@@ -286,78 +286,8 @@ static PyArrayObject *exact(PyObject *o, int type, const char *what)
 	return (PyArrayObject *)o;
 }
 
-static PyObject *py_from_csr(PyObject *mod, PyObject *args)
-{
-	(void)mod;
-	PyObject *po, *io, *wo;
-	unsigned long n;
-	int sym;
-	if (!PyArg_ParseTuple(args, "OOOkp", &po, &io, &wo, &n, &sym))
-		return NULL;
-	PyArrayObject *pa = exact(po, NPY_UINT64, "indptr"), *ia = NULL, *wa = NULL;
-	if (!pa || !(ia = exact(io, NPY_UINT32, "indices")))
-		return NULL;
-	if (wo != Py_None && !(wa = exact(wo, NPY_UINT32, "weights")))
-		return NULL;
-	if (n > ORDO_MAX_NODES) {
-		PyErr_Format(PyExc_ValueError, "n = %lu: ordo holds at most %u nodes", n,
-		             (unsigned)ORDO_MAX_NODES);
-		return NULL;
-	}
-	const uint64_t *off = PyArray_DATA(pa);
-	const uint32_t *dst = PyArray_DATA(ia);
-	const uint64_t m = (uint64_t)PyArray_SIZE(ia);
-	if ((uint64_t)PyArray_SIZE(pa) != (uint64_t)n + 1) {
-		PyErr_Format(PyExc_ValueError, "indptr has %lld entries, expected n + 1 = %lu",
-		             (long long)PyArray_SIZE(pa), n + 1);
-		return NULL;
-	}
-	if (wa && (uint64_t)PyArray_SIZE(wa) != m) {
-		PyErr_Format(PyExc_ValueError, "weights has %lld entries, indices %llu",
-		             (long long)PyArray_SIZE(wa), (unsigned long long)m);
-		return NULL;
-	}
-	if (off[0] != 0 || off[n] != m) {
-		PyErr_Format(PyExc_ValueError,
-		             "indptr runs from %llu to %llu; expected 0 to len(indices) = %llu",
-		             (unsigned long long)off[0], (unsigned long long)off[n],
-		             (unsigned long long)m);
-		return NULL;
-	}
-	for (unsigned long u = 0; u < n; u++)
-		if (off[u + 1] < off[u]) {
-			PyErr_Format(PyExc_ValueError, "indptr decreases at %lu (%llu then %llu)",
-			             u, (unsigned long long)off[u], (unsigned long long)off[u + 1]);
-			return NULL;
-		}
-	for (uint64_t i = 0; i < m; i++)
-		if (dst[i] >= n) {
-			PyErr_Format(PyExc_ValueError,
-			             "indices[%llu] = %u: out of range for %lu nodes",
-			             (unsigned long long)i, dst[i], n);
-			return NULL;
-		}
-	struct ordo_graph *g = calloc(1, sizeof *g);
-	if (!g)
-		return PyErr_NoMemory();
-	g->n = (uint32_t)n;
-	g->m = m;
-	g->off = (uint64_t *)off;
-	g->dst = (uint32_t *)dst;
-	g->w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL;
-	g->flags = sym ? ORDO_GRAPH_SYMMETRIC : 0;
-	PyObject *refs = Py_BuildValue("(OOO)", po, io, wo);
-	if (!refs) {
-		free(g);
-		return NULL;
-	}
-	PyObject *r = (PyObject *)graph_new(g, false, refs);
-	Py_DECREF(refs);
-	return r;
-}
-
-/* check_symmetric(indptr u64, indices u32, weights u32 or None, n) -> bool: every
- * arc u -> v of weight w has an arc v -> u of weight w, as multisets. Each node's out-
+/* Every arc u -> v of weight w has an arc v -> u of weight w, as multisets (from_csr
+ * with symmetric=None). Each node's out-
  * arcs and in-arcs (a transpose made by counting) are packed as (other end, weight)
  * keys, sorted and compared: O(m log d), no Python objects. */
 static int cmp_key(const void *a, const void *b)
@@ -411,30 +341,83 @@ done:
 	return sym;
 }
 
-static PyObject *py_check_symmetric(PyObject *mod, PyObject *args)
+/* from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric bool or None):
+ * every array checked once here (sizes, indptr's run, ids in range), then symmetric=None
+ * checked by csr_symmetric, then the graph made on the arrays. */
+static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 {
 	(void)mod;
-	PyObject *po, *io, *wo;
+	PyObject *po, *io, *wo, *so;
 	unsigned long n;
-	if (!PyArg_ParseTuple(args, "OOOk", &po, &io, &wo, &n))
+	if (!PyArg_ParseTuple(args, "OOOkO", &po, &io, &wo, &n, &so))
 		return NULL;
 	PyArrayObject *pa = exact(po, NPY_UINT64, "indptr"), *ia = NULL, *wa = NULL;
 	if (!pa || !(ia = exact(io, NPY_UINT32, "indices")))
 		return NULL;
 	if (wo != Py_None && !(wa = exact(wo, NPY_UINT32, "weights")))
 		return NULL;
-	const uint64_t *off = PyArray_DATA(pa);
-	if ((uint64_t)PyArray_SIZE(pa) != (uint64_t)n + 1 || off[n] != (uint64_t)PyArray_SIZE(ia)) {
-		PyErr_SetString(PyExc_ValueError, "check_symmetric: inconsistent CSR arrays");
+	if (n > ORDO_MAX_NODES) {
+		PyErr_Format(PyExc_ValueError, "n = %lu: ordo holds at most %u nodes", n,
+		             (unsigned)ORDO_MAX_NODES);
 		return NULL;
 	}
-	bool oom = false, sym;
-	PyThreadState *ts = PyEval_SaveThread();
-	sym = csr_symmetric(off, PyArray_DATA(ia), wa ? PyArray_DATA(wa) : NULL, (uint32_t)n, &oom);
-	PyEval_RestoreThread(ts);
-	if (oom)
+	const uint64_t *off = PyArray_DATA(pa);
+	const uint32_t *dst = PyArray_DATA(ia);
+	const uint64_t m = (uint64_t)PyArray_SIZE(ia);
+	const uint64_t np = (uint64_t)PyArray_SIZE(pa);
+	if (wa && (uint64_t)PyArray_SIZE(wa) != m) {
+		PyErr_Format(PyExc_ValueError, "weights has %lld entries, indices %llu",
+		             (long long)PyArray_SIZE(wa), (unsigned long long)m);
+		return NULL;
+	}
+	if (np != (uint64_t)n + 1 || off[0] != 0 || off[n] != m) {
+		PyErr_Format(PyExc_ValueError,
+		             "indptr runs from %llu to %llu over %llu entries; expected 0 to "
+		             "len(indices) = %llu over n + 1 = %lu",
+		             (unsigned long long)(np ? off[0] : 0),
+		             (unsigned long long)(np ? off[np - 1] : 0), (unsigned long long)np,
+		             (unsigned long long)m, n + 1);
+		return NULL;
+	}
+	for (unsigned long u = 0; u < n; u++)
+		if (off[u + 1] < off[u]) {
+			PyErr_Format(PyExc_ValueError, "indptr decreases at %lu (%llu then %llu)",
+			             u, (unsigned long long)off[u], (unsigned long long)off[u + 1]);
+			return NULL;
+		}
+	for (uint64_t i = 0; i < m; i++)
+		if (dst[i] >= n) {
+			PyErr_Format(PyExc_ValueError,
+			             "indices[%llu] = %u: out of range for %lu nodes",
+			             (unsigned long long)i, dst[i], n);
+			return NULL;
+		}
+	bool sym = PyObject_IsTrue(so) == 1;
+	if (so == Py_None) {
+		bool oom = false;
+		PyThreadState *ts = PyEval_SaveThread();
+		sym = csr_symmetric(off, dst, wa ? PyArray_DATA(wa) : NULL, (uint32_t)n, &oom);
+		PyEval_RestoreThread(ts);
+		if (oom)
+			return PyErr_NoMemory();
+	}
+	struct ordo_graph *g = calloc(1, sizeof *g);
+	if (!g)
 		return PyErr_NoMemory();
-	return PyBool_FromLong(sym);
+	g->n = (uint32_t)n;
+	g->m = m;
+	g->off = (uint64_t *)off;
+	g->dst = (uint32_t *)dst;
+	g->w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL;
+	g->flags = sym ? ORDO_GRAPH_SYMMETRIC : 0;
+	PyObject *refs = Py_BuildValue("(OOO)", po, io, wo);
+	if (!refs) {
+		free(g);
+		return NULL;
+	}
+	PyObject *r = (PyObject *)graph_new(g, false, refs);
+	Py_DECREF(refs);
+	return r;
 }
 
 /* ---- apps ---- */
@@ -673,9 +656,7 @@ static PyMethodDef methods[] = {
     {"load", (PyCFunction)(void (*)(void))py_load, METH_VARARGS | METH_KEYWORDS,
      "load(path, **options) -> Graph"},
     {"from_csr", py_from_csr, METH_VARARGS,
-     "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric) -> Graph"},
-    {"check_symmetric", py_check_symmetric, METH_VARARGS,
-     "check_symmetric(indptr, indices, weights, n) -> every arc has its reverse"},
+     "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric or None) -> Graph"},
     {"run", py_run, METH_VARARGS, "run an app (see ordo/__init__.py)"},
     {"schedulers", py_schedulers, METH_NOARGS, "the registry: [(name, [(param, ...)])]"},
     {"resolve", py_resolve, METH_VARARGS, "resolve(spec) -> the spec, every parameter set"},
