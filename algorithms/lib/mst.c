@@ -32,8 +32,8 @@
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.
- * Kruskal is the baseline; the work ratio's denominator is this operator's task count
- * under `strict` on one thread (said by the app).
+ * Kruskal is the baseline; the work ratio's denominator is this operator's work (arcs
+ * examined + merges, struct ordo_forest) under `strict` on one thread (said by the app).
  */
 #include <stdalign.h>
 #include <stdlib.h>
