@@ -887,8 +887,8 @@ static int app_setup(struct app_run *r)
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
 		/* DIMACS, METIS and Matrix Market number nodes from 1; ordo from 0 */
-		if (k->query != APP_QUERY_NONE &&
-		    (fmt == ORDO_FMT_DIMACS || fmt == ORDO_FMT_METIS || fmt == ORDO_FMT_MTX))
+		if (k->query != APP_QUERY_NONE && ordo_format_info(fmt) &&
+		    (ordo_format_info(fmt)->flags & ORDO_FORMAT_ONE_BASED))
 			fprintf(r->hout,
 			        "node ids: 0-based, here and in the options (the %s file's node 1 "
 			        "is node 0)\n",

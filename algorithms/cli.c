@@ -178,7 +178,7 @@ enum {
 
 const struct cli_opt cli_load_opts[] = {
     {"input-format", L_FORMAT, "FMT",
-     "force the input format: dimacs metis edgelist mtx galois native (default: detect)"},
+     "force the input format (`help` lists them; default: detect from the content)"},
     {"symmetrize", 's', NULL, "add the reverse of every arc (undirected graphs)"},
     {"dedup", L_DEDUP, NULL, "keep one arc per node pair, the lightest"},
     {"keep-self-loops", L_LOOPS, NULL, "keep u->u arcs (default: removed and counted)"},
@@ -218,12 +218,17 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 {
 	switch (key) {
 	case L_FORMAT: {
+		if (!strcmp(arg, "help")) {
+			ordo_format_print_table(stdout, ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ);
+			exit(0);
+		}
 		int f = ordo_format_from_name(arg);
-		if (f < 0 || f == ORDO_FMT_CO || f == ORDO_FMT_XYZ) {
-			fprintf(stderr,
-			        "%s: --input-format %s: expected dimacs, metis, edgelist, mtx, "
-			        "galois, native or auto\n",
-			        cli_prog, arg);
+		if (f < 0 || (f && !(ordo_format_info(f)->flags & ORDO_FORMAT_GRAPH))) {
+			char names[256];
+			fprintf(stderr, "%s: --input-format %s: expected auto or one of: %s\n",
+			        cli_prog, arg,
+			        ordo_format_names(ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ, names,
+			                          sizeof names));
 			return -1;
 		}
 		lo->format = f;
@@ -427,7 +432,8 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 		bool z;
 		if (fmt == ORDO_FMT_AUTO && (rc = ordo_detect_format(path, &fmt, &z, &err)))
 			return cli_fail(cli_prog, &err);
-		if (lo->compact_ids && fmt != ORDO_FMT_EDGELIST) {
+		lo->format = fmt; /* detected once */
+		if (lo->compact_ids && !(ordo_format_info(fmt)->flags & ORDO_FORMAT_RAW_IDS)) {
 			fprintf(
 			    stderr,
 			    "%s: %s: --compact-ids renumbers edge-list ids, but this is a %s file "

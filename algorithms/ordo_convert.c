@@ -21,7 +21,7 @@ enum { O_TO = 400, O_COORDS_OUT, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED };
 
 static const struct cli_opt common_opts[] = {
     {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
-    {"to", O_TO, "FMT", "output format: native dimacs co metis xyz edgelist mtx galois"},
+    {"to", O_TO, "FMT", "output format (`help` lists them; default: from the extension)"},
     {"coords-out", O_COORDS_OUT, "FILE", "also write the coordinates (.co or .xyz by name)"},
     {"zstd-level", O_LEVEL, "L", "zstd level of native sections and .zst outputs (default 3)"},
     {"threads", 't', "N", "threads (default: all CPUs available)"},
@@ -209,12 +209,16 @@ int main(int argc, char **argv)
 			out = optarg;
 			break;
 		case O_TO:
+			if (!strcmp(optarg, "help")) {
+				ordo_format_print_table(stdout, ORDO_FORMAT_WRITE);
+				return 0;
+			}
 			to = ordo_format_from_name(optarg);
-			if (to <= 0) {
-				fprintf(stderr,
-				        "%s: --to %s: expected native, dimacs, co, metis, xyz, "
-				        "edgelist, mtx or galois\n",
-				        cli_prog, optarg);
+			if (to <= 0 || !(ordo_format_info(to)->flags & ORDO_FORMAT_WRITE)) {
+				char names[256];
+				fprintf(stderr, "%s: --to %s: expected one of: %s\n", cli_prog,
+				        optarg,
+				        ordo_format_names(ORDO_FORMAT_WRITE, names, sizeof names));
 				return 2;
 			}
 			break;
@@ -283,8 +287,8 @@ int main(int argc, char **argv)
 	 * output that is the input itself (it would be replaced while being the only copy) */
 	if (out && !to && ordo_format_of_extension(out) < 0) {
 		fprintf(stderr,
-		        "%s: -o %s: the extension names no format (.gr .co .graph .mtx .ordo .xyz "
-		        ".ggr .txt .el ...); give --to FMT\n",
+		        "%s: -o %s: the extension names no format (`--to help` lists them); give "
+		        "--to FMT\n",
 		        cli_prog, out);
 		return 2;
 	}

@@ -881,6 +881,9 @@ int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_
  * Errors: ENOMEM. */
 int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_graph **out,
                           struct ordo_err *err);
+/* The same with each in-arc carrying its out-arc's weight (when g has weights). */
+int ordo_graph_transposed_weighted(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                                   struct ordo_err *err);
 
 /* Replaces the weights with max(1, round(Euclidean distance)) of the endpoints'
  * coordinates (needs coordinates). */

@@ -6,7 +6,8 @@
  * stores only out-arcs, so the transpose is built once: in-degrees counted, summed into
  * offsets, and each arc placed by one pass over the sources in ascending order, so every
  * in-list is sorted by source and the result depends on g alone. Weights are not kept
- * (a pull step needs none); a compressed graph gets a compressed transpose.
+ * (a pull step needs none) unless asked for (writers of formats that store both
+ * directions); a compressed graph gets a compressed transpose.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,14 @@
 #include "ordo_graph.h"
 #include "ordo_util.h"
 
-int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_graph **out,
-                          struct ordo_err *err)
+static int transpose(const struct ordo_graph *g, int threads, bool weights, struct ordo_graph **out,
+                     struct ordo_err *err)
 {
 	*out = NULL;
 	const uint32_t n = g->n;
 	struct ordo_graph *t;
-	int rc = ordo_graph_alloc(n, g->m, false, &t, err);
+	weights = weights && ordo_graph_weighted(g);
+	int rc = ordo_graph_alloc(n, g->m, weights, &t, err);
 	if (rc)
 		return rc;
 	uint64_t *pos = calloc((size_t)n + 1, sizeof *pos);
@@ -36,8 +38,11 @@ int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_g
 		pos[x + 1] += pos[x];
 	memcpy(t->off, pos, ((size_t)n + 1) * sizeof *pos);
 	for (uint32_t u = 0; u < n; u++)
-		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);) {
+			if (weights)
+				t->w[pos[v]] = w;
 			t->dst[pos[v]++] = u;
+		}
 	free(pos);
 	if (g->cz) {
 		struct ordo_graph *c;
@@ -51,4 +56,16 @@ int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_g
 		t->flags |= ORDO_GRAPH_SYMMETRIC;
 	*out = t;
 	return 0;
+}
+
+int ordo_graph_transposed(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                          struct ordo_err *err)
+{
+	return transpose(g, threads, false, out, err);
+}
+
+int ordo_graph_transposed_weighted(const struct ordo_graph *g, int threads, struct ordo_graph **out,
+                                   struct ordo_err *err)
+{
+	return transpose(g, threads, true, out, err);
 }

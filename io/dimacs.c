@@ -155,9 +155,8 @@ static void gr_parse(void *vst, struct io_piece *pc)
 	pc->cnt[0] = arcs;
 }
 
-int io_read_dimacs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                   struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                   struct ordo_err *err)
+static int read_dimacs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                       struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct dimacs_st st = {0};
 	struct io_text_fmt fmt = {
@@ -174,8 +173,8 @@ int io_read_dimacs(struct io_in *in, const char *path, const struct ordo_load_op
 		                    path, (unsigned long long)st.p_line, (unsigned long long)st.m,
 		                    (unsigned long long)res.cnt[0]);
 	}
-	*arcs = res.arcs;
-	*n = st.n;
+	out->chain = res.arcs;
+	out->n = st.n;
 	return 0;
 }
 
@@ -235,8 +234,8 @@ static void co_parse(void *vst, struct io_piece *pc)
 	pc->cnt[0] = cnt;
 }
 
-int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
-               struct ordo_err *err)
+static int read_co(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
+                   struct ordo_err *err)
 {
 	struct dimacs_st st = {.co = true};
 	int rc = ordo_graph_alloc_coords(g, ORDO_COORD_INT32, err);
@@ -267,3 +266,23 @@ int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int thr
 	snprintf(g->coord_unit, sizeof g->coord_unit, "%s", st.unit[0] ? st.unit : "microdeg");
 	return 0;
 }
+
+const struct io_format io_format_dimacs = {
+    .info = {.name = "dimacs",
+             .aliases = "gr",
+             .exts = "gr",
+             .summary = "DIMACS 9 shortest paths: p sp N M, a u v w (1-based)",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_ONE_BASED | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .read_arcs = read_dimacs,
+    .write = io_write_text};
+
+const struct io_format io_format_co = {
+    .info = {.name = "co",
+             .aliases = "",
+             .exts = "co",
+             .summary = "DIMACS 9 coordinates: p aux sp co N, v id x y",
+             .flags =
+                 ORDO_FORMAT_COORDS | ORDO_FORMAT_ONE_BASED | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .read_coords = read_co,
+    .write = io_write_text};

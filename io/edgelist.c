@@ -91,9 +91,8 @@ static void el_parse(void *vst, struct io_piece *pc)
 	pc->cnt[0] = arcs;
 }
 
-int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                     struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                     struct ordo_err *err)
+static int read_edgelist(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                         struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct io_text_fmt fmt = {.header = el_header, .parse = el_parse, .collects_arcs = true};
 	struct el_st st = {.fmt = &fmt};
@@ -102,7 +101,17 @@ int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_
 	info->text_bytes = res.text_bytes;
 	if (rc)
 		return rc;
-	*arcs = res.arcs;
-	*n = st.declared_n; /* 0: max id + 1 (or remapped with compact_ids) */
+	out->chain = res.arcs;
+	out->n = st.declared_n; /* 0: max id + 1 (or remapped with compact_ids) */
 	return 0;
 }
+
+const struct io_format io_format_edgelist = {
+    .info = {.name = "edgelist",
+             .aliases = "snap el",
+             .exts = "txt el wel edges edgelist tsv snap",
+             .summary = "SNAP / plain: u v [w] per line, # or % comments (0-based)",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_RAW_IDS | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .read_arcs = read_edgelist,
+    .write = io_write_text};

@@ -10,28 +10,12 @@
 
 #include "io_internal.h"
 
-static int read_exact(struct io_in *in, const char *path, void *buf, uint64_t len, uint64_t at,
-                      const char *what, struct ordo_err *err)
-{
-	int64_t r = io_in_read(in, buf, len, err);
-	if (r < 0)
-		return (int)r;
-	if ((uint64_t)r != len)
-		return ordo_err_set(
-		    err, ORDO_EFORMAT,
-		    "%s: byte %llu: expected %llu bytes of %s, found %lld (truncated "
-		    "file)",
-		    path, (unsigned long long)(at + (uint64_t)r), (unsigned long long)len, what,
-		    (long long)r);
-	return 0;
-}
-
-int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
-                   struct ordo_err *err)
+static int read_galois_in(struct io_in *in, const char *path, struct ordo_graph **out,
+                          struct ordo_err *err)
 {
 	*out = NULL;
 	uint64_t h[4];
-	int rc = read_exact(in, path, h, sizeof h, 0, "header", err);
+	int rc = io_read_exact(in, path, h, sizeof h, 0, "header", err);
 	if (rc)
 		return rc;
 	if (h[0] == 2)
@@ -69,28 +53,20 @@ int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
 	if (rc)
 		return rc;
 	uint64_t at = 32;
-	rc = read_exact(in, path, g->off + 1, 8 * n, at, "offsets", err);
+	rc = io_read_exact(in, path, g->off + 1, 8 * n, at, "offsets", err);
 	at += 8 * n;
 	if (!rc)
-		rc = read_exact(in, path, g->dst, 4 * m, at, "destinations", err);
+		rc = io_read_exact(in, path, g->dst, 4 * m, at, "destinations", err);
 	at += 4 * m;
 	if (!rc && (m & 1)) {
 		uint32_t pad;
-		rc = read_exact(in, path, &pad, 4, at, "padding", err);
+		rc = io_read_exact(in, path, &pad, 4, at, "padding", err);
 		at += 4;
 	}
 	if (!rc && h[1])
-		rc = read_exact(in, path, g->w, 4 * m, at, "edge data", err);
-	if (!rc) {
-		char extra;
-		int64_t r = io_in_read(in, &extra, 1, err);
-		if (r > 0)
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s: byte %llu: expected end of file, found more data",
-			                  path, (unsigned long long)(need));
-		else if (r < 0)
-			rc = (int)r;
-	}
+		rc = io_read_exact(in, path, g->w, 4 * m, at, "edge data", err);
+	if (!rc)
+		rc = io_expect_end(in, path, need, err);
 	for (uint64_t u = 0; !rc && u < n; u++)
 		if (g->off[u + 1] < g->off[u] || g->off[u + 1] > m)
 			rc = ordo_err_set(err, ORDO_EFORMAT,
@@ -119,10 +95,24 @@ int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
 	return 0;
 }
 
-int io_write_galois(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
-                    struct ordo_err *err)
+static int read_galois(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                       struct ordo_load_info *info, struct ordo_err *err)
 {
-	(void)o;
+	(void)opts;
+	struct io_in *in;
+	int rc = io_in_open(path, &in, err);
+	if (rc)
+		return rc;
+	info->file_bytes = io_in_file_bytes(in);
+	rc = read_galois_in(in, path, out, err);
+	io_in_close(in);
+	return rc;
+}
+
+static int write_galois(const char *path, int fmt, const struct ordo_graph *g,
+                        const struct ordo_save_opts *o, struct ordo_err *err)
+{
+	(void)o, (void)fmt;
 	struct io_out *out;
 	int rc = io_out_open(path, 0, &out, err);
 	if (rc)
@@ -142,3 +132,26 @@ int io_write_galois(const char *path, const struct ordo_graph *g, const struct o
 	int rc2 = io_out_close(out, rc == 0, err);
 	return rc ? rc : rc2;
 }
+
+static bool sniff_galois(const unsigned char *buf, uint64_t len, uint64_t file_bytes,
+                         bool compressed)
+{
+	(void)file_bytes, (void)compressed;
+	uint64_t w0, w1;
+	if (len < 16)
+		return false;
+	memcpy(&w0, buf, 8);
+	memcpy(&w1, buf + 8, 8);
+	return (w0 == 1 || w0 == 2) && w1 <= 8 && memchr(buf, 0, len);
+}
+
+const struct io_format io_format_galois = {
+    .info = {.name = "galois",
+             .aliases = "ggr",
+             .exts = "ggr sgr tgr",
+             .summary = "Galois binary CSR .gr version 1 (uint32 weights or none)",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_BINARY | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .sniff = sniff_galois,
+    .read_graph = read_galois,
+    .write = write_galois};

@@ -373,3 +373,30 @@ int io_out_close(struct io_out *o, bool commit, struct ordo_err *err)
 	free(o);
 	return rc;
 }
+
+int io_read_exact(struct io_in *in, const char *path, void *buf, uint64_t len, uint64_t at,
+                  const char *what, struct ordo_err *err)
+{
+	int64_t r = io_in_read(in, buf, len, err);
+	if (r < 0)
+		return (int)r;
+	if ((uint64_t)r != len)
+		return ordo_err_set(
+		    err, ORDO_EFORMAT,
+		    "%s: byte %llu: expected %llu bytes of %s, found %lld (truncated "
+		    "file)",
+		    path, (unsigned long long)(at + (uint64_t)r), (unsigned long long)len, what,
+		    (long long)r);
+	return 0;
+}
+
+int io_expect_end(struct io_in *in, const char *path, uint64_t at, struct ordo_err *err)
+{
+	char extra;
+	int64_t r = io_in_read(in, &extra, 1, err);
+	if (r > 0)
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "%s: byte %llu: expected end of file, found more data", path,
+		                    (unsigned long long)at);
+	return r < 0 ? (int)r : 0;
+}

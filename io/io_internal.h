@@ -108,6 +108,20 @@ static inline int io_parse_u64(const char **pp, const char *e, uint64_t *v)
 	return 0;
 }
 
+/* Writes v in decimal at s (at most 20 bytes); returns the end. */
+static inline char *io_put_u64(char *s, uint64_t v)
+{
+	char tmp[24];
+	int k = 0;
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*s++ = tmp[--k];
+	return s;
+}
+
 /* Signed decimal floating-point field (strtod semantics on a bounded token). */
 int io_parse_double(const char **pp, const char *e, double *v);
 
@@ -178,40 +192,62 @@ int io_out_close(struct io_out *o, bool commit, struct ordo_err *err);
 FILE *io_out_stdio(struct io_out *o);
 int io_out_fd(struct io_out *o);
 
-/* ---- per-format entry points ---- */
-int io_read_dimacs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                   struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                   struct ordo_err *err);
-int io_read_metis(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                  struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                  struct ordo_err *err);
-int io_read_edgelist(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                     struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                     struct ordo_err *err);
-/* *symmetric: the header declared the matrix symmetric (its arcs were expanded both
- * ways, so the graph is symmetric as read). */
-int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                struct ordo_edge_chain *arcs, uint64_t *n, bool *symmetric,
-                struct ordo_load_info *info, struct ordo_err *err);
-int io_read_co(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
-               struct ordo_err *err);
-int io_read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
-                struct ordo_err *err);
-int io_read_galois(struct io_in *in, const char *path, struct ordo_graph **out,
-                   struct ordo_err *err);
-int io_read_native(const char *path, int threads, struct ordo_graph **out, struct ordo_err *err);
+/* ---- the format table (ordo_formats.h) ----
+ * A format's file defines one `const struct io_format` naming its reader and writer.
+ * Readers come in three kinds; a format has exactly one:
+ *   read_arcs   text formats: the arcs, in file order, into a chain; load() builds the
+ *               graph from it with every build option (symmetrise, dedup, weights);
+ *   read_graph  binary formats holding a CSR: a whole graph (load() rebuilds it from its
+ *               arcs only when a build option asks for it);
+ *   read_coords coordinate files: into an existing graph. */
+struct io_arcs {
+	struct ordo_edge_chain chain;
+	uint64_t n;     /* nodes the file declares; 0: largest id + 1 */
+	bool symmetric; /* the file declared the graph undirected and listed each edge
+	                   once: load() symmetrises and marks the graph symmetric */
+};
+
+struct io_format {
+	struct ordo_format_info info;
+	/* Content test on the first bytes of the file (up to 64 KiB, after zstd
+	 * decompression when `compressed`); file_bytes is its size on disk. NULL: the
+	 * format is recognised by the shared text heuristics of load.c (or not at all). */
+	bool (*sniff)(const unsigned char *buf, uint64_t len, uint64_t file_bytes, bool compressed);
+	int (*read_arcs)(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+	                 struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err);
+	int (*read_graph)(const char *path, const struct ordo_load_opts *o, struct ordo_graph **out,
+	                  struct ordo_load_info *info, struct ordo_err *err);
+	int (*read_coords)(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
+	                   struct ordo_err *err);
+	/* Writes g (a plain graph unless writes_compressed) atomically (io_out). */
+	int (*write)(const char *path, int fmt, const struct ordo_graph *g,
+	             const struct ordo_save_opts *o, struct ordo_err *err);
+	bool writes_compressed; /* write() takes a compressed graph as it is */
+};
+
+#define ORDO_FORMAT(ID, descriptor) extern const struct io_format descriptor;
+#include "ordo_formats.h"
+#undef ORDO_FORMAT
+
+/* The descriptor of a format id, NULL when out of range or AUTO. */
+const struct io_format *io_format(int fmt);
+
+/* Shared by the line-based writers (dimacs, co, metis, xyz, edgelist, mtx): write.c. */
+int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
+                  const struct ordo_save_opts *o, struct ordo_err *err);
+/* Reads exactly len bytes (at byte offset `at`, for the message) or fails naming `what`
+ * ("truncated file"). */
+int io_read_exact(struct io_in *in, const char *path, void *buf, uint64_t len, uint64_t at,
+                  const char *what, struct ordo_err *err);
+/* Fails unless the input is at its end (`at`: the byte offset, for the message). */
+int io_expect_end(struct io_in *in, const char *path, uint64_t at, struct ordo_err *err);
+/* True when path's name ends in ".ext" or ".ext.zst" (case-insensitive). */
+bool io_has_ext(const char *path, const char *ext);
 
 /* Recomputes every checksum of a native file's bytes in place (frames that can be read,
  * each section's frame-table sum, the section table's, the header's), so that a forged
  * file reaches the checks behind them: for tests and the fuzzer. */
 void io_native_reseal(unsigned char *bytes, size_t len);
-
-int io_write_native(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
-                    struct ordo_err *err);
-int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
-                  const struct ordo_save_opts *o, struct ordo_err *err);
-int io_write_galois(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
-                    struct ordo_err *err);
 
 /* Refuses sizes a header declares that cannot fit in memory: ERANGE (bad input, exit
  * status 2) with a message naming `what`. io_header_memory fills a header message. */

@@ -19,29 +19,6 @@
 #include "io_internal.h"
 #include "ordo_util.h"
 
-static const char *const names[ORDO_FMT_COUNT] = {
-    [ORDO_FMT_AUTO] = "auto",   [ORDO_FMT_DIMACS] = "dimacs", [ORDO_FMT_CO] = "co",
-    [ORDO_FMT_METIS] = "metis", [ORDO_FMT_XYZ] = "xyz",       [ORDO_FMT_EDGELIST] = "edgelist",
-    [ORDO_FMT_MTX] = "mtx",     [ORDO_FMT_GALOIS] = "galois", [ORDO_FMT_NATIVE] = "native",
-};
-
-const char *ordo_format_name(int fmt)
-{
-	return fmt >= 0 && fmt < ORDO_FMT_COUNT ? names[fmt] : "unknown";
-}
-
-int ordo_format_from_name(const char *name)
-{
-	for (int i = 0; i < ORDO_FMT_COUNT; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	if (!strcmp(name, "gr"))
-		return ORDO_FMT_DIMACS;
-	if (!strcmp(name, "snap") || !strcmp(name, "el"))
-		return ORDO_FMT_EDGELIST;
-	return -1;
-}
-
 void ordo_load_opts_init(struct ordo_load_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -55,50 +32,6 @@ void ordo_save_opts_init(struct ordo_save_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->zstd_level = 3;
-}
-
-/* extension without a trailing .zst */
-static const char *ext_of(const char *path, char *buf, size_t cap)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	snprintf(buf, cap, "%s", base);
-	size_t len = strlen(buf);
-	if (len > 4 && !strcasecmp(buf + len - 4, ".zst"))
-		buf[len - 4] = 0;
-	char *dot = strrchr(buf, '.');
-	return dot ? dot + 1 : "";
-}
-
-int ordo_format_for_output(const char *path)
-{
-	const int f = ordo_format_of_extension(path);
-	return f < 0 ? ORDO_FMT_EDGELIST : f;
-}
-
-int ordo_format_of_extension(const char *path)
-{
-	char b[256];
-	const char *x = ext_of(path, b, sizeof b);
-	static const char *const edge_exts[] = {"txt", "el", "wel", "edges", "edgelist", "tsv"};
-	for (size_t i = 0; i < sizeof edge_exts / sizeof *edge_exts; i++)
-		if (!strcasecmp(x, edge_exts[i]))
-			return ORDO_FMT_EDGELIST;
-	if (!strcasecmp(x, "gr"))
-		return ORDO_FMT_DIMACS;
-	if (!strcasecmp(x, "co"))
-		return ORDO_FMT_CO;
-	if (!strcasecmp(x, "graph") || !strcasecmp(x, "metis"))
-		return ORDO_FMT_METIS;
-	if (!strcasecmp(x, "mtx"))
-		return ORDO_FMT_MTX;
-	if (!strcasecmp(x, "ordo"))
-		return ORDO_FMT_NATIVE;
-	if (!strcasecmp(x, "xyz"))
-		return ORDO_FMT_XYZ;
-	if (!strcasecmp(x, "ggr") || !strcasecmp(x, "sgr") || !strcasecmp(x, "tgr"))
-		return ORDO_FMT_GALOIS;
-	return -1;
 }
 
 static int fields_of(const char *p, const char *e, bool *numeric, bool *real)
@@ -126,11 +59,9 @@ static int detect_text(const char *buf, uint64_t len, bool full, const char *pat
 	const char *p = buf, *end = buf + len;
 	bool hash = false, percent = false, dimacs_c = false;
 	int first_fields = -1, lines = 0, varying = 0;
-	char xb[256];
-	const char *x = ext_of(path, xb, sizeof xb);
-	bool ext_metis = !strcasecmp(x, "graph") || !strcasecmp(x, "metis");
-	bool ext_el = !strcasecmp(x, "txt") || !strcasecmp(x, "el") || !strcasecmp(x, "wel") ||
-	              !strcasecmp(x, "tsv") || !strcasecmp(x, "edges") || !strcasecmp(x, "snap");
+	bool ext_metis = io_has_ext(path, "graph") || io_has_ext(path, "metis");
+	bool ext_el =
+	    ordo_format_of_extension(path) == ORDO_FMT_EDGELIST || io_has_ext(path, "snap");
 	while (p < end) {
 		const char *e = io_eol(p, end);
 		if (e == end && !full)
@@ -139,10 +70,6 @@ static int detect_text(const char *buf, uint64_t len, bool full, const char *pat
 		p = e + 1;
 		if (q == e)
 			continue;
-		if (lines == 0 && !strncasecmp(q, "%%MatrixMarket", 14)) {
-			*fmt = ORDO_FMT_MTX;
-			return 0;
-		}
 		if (lines == 0 && (*q == 'c' || *q == 'p' || *q == 'a' || *q == 'v') &&
 		    (q + 1 == e || q[1] == ' ' || q[1] == '\t' || q[1] == '\r')) {
 			if (*q == 'c') {
@@ -194,7 +121,7 @@ static int detect_text(const char *buf, uint64_t len, bool full, const char *pat
 		*fmt = ORDO_FMT_METIS;
 		return 0;
 	}
-	if (!strcasecmp(x, "xyz")) {
+	if (io_has_ext(path, "xyz")) {
 		*fmt = ORDO_FMT_XYZ;
 		return 0;
 	}
@@ -216,6 +143,7 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
 	int64_t got = io_in_read(in, buf, SAMPLE, err);
+	const uint64_t io_file_bytes = io_in_file_bytes(in);
 	io_in_close(in);
 	if (got < 0) {
 		free(buf);
@@ -223,29 +151,34 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 	}
 	uint64_t len = (uint64_t)got;
 	rc = 0;
-	uint64_t w0 = 0, w1 = 0;
-	if (len >= 16) {
-		memcpy(&w0, buf, 8);
-		memcpy(&w1, buf + 8, 8);
-	}
-	if (len >= 8 && !memcmp(buf, "ORDOGRPH", 8)) {
-		if (*compressed)
-			rc = ordo_err_set(
-			    err, ORDO_EUNSUPPORTED,
-			    "%s: a zstd-compressed ordo native file; decompress it first "
-			    "(its sections are compressed already)",
-			    path);
-		*fmt = ORDO_FMT_NATIVE;
-	} else if (len >= 16 && (w0 == 1 || w0 == 2) && w1 <= 8 && memchr(buf, 0, len)) {
-		*fmt = ORDO_FMT_GALOIS;
+	int sniffed = -1;
+	for (int f = 1; f < ORDO_FMT_COUNT && sniffed < 0; f++)
+		if (io_format(f)->sniff && io_format(f)->sniff((const unsigned char *)buf, len,
+		                                               io_file_bytes, *compressed))
+			sniffed = f;
+	if (sniffed >= 0) {
+		if (*compressed && (io_format(sniffed)->info.flags & ORDO_FORMAT_BINARY))
+			rc = ordo_err_set(err, ORDO_EUNSUPPORTED,
+			                  "%s: a zstd-compressed %s file; decompress it first%s",
+			                  path, ordo_format_name(sniffed),
+			                  sniffed == ORDO_FMT_NATIVE
+			                      ? " (its sections are compressed already)"
+			                      : "");
+		*fmt = sniffed;
 	} else if (len == 0) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: empty file: expected a graph (no format can be detected)",
 		                  path);
+	} else if (ordo_format_of_extension(path) > 0 &&
+	           io_format(ordo_format_of_extension(path))->sniff) {
+		/* its content test failed, but the name says what it should be: that
+		 * format's reader says what is wrong with it */
+		*fmt = ordo_format_of_extension(path);
 	} else if (memchr(buf, 0, len)) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte %llu: binary data that is neither an ordo native file "
-		                  "(magic ORDOGRPH) nor a Galois .gr (version 1 header)",
+		                  "(magic ORDOGRPH), a Galois .gr (version 1 header) nor a GAPBS "
+		                  ".sg/.wsg (its size must match its header)",
 		                  path,
 		                  (unsigned long long)((const char *)memchr(buf, 0, len) - buf));
 	} else {
@@ -401,10 +334,13 @@ int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct
 	rc = io_in_open(path, &in, err);
 	if (rc)
 		return rc;
-	if (fmt == ORDO_FMT_CO)
-		rc = io_read_co(in, path, g, threads, err);
+	const struct io_format *f = io_format(fmt);
+	if (f && f->read_coords)
+		rc = f->read_coords(in, path, g, threads, err);
 	else
-		rc = io_read_xyz(in, path, g, threads, err);
+		rc = ordo_err_set(err, ORDO_EINVAL,
+		                  "%s: a %s file, not coordinates (expected DIMACS .co or .xyz)",
+		                  path, ordo_format_name(fmt));
 	io_in_close(in);
 	if (!rc && g->orig_id) { /* the file lists the input's nodes: put them in g's order */
 		const size_t sz = 2 * (g->coord_kind == ORDO_COORD_INT32 ? 4 : 8);
@@ -517,15 +453,17 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		fmt = opts->format;
 	info.format = fmt;
 	info.compressed = z;
-	if (fmt == ORDO_FMT_CO || fmt == ORDO_FMT_XYZ)
+	const struct io_format *f = io_format(fmt);
+	if (!f)
+		return ordo_err_set(err, ORDO_EINVAL, "%s: unknown format %d", path, fmt);
+	if (f->read_coords)
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "%s: a coordinate file (%s), not a graph; pass it as the "
 		                    "coordinates of a graph (--coords)",
 		                    path, ordo_format_name(fmt));
 	struct ordo_graph *g = NULL;
-	struct ordo_edge_chain arcs;
-	ordo_chain_init(&arcs, false);
-	uint64_t n = 0;
+	struct io_arcs arcs = {.n = 0};
+	ordo_chain_init(&arcs.chain, false);
 	int kept_kind = ORDO_COORD_NONE; /* a binary graph's coordinates across a rebuild */
 	void *kept_coord = NULL;
 	uint32_t *kept_ids = NULL; /* and a renumbered one's input ids */
@@ -535,26 +473,18 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	/* weights from coordinates are set on a plain graph, then it is compressed */
 	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
 	bool need_build = true;
-	bool declared_symmetric = false; /* a Matrix Market file's header said so */
-	if (fmt == ORDO_FMT_NATIVE || fmt == ORDO_FMT_GALOIS) {
-		if (fmt == ORDO_FMT_NATIVE) {
-			rc = io_read_native(path, opts->threads, &g, err);
-		} else {
-			struct io_in *in;
-			rc = io_in_open(path, &in, err);
-			if (!rc) {
-				info.file_bytes = io_in_file_bytes(in);
-				rc = io_read_galois(in, path, &g, err);
-				io_in_close(in);
-			}
-		}
+	bool kept_symmetric = false; /* a rebuilt symmetric graph: its arcs go both ways */
+	if (f->read_graph) {
+		rc = f->read_graph(path, opts, &g, &info, err);
 		if (rc)
 			return rc;
 		info.parse_seconds = ordo_now() - t0;
 		need_build = bo.symmetrize || bo.dedup || bo.random_weights;
 		if (need_build) {
 			/* rebuilt from its arcs: the coordinates move to the new graph */
-			n = g->n;
+			arcs.n = g->n;
+			/* a symmetric graph stays so unless new random weights differ per arc */
+			kept_symmetric = (g->flags & ORDO_GRAPH_SYMMETRIC) && !bo.random_weights;
 			kept_kind = g->coord_kind;
 			kept_coord = g->coord;
 			snprintf(kept_unit, sizeof kept_unit, "%s", g->coord_unit);
@@ -562,7 +492,7 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			g->coord_kind = ORDO_COORD_NONE;
 			kept_ids = g->orig_id;
 			g->orig_id = NULL;
-			rc = csr_to_chain(g, &arcs, err);
+			rc = csr_to_chain(g, &arcs.chain, err);
 			ordo_graph_free(g);
 			g = NULL;
 			if (rc) {
@@ -577,28 +507,14 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		if (rc)
 			return rc;
 		info.file_bytes = io_in_file_bytes(in);
-		switch (fmt) {
-		case ORDO_FMT_DIMACS:
-			rc = io_read_dimacs(in, path, opts, &arcs, &n, &info, err);
-			break;
-		case ORDO_FMT_METIS:
-			rc = io_read_metis(in, path, opts, &arcs, &n, &info, err);
-			break;
-		case ORDO_FMT_MTX:
-			rc =
-			    io_read_mtx(in, path, opts, &arcs, &n, &declared_symmetric, &info, err);
-			break;
-		default:
-			rc = io_read_edgelist(in, path, opts, &arcs, &n, &info, err);
-			break;
-		}
+		rc = f->read_arcs(in, path, opts, &arcs, &info, err);
 		io_in_close(in);
 		if (rc)
 			return rc;
 		info.parse_seconds = ordo_now() - t0;
-		if (fmt == ORDO_FMT_EDGELIST && !opts->compact_ids && arcs.count &&
-		    (uint64_t)arcs.max_id + 1 > (1u << 24) &&
-		    (uint64_t)arcs.max_id + 1 > 16 * arcs.count) {
+		if ((f->info.flags & ORDO_FORMAT_RAW_IDS) && !opts->compact_ids &&
+		    arcs.chain.count && (uint64_t)arcs.chain.max_id + 1 > (1u << 24) &&
+		    (uint64_t)arcs.chain.max_id + 1 > 16 * arcs.chain.count) {
 			/* ids kept as they are: n = largest id + 1. A handful of arcs with a huge
 			 * id is a mistyped id or a sparse numbering; either way gigabytes of
 			 * offsets for isolated nodes is not what anyone wants silently. */
@@ -607,46 +523,47 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 			    "%s: the largest node id is %u but there are only %llu arcs: "
 			    "keeping ids would make %llu mostly isolated nodes; renumber "
 			    "them with --compact-ids",
-			    path, arcs.max_id, (unsigned long long)arcs.count,
-			    (unsigned long long)arcs.max_id + 1);
-			ordo_chain_free(&arcs);
+			    path, arcs.chain.max_id, (unsigned long long)arcs.chain.count,
+			    (unsigned long long)arcs.chain.max_id + 1);
+			ordo_chain_free(&arcs.chain);
 			return rc;
 		}
-		if (fmt == ORDO_FMT_EDGELIST && opts->compact_ids) {
-			rc = compact_ids(&arcs, &n, opts->id_map_out, path, err);
+		if ((f->info.flags & ORDO_FORMAT_RAW_IDS) && opts->compact_ids) {
+			rc = compact_ids(&arcs.chain, &arcs.n, opts->id_map_out, path, err);
 			if (rc) {
-				ordo_chain_free(&arcs);
+				ordo_chain_free(&arcs.chain);
 				return rc;
 			}
 			note(&info, "%s", "ids compacted");
 		}
 	}
-	if (declared_symmetric) {
-		/* read both ways already: --symmetrize would add every reverse arc again */
-		bo.symmetrize = false;
+	if (arcs.symmetric) {
+		bo.symmetrize = true; /* one arc per edge in the file: its reverse is added */
 		note(&info, "%s", "symmetric (declared by the file)");
 	}
+	if (kept_symmetric)
+		bo.symmetrize = false; /* both arcs are there already */
 	if (need_build) {
 		double tb = ordo_now();
-		bo.n = n;
+		bo.n = arcs.n;
 		/* edge lists: n from ordo's own header, else (n = 0) the largest id + 1 */
-		rc = ordo_graph_build(&arcs, &bo, &g, &info.build, err);
+		rc = ordo_graph_build(&arcs.chain, &bo, &g, &info.build, err);
 		if (rc) {
 			free(kept_coord);
 			free(kept_ids);
 			ordo_err_prefix(err, "%s: ", path);
-			if (rc == ORDO_ERANGE && fmt == ORDO_FMT_EDGELIST && n &&
+			if (rc == ORDO_ERANGE && fmt == ORDO_FMT_EDGELIST && arcs.n &&
 			    !opts->compact_ids) {
 				size_t len = strlen(err->msg);
 				snprintf(err->msg + len, sizeof err->msg - len,
 				         " (n from the file's header line '# written by ordo: %llu "
 				         "nodes')",
-				         (unsigned long long)n);
+				         (unsigned long long)arcs.n);
 			}
 			return rc;
 		}
 		info.build_seconds = ordo_now() - tb;
-		if (declared_symmetric)
+		if (kept_symmetric)
 			g->flags |= ORDO_GRAPH_SYMMETRIC;
 		if (kept_coord) {
 			g->coord_kind = kept_kind;
@@ -733,29 +650,19 @@ int ordo_save(const char *path, int format, const struct ordo_graph *g,
 	}
 	if (format == ORDO_FMT_AUTO)
 		format = ordo_format_for_output(path);
-	if (g->cz && format != ORDO_FMT_NATIVE) {
+	const struct io_format *f = io_format(format);
+	if (!f || !f->write)
+		return ordo_err_set(err, ORDO_EINVAL, "%s: ordo cannot write the %s format (%d)",
+		                    path, ordo_format_name(format), format);
+	if (g->cz && !f->writes_compressed) {
 		/* other formats list arcs: write them from a plain copy */
 		struct ordo_graph *plain;
 		int rc = ordo_graph_decompress(g, opts->threads, &plain, err);
 		if (rc)
 			return rc;
-		rc = ordo_save(path, format, plain, opts, err);
+		rc = f->write(path, format, plain, opts, err);
 		ordo_graph_free(plain);
 		return rc;
 	}
-	switch (format) {
-	case ORDO_FMT_NATIVE:
-		return io_write_native(path, g, opts, err);
-	case ORDO_FMT_GALOIS:
-		return io_write_galois(path, g, opts, err);
-	case ORDO_FMT_DIMACS:
-	case ORDO_FMT_CO:
-	case ORDO_FMT_METIS:
-	case ORDO_FMT_XYZ:
-	case ORDO_FMT_EDGELIST:
-	case ORDO_FMT_MTX:
-		return io_write_text(path, format, g, opts, err);
-	default:
-		return ordo_err_set(err, ORDO_EINVAL, "cannot write format %d", format);
-	}
+	return f->write(path, format, g, opts, err);
 }

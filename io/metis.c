@@ -145,9 +145,8 @@ static void metis_parse(void *vst, struct io_piece *pc)
 	pc->cnt[0] = arcs;
 }
 
-int io_read_metis(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                  struct ordo_edge_chain *arcs, uint64_t *n, struct ordo_load_info *info,
-                  struct ordo_err *err)
+static int read_metis(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                      struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct io_text_fmt fmt = {.header = metis_header,
 	                          .count = metis_count,
@@ -175,8 +174,8 @@ int io_read_metis(struct io_in *in, const char *path, const struct ordo_load_opt
 		    (unsigned long long)(res.records < st.n ? res.records : st.n),
 		    (unsigned long long)res.cnt[0], why);
 	}
-	*arcs = res.arcs;
-	*n = st.n;
+	out->chain = res.arcs;
+	out->n = st.n;
 	return 0;
 }
 
@@ -233,8 +232,8 @@ static void xyz_parse(void *vst, struct io_piece *pc)
 	}
 }
 
-int io_read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
-                struct ordo_err *err)
+static int read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
+                    struct ordo_err *err)
 {
 	int rc = ordo_graph_alloc_coords(g, ORDO_COORD_DOUBLE, err);
 	if (rc)
@@ -257,3 +256,22 @@ int io_read_xyz(struct io_in *in, const char *path, struct ordo_graph *g, int th
 	g->coord_unit[0] = 0;
 	return 0;
 }
+
+const struct io_format io_format_metis = {
+    .info = {.name = "metis",
+             .aliases = "",
+             .exts = "graph metis",
+             .summary = "METIS / DIMACS 10: n m [fmt], one adjacency line per node (1-based)",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_ONE_BASED | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .read_arcs = read_metis,
+    .write = io_write_text};
+
+const struct io_format io_format_xyz = {
+    .info = {.name = "xyz",
+             .aliases = "",
+             .exts = "xyz",
+             .summary = "coordinates, one x y [z] line per node (METIS companion)",
+             .flags = ORDO_FORMAT_COORDS | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .read_coords = read_xyz,
+    .write = io_write_text};

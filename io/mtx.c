@@ -4,7 +4,8 @@
  *   `rows cols nnz`, then nnz lines `i j [value]` (1-based). FIELD pattern (unweighted),
  *   integer (non-negative, 32-bit) or real (only with an explicit rounding: round, or
  *   scale by a factor then round); complex is rejected. SYMMETRY general, or symmetric
- *   (only one triangle is stored: each off-diagonal entry is expanded into both arcs);
+ *   (only one triangle is stored: load() symmetrises, so both arcs of an entry get the
+ *   same weight, random weights included);
  *   skew-symmetric and hermitian are rejected. The matrix must be square.
  */
 #include <math.h>
@@ -186,17 +187,13 @@ static void mtx_parse(void *vst, struct io_piece *pc)
 			break;
 		if (!ordo_chain_push(&pc->chain, (uint32_t)(i - 1), (uint32_t)(j - 1), (uint32_t)w))
 			break;
-		if (st->symmetric && i != j &&
-		    !ordo_chain_push(&pc->chain, (uint32_t)(j - 1), (uint32_t)(i - 1), (uint32_t)w))
-			break;
 		entries++;
 	}
 	pc->cnt[0] = entries;
 }
 
-int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
-                struct ordo_edge_chain *arcs, uint64_t *n, bool *symmetric,
-                struct ordo_load_info *info, struct ordo_err *err)
+static int read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                    struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct io_text_fmt fmt = {.header = mtx_header, .parse = mtx_parse, .collects_arcs = true};
 	struct mtx_st st = {.fmt = &fmt, .real_mode = o->mtx_real, .scale = o->mtx_scale};
@@ -213,8 +210,29 @@ int io_read_mtx(struct io_in *in, const char *path, const struct ordo_load_opts 
 		    (unsigned long long)st.size_line, (unsigned long long)st.nnz,
 		    (unsigned long long)res.cnt[0]);
 	}
-	*arcs = res.arcs;
-	*n = st.n;
-	*symmetric = st.symmetric;
+	out->chain = res.arcs;
+	out->n = st.n;
+	out->symmetric = st.symmetric;
 	return 0;
 }
+
+static bool sniff_mtx(const unsigned char *buf, uint64_t len, uint64_t file_bytes, bool compressed)
+{
+	(void)file_bytes, (void)compressed;
+	const char *p = (const char *)buf, *e = p + len;
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++; /* blank lines before the banner */
+	static const char banner[] = "%%MatrixMarket";
+	return e - p >= (long)sizeof banner - 1 && !strncasecmp(p, banner, sizeof banner - 1);
+}
+
+const struct io_format io_format_mtx = {
+    .info = {.name = "mtx",
+             .aliases = "",
+             .exts = "mtx",
+             .summary = "Matrix Market coordinate pattern|integer|real, general|symmetric",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_ONE_BASED | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .sniff = sniff_mtx,
+    .read_arcs = read_mtx,
+    .write = io_write_text};

@@ -130,9 +130,10 @@ static int pread_all(int fd, void *buf, uint64_t len, uint64_t at, const char *p
 	return 0;
 }
 
-int io_write_native(const char *path, const struct ordo_graph *g, const struct ordo_save_opts *o,
-                    struct ordo_err *err)
+static int write_native(const char *path, int fmt, const struct ordo_graph *g,
+                        const struct ordo_save_opts *o, struct ordo_err *err)
 {
+	(void)fmt;
 	int T = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 	int level = o && o->zstd_level ? o->zstd_level : 3;
 	const bool cz = g->cz != NULL;
@@ -288,8 +289,11 @@ int io_write_native(const char *path, const struct ordo_graph *g, const struct o
 	return rc ? rc : rc2;
 }
 
-int io_read_native(const char *path, int threads, struct ordo_graph **out, struct ordo_err *err)
+static int read_native(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                       struct ordo_load_info *info, struct ordo_err *err)
 {
+	(void)info;
+	const int threads = opts->threads;
 	*out = NULL;
 	int T = threads > 0 ? threads : omp_get_max_threads();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -703,3 +707,23 @@ void io_native_reseal(unsigned char *b, size_t len)
 	}
 	put64(b + 120, io_checksum(b, 120, 0));
 }
+
+static bool sniff_native(const unsigned char *buf, uint64_t len, uint64_t file_bytes,
+                         bool compressed)
+{
+	(void)file_bytes, (void)compressed;
+	return len >= 8 && !memcmp(buf, "ORDOGRPH", 8);
+}
+
+const struct io_format io_format_native = {
+    .info = {.name = "native",
+             .aliases = "ordo",
+             .exts = "ordo",
+             .summary = "ordo's binary format: checksummed zstd sections, plain or compressed "
+                        "CSR",
+             .flags =
+                 ORDO_FORMAT_GRAPH | ORDO_FORMAT_BINARY | ORDO_FORMAT_READ | ORDO_FORMAT_WRITE},
+    .sniff = sniff_native,
+    .read_graph = read_native,
+    .write = write_native,
+    .writes_compressed = true};

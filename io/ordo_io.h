@@ -15,6 +15,9 @@
  *   galois   Galois binary .gr version 1 (read and write)
  *   native   ordo's own binary format (.ordo): zstd-compressed sections in independent
  *            frames, a checksum per frame and per section
+ *   ligra    Ligra's AdjacencyGraph / WeightedAdjacencyGraph text (offsets, then targets)
+ *   gapbs    GAPBS serialized graphs, .sg (unweighted) and .wsg (weighted)
+ * ordo_formats.h is the table; `--input-format help` prints it.
  * Any text format may be zstd-compressed (detected by the zstd magic, any name).
  *
  * Errors are ORDO_E* codes with a message `file:line: expected ..., found ...` (byte
@@ -28,27 +31,52 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ordo_error.h"
 #include "ordo_graph.h"
 
+/* Format ids: ORDO_FMT_DIMACS, ORDO_FMT_CO, ... one per line of ordo_formats.h. */
 enum ordo_format {
 	ORDO_FMT_AUTO = 0,
-	ORDO_FMT_DIMACS,
-	ORDO_FMT_CO,
-	ORDO_FMT_METIS,
-	ORDO_FMT_XYZ,
-	ORDO_FMT_EDGELIST,
-	ORDO_FMT_MTX,
-	ORDO_FMT_GALOIS,
-	ORDO_FMT_NATIVE,
+#define ORDO_FORMAT(ID, descriptor) ORDO_FMT_##ID,
+#include "ordo_formats.h"
+#undef ORDO_FORMAT
 	ORDO_FMT_COUNT
 };
 
+/* What a format is, for option parsing, help and messages. */
+enum ordo_format_flags {
+	ORDO_FORMAT_GRAPH = 1u << 0,     /* holds a graph (else coordinates only) */
+	ORDO_FORMAT_COORDS = 1u << 1,    /* holds node coordinates only */
+	ORDO_FORMAT_ONE_BASED = 1u << 2, /* numbers nodes from 1 */
+	ORDO_FORMAT_BINARY = 1u << 3,    /* not text (so never zstd-wrapped by ordo) */
+	ORDO_FORMAT_RAW_IDS = 1u << 4,   /* ids as they are, n = largest + 1: --compact-ids */
+	ORDO_FORMAT_READ = 1u << 5,      /* ordo reads it */
+	ORDO_FORMAT_WRITE = 1u << 6,     /* ordo writes it */
+};
+
+struct ordo_format_info {
+	const char *name;    /* "dimacs": what --input-format and --to take */
+	const char *aliases; /* other names accepted, space-separated ("" if none) */
+	const char *exts;    /* extensions that name it, space-separated, no dots */
+	const char *summary; /* one line for help */
+	unsigned flags;      /* enum ordo_format_flags */
+};
+
+/* The table entry of a format id; NULL for ORDO_FMT_AUTO and ids out of range. */
+const struct ordo_format_info *ordo_format_info(int fmt);
+
 /* "dimacs", "co", ...; "auto" for ORDO_FMT_AUTO. */
 const char *ordo_format_name(int fmt);
-/* Inverse of ordo_format_name; -1 when unknown. */
+/* Inverse of ordo_format_name (aliases too); -1 when unknown. */
 int ordo_format_from_name(const char *name);
+/* Writes the names of the formats having every flag of `flags`, space-separated, into
+ * buf (for messages); returns buf. */
+char *ordo_format_names(unsigned flags, char *buf, size_t cap);
+/* Prints the format table (name, extensions, summary) of the formats having every flag
+ * of `flags`: what `--input-format help` and `ordo-convert --to help` show. */
+void ordo_format_print_table(FILE *f, unsigned flags);
 
 enum ordo_mtx_real { ORDO_MTX_REAL_REJECT = 0, ORDO_MTX_REAL_ROUND, ORDO_MTX_REAL_SCALE };
 
@@ -122,9 +150,9 @@ struct ordo_save_opts {
 };
 void ordo_save_opts_init(struct ordo_save_opts *o);
 
-/* Writes g to `path` in `format` (dimacs, co, metis, xyz, edgelist, mtx, galois,
- * native; AUTO picks from the extension: .gr dimacs, .co co, .graph metis, .mtx mtx,
- * .ordo native, .xyz xyz, anything else edgelist). Atomic: temporary file + rename. */
+/* Writes g to `path` in `format` (any with ORDO_FORMAT_WRITE; AUTO picks from the
+ * extension, see ordo_format_of_extension; an unknown one means an edge list).
+ * Atomic: temporary file + rename. */
 int ordo_save(const char *path, int format, const struct ordo_graph *g,
               const struct ordo_save_opts *opts, struct ordo_err *err);
 
@@ -136,9 +164,9 @@ void ordo_io_remove_pending(void);
 /* Format the extension of `path` suggests for writing (see ordo_save); an extension
  * not known is taken for an edge list. */
 int ordo_format_for_output(const char *path);
-/* The format an extension names (a .zst suffix aside): .gr, .co, .graph/.metis, .mtx,
- * .ordo, .xyz, .ggr/.sgr/.tgr, and .txt/.el/.wel/.edges/.edgelist/.tsv for edge lists;
- * -1 for any other. */
+/* The format an extension names (a .zst suffix aside), from the table's `exts`: .gr
+ * dimacs, .co, .graph/.metis, .mtx, .ordo, .xyz, .ggr/.sgr/.tgr galois, .adj ligra,
+ * .sg/.wsg gapbs, .txt/.el/.wel/.edges/.edgelist/.tsv edge lists; -1 for any other. */
 int ordo_format_of_extension(const char *path);
 
 #endif

@@ -36,26 +36,13 @@ static void ob_reserve(struct obuf *b, size_t more)
 	b->cap = cap;
 }
 
-static inline char *put_u64(char *s, uint64_t v)
-{
-	char tmp[24];
-	int k = 0;
-	do {
-		tmp[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (k)
-		*s++ = tmp[--k];
-	return s;
-}
-
 static inline char *put_i64(char *s, int64_t v)
 {
 	if (v < 0) {
 		*s++ = '-';
-		return put_u64(s, (uint64_t)(-(v + 1)) + 1);
+		return io_put_u64(s, (uint64_t)(-(v + 1)) + 1);
 	}
-	return put_u64(s, (uint64_t)v);
+	return io_put_u64(s, (uint64_t)v);
 }
 
 /* room for one line of up to 4 numbers */
@@ -69,7 +56,7 @@ static void fmt_coord(struct obuf *b, const struct ordo_graph *g, uint32_t u, bo
 	char *s = b->p + b->len;
 	if (co) {
 		memcpy(s, "v ", 2);
-		s = put_u64(s + 2, (uint64_t)u + 1);
+		s = io_put_u64(s + 2, (uint64_t)u + 1);
 		*s++ = ' ';
 	}
 	if (g->coord_kind == ORDO_COORD_INT32) {
@@ -110,10 +97,10 @@ static void fmt_node(struct obuf *b, const struct ordo_graph *g, uint32_t u, int
 		for (uint64_t e = lo; e < hi; e++) {
 			if (e > lo)
 				*s++ = ' ';
-			s = put_u64(s, (uint64_t)g->dst[e] + 1);
+			s = io_put_u64(s, (uint64_t)g->dst[e] + 1);
 			if (g->w) {
 				*s++ = ' ';
-				s = put_u64(s, g->w[e]);
+				s = io_put_u64(s, g->w[e]);
 			}
 		}
 		*s++ = '\n';
@@ -130,12 +117,12 @@ static void fmt_node(struct obuf *b, const struct ordo_graph *g, uint32_t u, int
 			memcpy(s, "a ", 2);
 			s += 2;
 		}
-		s = put_u64(s, (uint64_t)u + one);
+		s = io_put_u64(s, (uint64_t)u + one);
 		*s++ = ' ';
-		s = put_u64(s, (uint64_t)g->dst[e] + one);
+		s = io_put_u64(s, (uint64_t)g->dst[e] + one);
 		if (g->w || fmt == ORDO_FMT_DIMACS) {
 			*s++ = ' ';
-			s = put_u64(s, g->w ? g->w[e] : 1);
+			s = io_put_u64(s, g->w ? g->w[e] : 1);
 		}
 		*s++ = '\n';
 	}

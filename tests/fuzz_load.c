@@ -1,6 +1,7 @@
 /*
  * fuzz_load - libFuzzer target for every reader: the input bytes become a file (memfd),
- * loaded with the format the first byte picks (or detected; bit 7: checksums resealed).
+ * loaded with the format the first byte picks (or detected; bit 7: checksums resealed;
+ * 7 and 15: Ligra and GAPBS).
  * A load must either fail with an error code and message, or give a graph that passes
  * ordo_graph_validate; it must never crash, hang, leak or read out of bounds (built
  * with ASan + UBSan).
@@ -24,7 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const int formats[] = {ORDO_FMT_AUTO,     ORDO_FMT_DIMACS, ORDO_FMT_METIS,
 	                              ORDO_FMT_EDGELIST, ORDO_FMT_MTX,    ORDO_FMT_GALOIS,
 	                              ORDO_FMT_NATIVE,   ORDO_FMT_AUTO};
-	int fmt = formats[data[0] & 7];
+	/* 7: the formats added with the table, bit 3 picks which */
+	int fmt = (data[0] & 7) == 7 ? ((data[0] & 8) ? ORDO_FMT_GAPBS : ORDO_FMT_LIGRA)
+	                             : formats[data[0] & 7];
 	int fd = memfd_create("fuzz", 0);
 	if (fd < 0)
 		return 0;

@@ -47,7 +47,7 @@ for f in $natives "$src"/tests/fixtures/tiny_cz.ordo; do
 	done
 done
 for f in "$src"/tests/fixtures/* "$src"/tests/malformed/*; do
-	for b in 0 1 2 3 4 5 6 70; do # prefix byte = format choice (+64: --compress)
+	for b in 0 1 2 3 4 5 6 7 15 70; do # prefix byte = format choice (+64: --compress)
 		i=$((i + 1))
 		{ printf "\\$(printf %o "$b")"; cat "$f"; } >"$corpus/seed$i"
 	done

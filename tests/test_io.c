@@ -78,7 +78,8 @@ Test(readers, tiny_in_every_format)
 	    {"tiny.gr", ORDO_FMT_DIMACS},           {"tiny_crlf.gr", ORDO_FMT_DIMACS},
 	    {"tiny.gr.zst", ORDO_FMT_DIMACS},       {"tiny.txt", ORDO_FMT_EDGELIST},
 	    {"tiny_txt_no_ext", ORDO_FMT_EDGELIST}, {"tiny.mtx", ORDO_FMT_MTX},
-	    {"tiny.ggr", ORDO_FMT_GALOIS},
+	    {"tiny.ggr", ORDO_FMT_GALOIS},          {"tiny.adj", ORDO_FMT_LIGRA},
+	    {"tiny.wsg", ORDO_FMT_GAPBS}, /* written by GAPBS's converter */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[512];
@@ -232,16 +233,19 @@ Test(roundtrip, all_formats, .init = mk_tmp, .fini = rm_tmp)
 		int fmt;
 		bool needs_weights_or_sym;
 	} outs[] = {
-	    {"g.ordo", ORDO_FMT_NATIVE, false},  {"g.gr", ORDO_FMT_DIMACS, true},
-	    {"g.txt", ORDO_FMT_EDGELIST, false}, {"g.mtx", ORDO_FMT_MTX, false},
-	    {"g.ggr", ORDO_FMT_GALOIS, false},   {"g.txt.zst", ORDO_FMT_EDGELIST, false},
-	    {"g.graph", ORDO_FMT_METIS, true},
+	    {"g.ordo", ORDO_FMT_NATIVE, false},   {"g.gr", ORDO_FMT_DIMACS, true},
+	    {"g.txt", ORDO_FMT_EDGELIST, false},  {"g.mtx", ORDO_FMT_MTX, false},
+	    {"g.ggr", ORDO_FMT_GALOIS, false},    {"g.txt.zst", ORDO_FMT_EDGELIST, false},
+	    {"g.graph", ORDO_FMT_METIS, true},    {"g.adj", ORDO_FMT_LIGRA, false},
+	    {"g.adj.zst", ORDO_FMT_LIGRA, false}, {"g.sg", ORDO_FMT_GAPBS, false},
 	};
 	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
 		struct ordo_graph *g = load(inputs[i], NULL);
 		for (size_t k = 0; k < sizeof outs / sizeof outs[0]; k++) {
 			struct ordo_err e = {0};
-			const char *p = tmp(outs[k].name);
+			/* GAPBS: .wsg holds weights, .sg none */
+			const char *p =
+			    tmp(outs[k].fmt == ORDO_FMT_GAPBS && g->w ? "g.wsg" : outs[k].name);
 			unlink(p);
 			int rc = ordo_save(p, ORDO_FMT_AUTO, g, NULL, &e);
 			if (outs[k].fmt == ORDO_FMT_METIS && (i == 0 || i == 3)) {
@@ -467,6 +471,100 @@ Test(malformed, binary_files, .init = mk_tmp, .fini = rm_tmp)
 	free(b);
 	free(c);
 	expect_fail(tmp("missing.gr"), ORDO_EIO, "cannot open");
+}
+
+/* GAPBS .sg/.wsg: the layout GAPBS's writer makes (header, out-CSR, and for a directed
+ * graph the in-CSR with the weights of the out-arcs), and every malformation named by
+ * its byte. */
+Test(gapbs, layout_and_malformed_files, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g = load(FIX "tiny.gr", NULL);
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_save(tmp("t.wsg"), ORDO_FMT_AUTO, g, NULL, &e), 0, "%s", e.msg);
+	size_t n;
+	unsigned char *b = read_bytes(tmp("t.wsg"), &n);
+	cr_assert_eq(n, 17 + 2 * (6 * 8 + 7 * 8), "directed .wsg size");
+	int64_t m, nn;
+	memcpy(&m, b + 1, 8);
+	memcpy(&nn, b + 9, 8);
+	cr_assert(b[0] == 1 && m == 7 && nn == 5, "header %u %lld %lld", b[0], (long long)m,
+	          (long long)nn);
+	/* in-CSR of tiny: 0 <- 4 (w4) | 1 <- 0 (3) | 2 <- 0 (5), 1 (1) | 3 <- 2 (7) |
+	 * 4 <- 1 (9), 3 (2) */
+	const int64_t in_off[] = {0, 1, 2, 4, 5, 7};
+	const int32_t in_nb[] = {4, 4, 0, 3, 0, 5, 1, 1, 2, 7, 1, 9, 3, 2};
+	const size_t at = 17 + 6 * 8 + 7 * 8;
+	cr_assert_arr_eq(b + at, in_off, sizeof in_off, "in-offsets");
+	cr_assert_arr_eq(b + at + sizeof in_off, in_nb, sizeof in_nb, "in-neighbours");
+	struct ordo_graph *h = load(tmp("t.wsg"), NULL);
+	expect_tiny(h, "tiny via .wsg");
+	cr_assert_eq(h->flags & ORDO_GRAPH_SYMMETRIC, 0u, "a directed file is not symmetric");
+	ordo_graph_free(h);
+
+	unsigned char *c = malloc(n);
+	write_bytes(tmp("short.wsg"), b, n - 4);
+	expect_fail(tmp("short.wsg"), ORDO_EFORMAT, "byte 0: header says directed, n = 5, m = 7");
+	memcpy(c, b, n);
+	c[0] = 2;
+	write_bytes(tmp("flag.sg"), c, n);
+	expect_fail(tmp("flag.sg"), ORDO_EFORMAT, "byte 0: expected the directed flag, 0 or 1");
+	memcpy(c, b, n);
+	int64_t bad = 1;
+	memcpy(c + 17 + 3 * 8, &bad, 8); /* offset of node 3 = 1, below node 2's */
+	write_bytes(tmp("off.wsg"), c, n);
+	expect_fail(tmp("off.wsg"), ORDO_EFORMAT,
+	            "byte 41: expected the offset of node 3 to be at least the one before");
+	memcpy(c, b, n);
+	int32_t big = 77, neg = -3;
+	memcpy(c + 17 + 6 * 8 + 8, &big, 4); /* target of arc 1 */
+	write_bytes(tmp("dst.wsg"), c, n);
+	expect_fail(tmp("dst.wsg"), ORDO_EFORMAT, "byte 73: expected the target of arc 1 below");
+	memcpy(c, b, n);
+	memcpy(c + 17 + 6 * 8 + 4, &neg, 4); /* weight of arc 0 */
+	write_bytes(tmp("neg.wsg"), c, n);
+	expect_fail(tmp("neg.wsg"), ORDO_ERANGE, "byte 69: expected a non-negative weight");
+	free(b);
+	free(c);
+
+	/* an undirected graph: out-CSR only, read back symmetric; .sg drops weights */
+	struct ordo_graph *u = load(FIX "sym.mtx", NULL);
+	cr_assert_neq(u->flags & ORDO_GRAPH_SYMMETRIC, 0u, "sym.mtx is declared symmetric");
+	cr_assert_eq(ordo_save(tmp("u.sg"), ORDO_FMT_AUTO, u, NULL, &e), 0, "%s", e.msg);
+	b = read_bytes(tmp("u.sg"), &n);
+	cr_assert_eq(n, 17 + 8 * ((size_t)u->n + 1) + 4 * u->m);
+	cr_assert_eq(b[0], 0);
+	free(b);
+	int fmt;
+	h = load(tmp("u.sg"), &fmt);
+	cr_assert_eq(fmt, ORDO_FMT_GAPBS);
+	cr_assert_neq(h->flags & ORDO_GRAPH_SYMMETRIC, 0u);
+	cr_assert_null(h->w);
+	cr_assert_arr_eq(h->dst, u->dst, 4 * u->m);
+	ordo_graph_free(h);
+	ordo_graph_free(u);
+	ordo_graph_free(g);
+}
+
+/* The format table: names, aliases and extensions resolve, help lists every format. */
+Test(formats, table_lookups)
+{
+	cr_assert_eq(ordo_format_from_name("ligra"), ORDO_FMT_LIGRA);
+	cr_assert_eq(ordo_format_from_name("wsg"), ORDO_FMT_GAPBS);
+	cr_assert_eq(ordo_format_from_name("gr"), ORDO_FMT_DIMACS);
+	cr_assert_eq(ordo_format_from_name("nope"), -1);
+	cr_assert_eq(ordo_format_of_extension("x/y.SG"), ORDO_FMT_GAPBS);
+	cr_assert_eq(ordo_format_of_extension("y.adj.zst"), ORDO_FMT_LIGRA);
+	cr_assert_eq(ordo_format_of_extension("y.unknown"), -1);
+	cr_assert_eq(ordo_format_for_output("y.unknown"), ORDO_FMT_EDGELIST);
+	for (int f = 1; f < ORDO_FMT_COUNT; f++) {
+		const struct ordo_format_info *x = ordo_format_info(f);
+		cr_assert_not_null(x);
+		cr_assert_eq(ordo_format_from_name(x->name), f, "%s", x->name);
+	}
+	cr_assert_null(ordo_format_info(ORDO_FMT_AUTO));
+	char names[256];
+	ordo_format_names(ORDO_FORMAT_COORDS, names, sizeof names);
+	cr_assert_str_eq(names, "co xyz");
 }
 
 void io_native_reseal(unsigned char *bytes, size_t len);
