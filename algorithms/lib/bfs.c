@@ -1,7 +1,8 @@
 /*
  * bfs.c - breadth-first search levels (see ordo_bfs.h).
  *
- * Operator (the SMQ paper's artifact, apps/bfs "async"): a task (l, u) is stale when
+ * Operator (the SMQ paper's artifact, apps/bfs "async"; the code is relax.h, shared with
+ * SSSP): a task (l, u) is stale when
  * level[u] < l; otherwise every arc u->v with l + 1 < level[v] lowers level[v] with a
  * compare-and-swap loop and each success pushes (l + 1, v). Under an exact scheduler
  * every node runs once, so the work ratio's floor is 1.
@@ -13,99 +14,26 @@
 #include <omp.h>
 
 #include "ordo_bfs.h"
+#include "relax.h"
 
-/* A frontier run's asynchronous tail counts its work per thread, each on its own line. */
-struct bfs_tail_count {
-	alignas(64) uint64_t arcs, set; /* arcs the tasks examined, levels they set */
-};
-
-struct bfs_ctx {
-	uint64_t run; /* ordo_arcs_memo_run */
-	const struct ordo_graph *g;
-	_Atomic uint32_t *level;
-	struct bfs_tail_count *count; /* per thread; NULL outside a tail */
-};
-
-/* Compiled once per representation (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
-static _Thread_local struct ordo_arcs_memo bfs_memo; /* see ordo_arcs_memo */
-
-static inline __attribute__((always_inline)) bool bfs_op_core(struct ordo_tctx *ctx,
-                                                              const struct ordo_task *t, void *user,
-                                                              const bool cz, const bool count)
-{
-	const struct bfs_ctx *s = user;
-	const struct ordo_graph *g = s->g;
-	const uint32_t u = (uint32_t)t->data;
-	const uint32_t l = (uint32_t)t->prio;
-	if (l > atomic_load_explicit(&s->level[u], memory_order_relaxed))
-		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs_memo(g, u, cz, &bfs_memo, s->run);
-	const uint32_t nl = l + 1;
-	uint32_t vbuf[ORDO_ARCS_BATCH];
-	const uint32_t *vb;
-	for (unsigned k; (k = ordo_arcs_targets_batch(&a, vbuf, &vb));) {
-		if (count) /* a frontier run's asynchronous tail counts its work */
-			s->count[ctx->tid].arcs += k;
-		for (unsigned i = 0; i < k; i++)
-			__builtin_prefetch(&s->level[vb[i]], 1);
-		for (unsigned i = 0; i < k; i++) {
-			const uint32_t v = vb[i];
-			uint32_t old = atomic_load_explicit(&s->level[v], memory_order_relaxed);
-			while (nl < old) {
-				/* relaxed: the level travels in the task; the worklist orders
-				 * the rest */
-				if (atomic_compare_exchange_weak_explicit(&s->level[v], &old, nl,
-				                                          memory_order_relaxed,
-				                                          memory_order_relaxed)) {
-					if (count)
-						s->count[ctx->tid].set++;
-					ordo_push(ctx, nl, v);
-					break;
-				}
-			}
-		}
-	}
-	return true;
-}
-
-/* Pipeline stages as SSSP's: the node's level and arc range, its arcs, its
- * neighbours' levels. */
-static inline __attribute__((always_inline)) void
-bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
-{
-	const struct bfs_ctx *s = user;
-	const struct ordo_graph *g = s->g;
-	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
-		if (ahead >= 3)
-			ordo_prefetch(&s->level[u]);
-		else if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
-			return; /* stale: its arcs will not be read */
-		ordo_graph_prefetch_stage_as(g, u, ahead, cz);
-		return;
-	}
-	if (t->prio > atomic_load_explicit(&s->level[u], memory_order_relaxed))
-		return;
-	/* the neighbours' levels, for writing: see ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH];
-	const uint32_t *vb;
-	for (unsigned i = 0,
-	              k = ordo_graph_prefetch_targets_memo(g, u, vbuf, &vb, cz, &bfs_memo, s->run);
-	     i < k; i++)
-		__builtin_prefetch(&s->level[vb[i]], 1);
-}
-
-/* the scheduled operator, and the same counting its work per thread (a frontier run's
- * tail): separate copies, so that the plain one has no test of a counter */
+/* The operator and its pipeline hook (relax.h: 32-bit levels, every arc weighs 1),
+ * compiled once per representation (ORDO_GRAPH_OPERATOR), and a copy that counts its
+ * work per thread (a frontier run's asynchronous tail): separate, so that the plain one
+ * has no test of a counter. */
 static inline __attribute__((always_inline)) bool
 bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	return bfs_op_core(ctx, t, user, cz, false);
+	return relax_task(ctx, t, user, cz, false, false, false);
 }
 static inline __attribute__((always_inline)) bool
 bfs_tail_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	return bfs_op_core(ctx, t, user, cz, true);
+	return relax_task(ctx, t, user, cz, false, false, true);
+}
+static inline __attribute__((always_inline)) void
+bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
+{
+	relax_prefetch(t, ahead, user, cz, false);
 }
 ORDO_GRAPH_OPERATOR(bfs_tail, bfs_tail_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
                     void *user)
@@ -117,10 +45,10 @@ ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
  * of its work (a frontier run's tail, run by the counting copy), or NULL. */
 static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
                          const struct ordo_exec_opts *o, _Atomic uint32_t *level,
-                         const struct ordo_task *init, uint64_t n0, struct bfs_tail_count *count,
+                         const struct ordo_task *init, uint64_t n0, struct relax_count *count,
                          struct ordo_run_stats *st, struct ordo_err *err)
 {
-	struct bfs_ctx s = {ordo_arcs_memo_run(), g, level, count};
+	struct relax_ctx s = {ordo_arcs_memo_run(), g, (void *)level, count};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
@@ -285,7 +213,7 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	const uint32_t *left = ordo_frontier_space_left(o->space, &len);
 	const int T = eo->topo->nthreads;
 	struct ordo_task *tasks = malloc(len * sizeof *tasks);
-	struct bfs_tail_count *count = ordo_calloc_aligned((size_t)T, sizeof *count);
+	struct relax_count *count = ordo_calloc_aligned((size_t)T, sizeof *count);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	if (!tasks || !count || !per) {
 		free(tasks), free(count), free(per);

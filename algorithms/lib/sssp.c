@@ -1,11 +1,11 @@
 /*
  * sssp.c - single-source shortest paths (see ordo_sssp.h).
  *
- * Operator (as in the SMQ paper's artifact, apps/sssp asyncWithCas): a task (d, u) is
- * stale when dist[u] < d; otherwise every arc u->v with d + w < dist[v] is relaxed with
- * a compare-and-swap loop and each successful relaxation pushes (d + w, v). Two tasks for
- * the same node never carry the same distance, so "useful" tasks are at most one per
- * distance improvement.
+ * Operator (as in the SMQ paper's artifact, apps/sssp asyncWithCas; the code is
+ * relax.h, shared with BFS): a task (d, u) is stale when dist[u] < d; otherwise every
+ * arc u->v with d + w < dist[v] is relaxed with a compare-and-swap loop and each
+ * successful relaxation pushes (d + w, v). Two tasks for the same node never carry the
+ * same distance, so "useful" tasks are at most one per distance improvement.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,79 +17,19 @@
 #include "ordo_rng.h"
 #include "ordo_sssp.h"
 #include "ordo_util.h"
+#include "relax.h"
 
-struct sssp_ctx {
-	uint64_t run; /* ordo_arcs_memo_run */
-	const struct ordo_graph *g;
-	_Atomic uint64_t *dist;
-};
-
-/* The operator and its pipeline hook are compiled once per representation
+/* The operator and its pipeline hook (relax.h), compiled once per representation
  * (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
-static _Thread_local struct ordo_arcs_memo sssp_memo; /* see ordo_arcs_memo */
 static inline __attribute__((always_inline)) bool
 sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	const struct sssp_ctx *s = user;
-	const struct ordo_graph *g = s->g;
-	const uint32_t u = (uint32_t)t->data;
-	const uint64_t d = t->prio;
-	if (d > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
-		return false; /* stale: its arcs are not read (nor decoded) */
-	struct ordo_arcs a = ordo_graph_arcs_memo(g, u, cz, &sssp_memo, s->run);
-	/* A locked compare-and-swap waits for earlier loads, so the misses on the
-	 * neighbours' distances would be taken one at a time: start them all first (a
-	 * batch at a time). */
-	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
-	const uint32_t *vb, *wb;
-	for (unsigned k; (k = ordo_arcs_batch(&a, vbuf, wbuf, &vb, &wb));) {
-		for (unsigned i = 0; i < k; i++)
-			__builtin_prefetch(&s->dist[vb[i]], 1);
-		for (unsigned i = 0; i < k; i++) {
-			const uint32_t v = vb[i];
-			const uint64_t nd = d + wb[i];
-			uint64_t old = atomic_load_explicit(&s->dist[v], memory_order_relaxed);
-			while (nd < old) {
-				/* relaxed: the distance travels in the task; the worklist's
-				 * push/pop orders the rest */
-				if (atomic_compare_exchange_weak_explicit(&s->dist[v], &old, nd,
-				                                          memory_order_relaxed,
-				                                          memory_order_relaxed)) {
-					ordo_push(ctx, nd, v);
-					break;
-				}
-			}
-		}
-	}
-	return true;
+	return relax_task(ctx, t, user, cz, true, true, false);
 }
-
-/* The executor's pipeline (ordo_exec_opts.prefetch): a held task's data is fetched in
- * three dependent stages, each one task's run ahead of the next, so that by the time
- * the task runs its node, its arcs and its neighbours' distances are all in cache. */
 static inline __attribute__((always_inline)) void
 sssp_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
 {
-	const struct sssp_ctx *s = user;
-	const struct ordo_graph *g = s->g;
-	const uint32_t u = (uint32_t)t->data;
-	if (ahead >= 2) { /* the node's own state, then its arc range, then its arcs */
-		if (ahead >= 3)
-			ordo_prefetch(&s->dist[u]);
-		else if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
-			return; /* stale: its arcs will not be read */
-		ordo_graph_prefetch_stage_as(g, u, ahead, cz);
-		return;
-	}
-	if (t->prio > atomic_load_explicit(&s->dist[u], memory_order_relaxed))
-		return;
-	/* the neighbours' distances, for writing: see ordo_graph_prefetch_targets */
-	uint32_t vbuf[ORDO_ARCS_BATCH];
-	const uint32_t *vb;
-	for (unsigned i = 0,
-	              k = ordo_graph_prefetch_targets_memo(g, u, vbuf, &vb, cz, &sssp_memo, s->run);
-	     i < k; i++)
-		__builtin_prefetch(&s->dist[vb[i]], 1);
+	relax_prefetch(t, ahead, user, cz, true);
 }
 
 ORDO_GRAPH_OPERATOR(sssp_op, sssp_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
@@ -108,7 +48,7 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl
 		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
 	atomic_store_explicit(&dist[src], 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct sssp_ctx s = {ordo_arcs_memo_run(), g, dist};
+	struct relax_ctx s = {ordo_arcs_memo_run(), g, dist, NULL};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? sssp_prefetch_cz : sssp_prefetch_plain; /* user: this context */
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);

@@ -1,0 +1,138 @@
+/*
+ * relax.h - the label-correcting operator BFS and SSSP share (private to lib/).
+ *
+ * A task (d, u) carries the label d that node u had when it was pushed. It is stale
+ * when label[u] < d now, and then reads nothing more; otherwise every arc u -> v with
+ * d + w < label[v] lowers label[v] by a compare-and-swap loop, and each success pushes
+ * (d + w, v). SSSP's labels are 64-bit distances and w the arc's weight; BFS's are
+ * 32-bit levels and w = 1 (its arcs' weights are not even decoded). The width, the
+ * weights, the representation (cz) and the per-thread work count are compile-time
+ * constants of each copy (ORDO_GRAPH_OPERATOR), so each copy is the loop written out
+ * for its case.
+ *
+ * The prefetch hook is the executor's three-stage pipeline: a held task's label and arc
+ * range, then its arcs, then its neighbours' labels (for writing), each stage one task
+ * run ahead of the next.
+ */
+#ifndef ORDO_RELAX_H
+#define ORDO_RELAX_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+
+/* Work of a counting copy, per thread, each on its own cache line. */
+struct relax_count {
+	alignas(64) uint64_t arcs, set; /* arcs the tasks examined, labels they set */
+};
+
+struct relax_ctx {
+	uint64_t run; /* ordo_arcs_memo_run */
+	const struct ordo_graph *g;
+	void *label;               /* _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n] */
+	struct relax_count *count; /* per thread, for counting copies; else unused */
+};
+
+/* This thread's memo of the last node's arcs (see ordo_arcs_memo), one per file that
+ * includes this header. */
+static _Thread_local struct ordo_arcs_memo relax_memo;
+
+static inline __attribute__((always_inline)) uint64_t relax_load(const void *label, uint32_t v,
+                                                                 const bool wide)
+{
+	return wide ? atomic_load_explicit(&((_Atomic uint64_t *)label)[v], memory_order_relaxed)
+	            : atomic_load_explicit(&((_Atomic uint32_t *)label)[v], memory_order_relaxed);
+}
+
+/* Lowers label[v] to nd unless it is already at most nd; true when this call did. */
+static inline __attribute__((always_inline)) bool relax_lower(void *label, uint32_t v, uint64_t nd,
+                                                              const bool wide)
+{
+	/* relaxed: the label travels in the task; the worklist's push/pop orders the rest */
+	if (wide) {
+		_Atomic uint64_t *p = &((_Atomic uint64_t *)label)[v];
+		uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+		while (nd < old)
+			if (atomic_compare_exchange_weak_explicit(p, &old, nd, memory_order_relaxed,
+			                                          memory_order_relaxed))
+				return true;
+		return false;
+	}
+	_Atomic uint32_t *p = &((_Atomic uint32_t *)label)[v];
+	uint32_t old = atomic_load_explicit(p, memory_order_relaxed);
+	while ((uint32_t)nd < old)
+		if (atomic_compare_exchange_weak_explicit(
+		        p, &old, (uint32_t)nd, memory_order_relaxed, memory_order_relaxed))
+			return true;
+	return false;
+}
+
+static inline __attribute__((always_inline)) bool
+relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_ctx *s,
+           const bool cz, const bool wide, const bool weighted, const bool count)
+{
+	const uint32_t u = (uint32_t)t->data;
+	const uint64_t d = wide ? t->prio : (uint32_t)t->prio;
+	if (d > relax_load(s->label, u, wide))
+		return false; /* stale: its arcs are not read (nor decoded) */
+	struct ordo_arcs a = ordo_graph_arcs_memo(s->g, u, cz, &relax_memo, s->run);
+	/* A locked compare-and-swap waits for earlier loads, so the misses on the
+	 * neighbours' labels would be taken one at a time: start them all first (a batch
+	 * at a time). */
+	uint32_t vbuf[ORDO_ARCS_BATCH], wbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb, *wb = NULL;
+	for (unsigned k; (k = weighted ? ordo_arcs_batch(&a, vbuf, wbuf, &vb, &wb)
+	                               : ordo_arcs_targets_batch(&a, vbuf, &vb));) {
+		if (count)
+			s->count[ctx->tid].arcs += k;
+		for (unsigned i = 0; i < k; i++)
+			__builtin_prefetch(
+			    wide ? (const void *)&((_Atomic uint64_t *)s->label)[vb[i]]
+			         : (const void *)&((_Atomic uint32_t *)s->label)[vb[i]],
+			    1);
+		for (unsigned i = 0; i < k; i++) {
+			const uint64_t nd = d + (weighted ? wb[i] : 1);
+			if (relax_lower(s->label, vb[i], nd, wide)) {
+				if (count)
+					s->count[ctx->tid].set++;
+				ordo_push(ctx, nd, vb[i]);
+			}
+		}
+	}
+	return true;
+}
+
+static inline __attribute__((always_inline)) void relax_prefetch(const struct ordo_task *t,
+                                                                 unsigned ahead,
+                                                                 const struct relax_ctx *s,
+                                                                 const bool cz, const bool wide)
+{
+	const uint32_t u = (uint32_t)t->data;
+	const uint64_t d = wide ? t->prio : (uint32_t)t->prio;
+	if (ahead >= 2) { /* the node's own label, then its arc range, then its arcs */
+		if (ahead >= 3)
+			ordo_prefetch(wide ? (const void *)&((_Atomic uint64_t *)s->label)[u]
+			                   : (const void *)&((_Atomic uint32_t *)s->label)[u]);
+		else if (d > relax_load(s->label, u, wide))
+			return; /* stale: its arcs will not be read */
+		ordo_graph_prefetch_stage_as(s->g, u, ahead, cz);
+		return;
+	}
+	if (d > relax_load(s->label, u, wide))
+		return;
+	/* the neighbours' labels, for writing: see ordo_graph_prefetch_targets */
+	uint32_t vbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets_memo(s->g, u, vbuf, &vb, cz,
+	                                                          &relax_memo, s->run);
+	     i < k; i++)
+		__builtin_prefetch(wide ? (const void *)&((_Atomic uint64_t *)s->label)[vb[i]]
+		                        : (const void *)&((_Atomic uint32_t *)s->label)[vb[i]],
+		                   1);
+}
+
+#endif
