@@ -359,8 +359,8 @@ struct app_run {
 	char input[512];
 	double load_s;
 	void *st;
-	char sched[256];             /* the resolved scheduler spec */
-	char overrides[192];         /* --delta, then the app's wl_params, as parameter overrides */
+	char sched[256];             /* the resolved scheduler spec (text) */
+	struct ordo_sched spec;      /* the same, resolved once: every trial creates from it */
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
 	const struct ordo_wl_ops *ops;
@@ -813,28 +813,22 @@ static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo
 	return 0;
 }
 
-/* Resolves r->cfg's scheduler once, every parameter included, into r->sched and
- * r->overrides (the first setting of a key wins: the spec's, then --delta's, then the
- * app's wl_params); *has_delta: the scheduler has a delta. */
+/* Resolves r->cfg's scheduler once, every parameter included, into r->spec and its
+ * text r->sched (the first setting of a key wins: the spec's, then --delta's, then the
+ * app's wl_params); *has_delta: the scheduler has a delta. Nothing is created. */
 static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err *err)
 {
-	const struct app_kernel *k = r->k;
 	const struct app_cfg *c = r->cfg;
-	snprintf(r->overrides, sizeof r->overrides, "%s", k->wl_params ? k->wl_params : "");
-	if (c->delta >= 0)
-		snprintf(r->overrides, sizeof r->overrides, "delta=%lld%s%s", (long long)c->delta,
-		         k->wl_params ? "," : "", k->wl_params ? k->wl_params : "");
-	struct ordo_worklist wl = {0};
-	int rc =
-	    ordo_worklist_create(c->wl_spec, r->overrides, &r->topo, (uint64_t)c->seed, &wl, err);
+	int rc = ordo_sched_parse(c->wl_spec, &r->spec, err);
+	*has_delta = false;
+	if (!rc && c->delta >= 0)
+		rc = ordo_sched_default(&r->spec, "delta", c->delta, has_delta, err);
+	if (!rc)
+		rc = ordo_sched_defaults(&r->spec, r->k->wl_params, err);
 	if (rc)
 		return rc;
-	snprintf(r->sched, sizeof r->sched, "%s", wl.spec);
-	r->ops = wl.ops;
-	*has_delta = false;
-	for (int i = 0; i < wl.ops->nparams; i++)
-		*has_delta |= !strcmp(wl.ops->params[i].name, "delta");
-	ordo_worklist_destroy(&wl);
+	snprintf(r->sched, sizeof r->sched, "%s", r->spec.spec);
+	r->ops = r->spec.ops;
 	return 0;
 }
 
@@ -853,7 +847,8 @@ static int app_setup(struct app_run *r)
 		return cli_fail(cli_prog, &err);
 	c->lo.threads = r->topo.nthreads;
 	/* everything that can be checked before the (possibly long) load: the scheduler
-	 * (created once to resolve every parameter, --delta included) and the --out file */
+	 * (resolved once, every parameter and --delta included; nothing created) and the --out file
+	 */
 	bool has_delta;
 	if ((rc = resolve_scheduler(r, &has_delta, &err)))
 		return cli_fail(cli_prog, &err);
@@ -953,11 +948,9 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 	}
 	t->base = *base;
 	struct ordo_worklist wl = {0};
-	rc = ordo_worklist_create(c->wl_spec, r->overrides, &r->topo,
-	                          (uint64_t)c->seed + (uint64_t)i, &wl, err);
+	rc = ordo_sched_create(&r->spec, &r->topo, (uint64_t)c->seed + (uint64_t)i, &wl, err);
 	if (rc)
 		return rc;
-	r->ops = wl.ops; /* r->sched: resolved once in app_setup, the same spec */
 	struct ordo_exec_opts eo = {
 	    .topo = &r->topo, .seed = (uint64_t)c->seed + (uint64_t)i, .cancel = r->cancel};
 	if (c->lookahead >= 0)

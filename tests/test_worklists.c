@@ -268,6 +268,32 @@ Test(registry, specs_and_errors)
 	cr_assert_eq(ordo_worklist_resolve("fifo:delta=2", &ops, p, buf, sizeof buf, &e),
 	             ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "accepted: chunk"), "%s", e.msg);
+	/* resolved once: the spec's own setting wins over a default, a key the scheduler
+	 * lacks is ignored (and said), a default out of range is refused */
+	struct ordo_sched sc;
+	bool has;
+	cr_assert_eq(ordo_sched_parse("obim:delta=3", &sc, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_sched_default(&sc, "delta", 9, &has, &e), 0);
+	cr_assert(has);
+	cr_assert_str_eq(sc.spec, "obim:delta=3,chunk=64,period=0");
+	cr_assert_eq(ordo_sched_defaults(&sc, "chunk=16,steal_prob=4", &e), 0, "%s", e.msg);
+	cr_assert_str_eq(sc.spec, "obim:delta=3,chunk=16,period=0");
+	cr_assert_eq(ordo_sched_default(&sc, "period", -5, NULL, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "out of range"), "%s", e.msg);
+	cr_assert_eq(ordo_sched_parse("fifo", &sc, &e), 0);
+	cr_assert_eq(ordo_sched_default(&sc, "delta", 2, &has, &e), 0);
+	cr_assert(!has);
+	cr_assert_eq(ordo_sched_parse("smq", &sc, &e), 0);
+	cr_assert_eq(ordo_sched_defaults(&sc, "pq=bucket", &e), 0, "%s", e.msg);
+	cr_assert(strstr(sc.spec, "pq=bucket"), "%s", sc.spec);
+	struct ordo_topology tp;
+	cr_assert_eq(ordo_topology_init(&tp, 1, 0, ORDO_BIND_NONE, &e), 0);
+	struct ordo_worklist made;
+	cr_assert_eq(ordo_sched_create(&sc, &tp, 1, &made, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(made.spec, sc.spec);
+	cr_assert_eq(made.ops, sc.ops);
+	ordo_worklist_destroy(&made);
+	ordo_topology_free(&tp);
 	for (int i = 0; i < ordo_wl_count(); i++) {
 		const struct ordo_wl_ops *o = ordo_wl_at(i);
 		cr_assert_not_null(o->push);

@@ -25,6 +25,30 @@ struct ordo_worklist {
 	char spec[256]; /* "name:k=v,..." with every parameter resolved */
 };
 
+/* A scheduler spec resolved once: its implementation and every parameter's value.
+ * Parse it once, give it the caller's defaults (a --delta, an app's preferred values),
+ * then create as many schedulers from it as there are runs. */
+struct ordo_sched {
+	const struct ordo_wl_ops *ops;
+	int64_t params[ORDO_MAX_PARAMS]; /* in the order of ops->params */
+	uint32_t given;                  /* bit i: params[i] was set, not a default */
+	char spec[256];                  /* "name:k=v,..." with every parameter resolved */
+};
+
+/* Parses and checks "name[:k=v,...]": unknown names or keys, values out of range and
+ * keys given twice are EINVAL naming what is accepted. */
+int ordo_sched_parse(const char *spec, struct ordo_sched *s, struct ordo_err *err);
+/* Sets parameter `key` to `value` unless it was set already (the spec's own setting
+ * wins); a key the scheduler lacks is ignored, and *has (may be NULL) says whether it has
+ * it. EINVAL when the value is out of the parameter's range. */
+int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, bool *has,
+                       struct ordo_err *err);
+/* ordo_sched_default for each "k=v" of a comma list (values as in a spec). */
+int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err *err);
+/* Creates the scheduler a resolved spec describes, for `topo`. */
+int ordo_sched_create(const struct ordo_sched *s, const struct ordo_topology *topo, uint64_t seed,
+                      struct ordo_worklist *out, struct ordo_err *err);
+
 /* Parses `spec`, applies `overrides` (another "k=v,..." list applied only for keys the
  * scheduler has and `spec` does not set, e.g. a --delta given on the command line; may be
  * NULL), and creates the scheduler for `topo`. */

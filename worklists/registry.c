@@ -41,10 +41,25 @@ static int names(char *buf, size_t cap)
 	return 0;
 }
 
-static int resolve(const char *spec, const char *overrides, const struct ordo_wl_ops **ops_out,
-                   int64_t *params, char *resolved, size_t cap, struct ordo_err *err)
+/* The index of parameter `key` of ops, -1 when it has none. */
+static int param_index(const struct ordo_wl_ops *ops, const char *key)
 {
-	struct ordo_spec s, ov;
+	for (int i = 0; i < ops->nparams; i++)
+		if (!strcmp(ops->params[i].name, key))
+			return i;
+	return -1;
+}
+
+static void format_spec(struct ordo_sched *s)
+{
+	ordo_params_format(s->spec, sizeof s->spec, s->ops->name, s->ops->params, s->ops->nparams,
+	                   s->params);
+}
+
+int ordo_sched_parse(const char *spec, struct ordo_sched *out, struct ordo_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct ordo_spec s;
 	int rc = ordo_spec_parse(spec, &s, err);
 	if (rc)
 		return rc;
@@ -55,54 +70,95 @@ static int resolve(const char *spec, const char *overrides, const struct ordo_wl
 		return ordo_err_set(err, ORDO_EINVAL, "unknown scheduler '%s'; accepted: %s",
 		                    s.name, list);
 	}
-	if (overrides && *overrides) {
-		char tmp[300];
-		snprintf(tmp, sizeof tmp, "x:%s", overrides);
-		rc = ordo_spec_parse(tmp, &ov, err);
-		if (rc)
-			return rc;
-		for (int k = 0; k < ov.nkv; k++) {
-			bool known = false, given = false;
-			for (int i = 0; i < ops->nparams; i++)
-				known |= !strcmp(ops->params[i].name, ov.key[k]);
-			for (int j = 0; j < s.nkv; j++)
-				given |= !strcmp(s.key[j], ov.key[k]);
-			if (known && !given && s.nkv < ORDO_MAX_PARAMS) {
-				memcpy(s.key[s.nkv], ov.key[k], sizeof s.key[0]);
-				memcpy(s.val[s.nkv], ov.val[k], sizeof s.val[0]);
-				s.nkv++;
-			}
-		}
-	}
 	char what[96];
 	snprintf(what, sizeof what, "scheduler %s", ops->name);
-	rc = ordo_params_resolve(what, ops->params, ops->nparams, &s, params, err);
-	if (rc)
+	if ((rc = ordo_params_resolve(what, ops->params, ops->nparams, &s, out->params, err)))
 		return rc;
-	if (resolved)
-		ordo_params_format(resolved, cap, ops->name, ops->params, ops->nparams, params);
-	*ops_out = ops;
+	out->ops = ops;
+	for (int k = 0; k < s.nkv; k++)
+		out->given |= 1u << param_index(ops, s.key[k]); /* resolve checked the keys */
+	format_spec(out);
 	return 0;
+}
+
+int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, bool *has,
+                       struct ordo_err *err)
+{
+	const int i = param_index(s->ops, key);
+	if (has)
+		*has = i >= 0;
+	if (i < 0 || (s->given & (1u << i)))
+		return 0;
+	const struct ordo_param *p = &s->ops->params[i];
+	if (value < p->lo || value > p->hi)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "scheduler %s: parameter %s=%lld out of range %lld..%lld (%s)",
+		                    s->ops->name, key, (long long)value, (long long)p->lo,
+		                    (long long)p->hi, p->help);
+	s->params[i] = value;
+	s->given |= 1u << i;
+	format_spec(s);
+	return 0;
+}
+
+int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err *err)
+{
+	if (!list || !*list)
+		return 0;
+	char tmp[300];
+	snprintf(tmp, sizeof tmp, "%s:%s", s->ops->name, list);
+	struct ordo_sched d; /* parsed as a spec of the same scheduler: values checked */
+	struct ordo_spec kv;
+	int rc = ordo_spec_parse(tmp, &kv, err);
+	for (int k = 0; !rc && k < kv.nkv; k++) {
+		const int i = param_index(s->ops, kv.key[k]);
+		if (i < 0 || (s->given & (1u << i)))
+			continue; /* a key this scheduler lacks, or one the spec set */
+		char one[160];
+		snprintf(one, sizeof one, "%s:%s=%s", s->ops->name, kv.key[k], kv.val[k]);
+		if (!(rc = ordo_sched_parse(one, &d, err)))
+			rc = ordo_sched_default(s, kv.key[k], d.params[i], NULL, err);
+	}
+	return rc;
+}
+
+int ordo_sched_create(const struct ordo_sched *s, const struct ordo_topology *topo, uint64_t seed,
+                      struct ordo_worklist *out, struct ordo_err *err)
+{
+	memset(out, 0, sizeof *out);
+	out->ops = s->ops;
+	memcpy(out->params, s->params, sizeof out->params);
+	snprintf(out->spec, sizeof out->spec, "%s", s->spec);
+	struct ordo_wl_config cfg = {.topo = topo, .params = out->params, .seed = seed};
+	int rc = s->ops->create(&cfg, &out->wl, err);
+	if (rc)
+		out->ops = NULL;
+	return rc;
 }
 
 int ordo_worklist_resolve(const char *spec, const struct ordo_wl_ops **ops, int64_t *params,
                           char *resolved, size_t cap, struct ordo_err *err)
 {
-	return resolve(spec, NULL, ops, params, resolved, cap, err);
+	struct ordo_sched s;
+	int rc = ordo_sched_parse(spec, &s, err);
+	if (rc)
+		return rc;
+	*ops = s.ops;
+	memcpy(params, s.params, sizeof s.params);
+	if (resolved)
+		snprintf(resolved, cap, "%s", s.spec);
+	return 0;
 }
 
 int ordo_worklist_create(const char *spec, const char *overrides, const struct ordo_topology *topo,
                          uint64_t seed, struct ordo_worklist *out, struct ordo_err *err)
 {
 	memset(out, 0, sizeof *out);
-	int rc = resolve(spec, overrides, &out->ops, out->params, out->spec, sizeof out->spec, err);
-	if (rc)
-		return rc;
-	struct ordo_wl_config cfg = {.topo = topo, .params = out->params, .seed = seed};
-	rc = out->ops->create(&cfg, &out->wl, err);
-	if (rc)
-		out->ops = NULL;
-	return rc;
+	struct ordo_sched s;
+	int rc = ordo_sched_parse(spec, &s, err);
+	if (!rc)
+		rc = ordo_sched_defaults(&s, overrides, err);
+	return rc ? rc : ordo_sched_create(&s, topo, seed, out, err);
 }
 
 void ordo_worklist_destroy(struct ordo_worklist *w)
