@@ -384,7 +384,9 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	}
 	if (!path) {
 		char resolved[256];
-		rc = ordo_generate(gen, lo->threads, g, resolved, sizeof resolved, &err);
+		/* compressed straight away unless it is renumbered or reweighed first */
+		const bool direct = lo->build.compress && !lo->reorder && !lo->weights_from_coords;
+		rc = ordo_generate_as(gen, lo->threads, direct, g, resolved, sizeof resolved, &err);
 		if (rc)
 			return cli_fail(cli_prog, &err);
 		snprintf(input_name, cap, "gen:%s", resolved);

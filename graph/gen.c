@@ -166,7 +166,8 @@ static int gen_lattice(const struct lattice *L, int threads, struct ordo_graph *
 }
 
 static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_t whi, bool sym,
-                    bool dedup, int threads, struct ordo_graph **out, struct ordo_err *err)
+                    bool dedup, int threads, bool compress, struct ordo_graph **out,
+                    struct ordo_err *err)
 {
 	uint64_t n = 1ull << scale, m = ef << scale;
 	int T = threads > 0 ? threads : omp_get_max_threads();
@@ -181,6 +182,9 @@ static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_
 		int t = omp_get_thread_num();
 		struct ordo_edge_chain *c = &ch[t];
 		ordo_chain_init(c, false);
+		/* bound for the compressed builder: the arcs wait packed (varints), so the
+		 * plain graph never exists */
+		c->pack = compress;
 		uint64_t lo = m * (uint64_t)t / T, hi = m * (uint64_t)(t + 1) / T;
 		for (uint64_t e = lo; e < hi; e++) {
 			uint64_t u = 0, v = 0, r = 0;
@@ -196,6 +200,7 @@ static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_
 			}
 			ordo_chain_push(c, (uint32_t)u, (uint32_t)v, 0);
 		}
+		ordo_chain_seal(c);
 	}
 	struct ordo_edge_chain all;
 	ordo_chain_init(&all, false);
@@ -209,7 +214,12 @@ static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_
 	                             .wlo = wlo,
 	                             .whi = whi,
 	                             .seed = seed,
-	                             .threads = T};
+	                             .threads = T,
+	                             .compress = compress};
+	if (all.oom) { /* concat keeps any chain's failed append */
+		ordo_chain_free(&all);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory generating R-MAT arcs");
+	}
 	return ordo_graph_build(&all, &bo, out, NULL, err);
 }
 
@@ -268,6 +278,23 @@ void ordo_generate_help(char *buf, size_t cap)
 int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, char *resolved,
                   size_t resolved_cap, struct ordo_err *err)
 {
+	return ordo_generate_as(spec_text, threads, false, out, resolved, resolved_cap, err);
+}
+
+/* The lattices are made as CSR arrays directly: a compressed one is converted after. */
+static int compressed_after(int rc, bool compress, int threads, struct ordo_graph **out,
+                            struct ordo_err *err)
+{
+	if (!rc && compress && (rc = ordo_graph_convert(out, true, threads, err))) {
+		ordo_graph_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+int ordo_generate_as(const char *spec_text, int threads, bool compress, struct ordo_graph **out,
+                     char *resolved, size_t resolved_cap, struct ordo_err *err)
+{
 	*out = NULL;
 	struct ordo_spec spec;
 	int rc = ordo_spec_parse(spec_text, &spec, err);
@@ -298,7 +325,9 @@ int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, c
 		                    .keep = (uint64_t)v[ROAD_KEEP],
 		                    .diag = (uint64_t)v[ROAD_DIAG],
 		                    .spacing = (double)v[ROAD_SPACING]};
-		return gen_lattice(&L, threads > 0 ? threads : omp_get_max_threads(), out, err);
+		return compressed_after(
+		    gen_lattice(&L, threads > 0 ? threads : omp_get_max_threads(), out, err),
+		    compress, threads, out, err);
 	}
 	if (k->params == grid_params) {
 		if (v[GRID_LO] > v[GRID_HI])
@@ -308,7 +337,9 @@ int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, c
 		                    .seed = (uint64_t)v[GRID_SEED],
 		                    .lo = (uint32_t)v[GRID_LO],
 		                    .hi = (uint32_t)v[GRID_HI]};
-		return gen_lattice(&L, threads > 0 ? threads : omp_get_max_threads(), out, err);
+		return compressed_after(
+		    gen_lattice(&L, threads > 0 ? threads : omp_get_max_threads(), out, err),
+		    compress, threads, out, err);
 	}
 	if (v[RMAT_WLO] > v[RMAT_WHI])
 		return ordo_err_set(err, ORDO_EINVAL, "generator rmat: wlo > whi");
@@ -316,5 +347,5 @@ int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, c
 		return ordo_err_set(err, ORDO_EINVAL, "generator rmat: too many edges");
 	return gen_rmat((int)v[RMAT_SCALE], (uint64_t)v[RMAT_EF], (uint64_t)v[RMAT_SEED],
 	                (uint32_t)v[RMAT_WLO], (uint32_t)v[RMAT_WHI], v[RMAT_SYM] != 0,
-	                v[RMAT_DEDUP] != 0, threads, out, err);
+	                v[RMAT_DEDUP] != 0, threads, compress, out, err);
 }

@@ -191,6 +191,31 @@ Test(compressed, builder_direct_equals_compressing_the_plain_build)
 			}
 }
 
+/* A generator asked for a compressed graph gives exactly the plain one compressed (R-MAT
+ * through packed arcs and the compressed builder, the lattices converted after). */
+Test(compressed, generated_compressed_equals_the_plain_one_compressed)
+{
+	const char *specs[] = {"rmat:scale=12,ef=8", "rmat:scale=11,ef=4,sym=0,dedup=1",
+	                       "road:W=40,H=30", "grid:W=20,H=10"};
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+		for (int threads = 1; threads <= 3; threads += 2) {
+			struct ordo_graph *p, *c;
+			struct ordo_err e = {0};
+			cr_assert_eq(ordo_generate(specs[i], threads, &p, NULL, 0, &e), 0, "%s",
+			             e.msg);
+			cr_assert_eq(ordo_generate_as(specs[i], threads, true, &c, NULL, 0, &e), 0,
+			             "%s", e.msg);
+			cr_assert(ordo_graph_compressed(c), "%s", specs[i]);
+			cr_assert_eq(ordo_graph_validate(c, &e), 0, "%s", e.msg);
+			struct ordo_graph *cp = compress(p, threads);
+			cr_assert(ordo_graph_equal(c, cp), "%s, %d threads", specs[i], threads);
+			cr_assert_eq(c->flags, p->flags, "%s", specs[i]);
+			ordo_graph_free(p);
+			ordo_graph_free(c);
+			ordo_graph_free(cp);
+		}
+}
+
 /* Degrees 0..40 in a pattern that puts node starts on both sides of every 16-node
  * block boundary, narrow and wide blocks next to each other, and empty blocks. */
 Test(compressed, random_access_at_block_boundaries)
