@@ -125,7 +125,7 @@ struct ordo_exec_opts {
 	 * tasks d, 2d, 3d, ... positions ahead, with ahead = position / d, so each stage's
 	 * lines have d tasks' runs to arrive before the next stage relies on them (one
 	 * step was shorter than a miss: road2k BFS and SSSP took 11-15% less time with
-	 * lookahead 9 and 3 stages than with 4 and every step; bench/RESULTS.md). The
+	 * lookahead 9 and 3 stages than with 4 and every step; bench/LOG.md). The
 	 * values a task is shown still count down by one, from lookahead / d. */
 	void (*prefetch)(const struct ordo_task *t, unsigned ahead, void *user);
 	unsigned lookahead;       /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */

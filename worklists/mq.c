@@ -1,6 +1,6 @@
 /*
  * mq.c - the classic Multi-Queue (Rihani, Sanders, Dementiev, SPAA'15) as the SMQ
- * paper's baseline hmq<C> (research/schedulers.md §2.4): c*T queues, each an 8-ary heap
+ * paper's baseline hmq<C> (worklists/REFERENCES.md, "MQ"): c*T queues, each an 8-ary heap
  * with a test-and-test-and-set lock and an atomically readable top.
  * push: each task into a random queue whose try_lock succeeds (one task per lock).
  * pop: two random distinct queues, lock the one with the better top, pop; a lost

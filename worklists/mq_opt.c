@@ -1,5 +1,5 @@
 /*
- * mq_opt.c - the optimized Multi-Queue of the SMQ paper (research/schedulers.md §2.5,
+ * mq_opt.c - the optimized Multi-Queue of the SMQ paper (REFERENCES.md, "MQ optimized",
  * artifact WL/MQOptimized): the classic MQ (c*T locked 8-ary heaps, two-choice pops)
  * with temporal locality ("sticky") and task batching ("batch") for pushes and pops,
  * giving the four variants pp, pl, lp, ll:

@@ -1,6 +1,6 @@
 /*
  * numa_pick.h - NUMA-weighted random choice of a queue (the SMQ paper's NUMA variants,
- * §2.2 of research/schedulers.md): queues homed on the caller's node have weight K, all
+ * REFERENCES.md, "SMQ NUMA"): queues homed on the caller's node have weight K, all
  * others weight 1. With K = 1 or a single node the draw is the plain uniform one (the
  * same RNG calls), so a weighted scheduler then behaves exactly like the plain one.
  * Nodes come from the runtime's topology (real, or ORDO_FAKE_NUMA). Private to worklists/.

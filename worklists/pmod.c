@@ -27,7 +27,7 @@
  * through its private push chunks, one task per bucket at shift 0; thread 0's first check
  * came after ~9 ms (65 of its pops against 5,891 of thread 1's), when some 10,000
  * one-distance buckets existed, and the run never recovered (it settled at 6 and ran
- * 1.24x OBIM's best; with any thread adapting it settles at 9: bench/RESULTS.md, "PMOD:
+ * 1.24x OBIM's best; with any thread adapting it settles at 9: bench/LOG.md, "PMOD:
  * any thread adapts").
  *
  * As upstream Galois (and unlike the SMQ paper's artifact): the indexer is respected

@@ -1,6 +1,6 @@
 /*
  * reld.c - Random Enqueue, Local Dequeue (the SMQ paper's "RELD", artifact heapswarm;
- * research/schedulers.md §2.6): one locked 8-ary heap per thread; push puts each task
+ * REFERENCES.md, "RELD"): one locked 8-ary heap per thread; push puts each task
  * into a random queue whose try_lock succeeds; pop takes the lock of the caller's own
  * queue only and pops its top. No stealing: a task is only ever removed by the owner of
  * the queue it landed in, and the executor's termination detection waits for it.

@@ -1,6 +1,6 @@
 /*
  * smq.c - the Stealing Multi-Queue (Postnikova, Koval, Nadiradze, Alistarh, PPoPP'22),
- * as in the authors' artifact (WL/StealingMultiQueue.h; research/schedulers.md §2.1).
+ * as in the authors' artifact (WL/StealingMultiQueue.h; REFERENCES.md, "SMQ").
  *
  * Each thread owns a 4-ary heap that only it touches, and a steal buffer holding up to
  * steal_size of its best tasks, guarded by one 64-bit version word:
@@ -42,7 +42,7 @@
  * taken (SSSP, BFS, A*, the monotonic benchmark) and stays exact otherwise, or a bucket
  * queue (bq.h) whose buckets hold priorities equal >> bq_shift: exact too, with heap
  * operations on one bucket's tasks (none at shift 0) instead of the whole queue.
- * bq_shift 0 was the fastest start on both yardsticks (SSSP, bench/RESULTS.md); the
+ * bq_shift 0 was the fastest start on both yardsticks (SSSP, bench/LOG.md); the
  * queue widens its buckets by itself where priorities spread far past its window.
  * Stealing, buffers and batches are the same for all three, so the paper's rank
  * reasoning holds for each.

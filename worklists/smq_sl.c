@@ -1,6 +1,6 @@
 /*
  * smq_sl.c - the Stealing Multi-Queue over per-thread lock-free skip lists (the SMQ
- * paper's SkipListSMQ; research/schedulers.md §2.3).
+ * paper's SkipListSMQ; REFERENCES.md, "SMQ over skip lists").
  *
  * Each thread owns a skip list (24 levels, p = 1/2) ordered by (priority, insertion
  * sequence); nothing is ever dropped as a duplicate, since the executor counts every

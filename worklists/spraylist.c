@@ -1,6 +1,6 @@
 /*
- * spraylist.c - the SprayList (Alistarh, Kopinsky, Li, Shavit; research/schedulers.md
- * §2.7): one global lock-free skip list whose pops "spray" - take a random task near
+ * spraylist.c - the SprayList (Alistarh, Kopinsky, Li, Shavit; REFERENCES.md,
+ * "SprayList"): one global lock-free skip list whose pops "spray" - take a random task near
  * the front - so that threads do not all fight over the minimum.
  *
  * The list. Keys are (priority, task data, uid), uid = a per-thread push counter with

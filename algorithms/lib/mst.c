@@ -634,7 +634,7 @@ static void first_arc_stage(const struct ordo_mst *m, uint64_t u, unsigned ahead
  * streams, and the task prefetches like the pipeline's stages along the range: the
  * first arc of a node 8 ahead, and that arc's other end for a node 4 ahead (only data
  * no task writes: base, aoff, the atomic union-find entries). On road2k at 2 threads
- * this took 0.80x (smq:pq=bucket) and 0.64x (obim:delta=0) the time (bench/RESULTS.md,
+ * this took 0.80x (smq:pq=bucket) and 0.64x (obim:delta=0) the time (bench/LOG.md,
  * "MST: first tasks over ranges of nodes"). The range size
  * depends on n only, so that a run and the one-thread `strict` run that gives the work
  * ratio's denominator make the same first tasks. */

@@ -13,7 +13,7 @@
  * Why a C extension and not cffi: the borrowed arrays must be kept alive by the graph
  * object and handed over by pointer with a dtype check, which the buffer protocol and
  * NumPy's C API give directly; cffi's API mode would need a compiler at install time
- * too, plus the cffi package, and a Python-level wrapper per call (bench/RESULTS.md,
+ * too, plus the cffi package, and a Python-level wrapper per call (bench/LOG.md,
  * "Python": the call overhead).
  */
 #define PY_SSIZE_T_CLEAN
