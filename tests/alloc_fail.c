@@ -10,7 +10,7 @@
  * with the k-th allocation failing, for every k (or an even spread of at most
  * ORDO_ALLOC_POINTS of them, default 400, always including the first 40). A run must
  * either fail with an error or succeed with the right answer (some allocations have
- * a fallback, e.g. huge pages). Under ASan (asan_test.sh runs it) every failure path
+ * a fallback, e.g. huge pages). Under ASan (tests/sanitizer_test.sh asan runs it) every failure path
  * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
  * Market, METIS + coordinates, Galois, native, native renumbered in each node order),
  * the generators with the builder,

@@ -6,7 +6,7 @@
  * random weights 1..255; each on the plain graph and on its compressed copy.
  * Exits 77 (CTest's skip) with the reason when the directory is absent.
  * `apps_inputs --generated` runs the same checks on small generated graphs instead
- * (the ThreadSanitizer test runs that; tsan_test.sh).
+ * (the ThreadSanitizer test runs that; sanitizer_test.sh tsan).
  */
 #include <stdio.h>
 #include <stdlib.h>
