@@ -10,15 +10,13 @@
  * with the k-th allocation failing, for every k (or an even spread of at most
  * ORDO_ALLOC_POINTS of them, default 400, always including the first 40). A run must
  * either fail with an error or succeed with the right answer (some allocations have
- * a fallback, e.g. huge pages). Under ASan (tests/sanitizer_test.sh asan runs it) every failure path
- * is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix
- * Market, METIS + coordinates, Galois, native, native renumbered in each node order),
- * the generators with the builder,
- * SSSP through the executor with every registered scheduler at 1 and 2 threads, and MST
- * (its work space, and the segment arrays that its bigger components get during the
- * run: without one a component goes on with its ring, and the forest must not change),
- * and SMQ's bucket queue while it widens (no task may vanish without a reported
- * failure).
+ * a fallback, e.g. huge pages). Under ASan (tests/sanitizer_test.sh asan runs it) every failure
+ * path is also checked for leaks. Scenarios: the readers (DIMACS, zstd, edge list, Matrix Market,
+ * METIS + coordinates, Galois, native, native renumbered in each node order), the generators with
+ * the builder, SSSP through the executor with every registered scheduler at 1 and 2 threads, and
+ * MST (its work space, and the segment arrays that its bigger components get during the run:
+ * without one a component goes on with its ring, and the forest must not change), and SMQ's bucket
+ * queue while it widens (no task may vanish without a reported failure).
  *
  *   alloc_fail FIXTURE_DIR [SCENARIO-PREFIX...]
  * Prints one line per scenario (allocations, failure points tried, how they ended).
