@@ -26,6 +26,7 @@
 #include "graph_sort.h"
 #include "ordo_graph.h"
 #include "ordo_util.h"
+#include "varint.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the compressed CSR decoder assumes a little-endian machine"
@@ -52,31 +53,9 @@ __attribute__((constructor)) static void cz_tables(void)
 
 #define CHUNK 4096 /* nodes per encoding job: a multiple of 128 (8 blocks a mode byte) */
 
-static inline uint64_t zigzag(int64_t d)
-{
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-static inline unsigned vlen(uint64_t x)
-{
-	unsigned n = 1;
-	while (x >= 128) {
-		x >>= 7;
-		n++;
-	}
-	return n;
-}
-static inline uint8_t *vput(uint8_t *p, uint64_t x)
-{
-	while (x >= 128) {
-		*p++ = (uint8_t)(x | 128);
-		x >>= 7;
-	}
-	*p++ = (uint8_t)x;
-	return p;
-}
 static inline unsigned wlen(uint32_t c)
 {
-	return c < 255 ? 1 : 1 + vlen(c - 255u);
+	return c < 255 ? 1 : 1 + ordo_varint_len(c - 255u);
 }
 static inline uint8_t *wput(uint8_t *p, uint32_t c)
 {
@@ -85,7 +64,7 @@ static inline uint8_t *wput(uint8_t *p, uint32_t c)
 		return p;
 	}
 	*p++ = 255;
-	return vput(p, c - 255u);
+	return ordo_varint_put(p, c - 255u);
 }
 
 static inline unsigned blen(uint32_t x) /* bytes of a group value: 1..4 */
@@ -108,10 +87,10 @@ uint64_t ordo_cz_node_code(uint8_t *out, uint32_t u, const uint64_t *a, uint64_t
 	uint8_t tmp[48], *p = out ? out : tmp;
 	uint64_t len = 0;
 	const uint32_t v0 = (uint32_t)(a[0] >> 32);
-	const uint64_t h = zigzag((int64_t)v0 - (int64_t)u) << 2 | (d - 1 < 3 ? d - 1 : 3);
-	p = vput(p, h);
+	const uint64_t h = ordo_zigzag((int64_t)v0 - (int64_t)u) << 2 | (d - 1 < 3 ? d - 1 : 3);
+	p = ordo_varint_put(p, h);
 	if (d >= 4)
-		p = vput(p, d - 4);
+		p = ordo_varint_put(p, d - 4);
 	if (weighted)
 		p = wput(p, (uint32_t)a[0] - wbase);
 	len = (uint64_t)(p - (out ? out : tmp));
@@ -146,14 +125,15 @@ uint64_t ordo_cz_node_code(uint8_t *out, uint32_t u, const uint64_t *a, uint64_t
 	uint32_t prev = v0;
 	for (uint64_t i = 1; i < d; i++) {
 		const uint32_t v = (uint32_t)(a[i] >> 32);
-		const uint64_t x = srcrel ? zigzag((int64_t)v - (int64_t)u) : (uint64_t)(v - prev);
+		const uint64_t x =
+		    srcrel ? ordo_zigzag((int64_t)v - (int64_t)u) : (uint64_t)(v - prev);
 		prev = v;
 		if (out) {
-			p = vput(p, x);
+			p = ordo_varint_put(p, x);
 			if (weighted)
 				p = wput(p, (uint32_t)a[i] - wbase);
 		} else {
-			len += vlen(x) + (weighted ? wlen((uint32_t)a[i] - wbase) : 0);
+			len += ordo_varint_len(x) + (weighted ? wlen((uint32_t)a[i] - wbase) : 0);
 		}
 	}
 	return out ? (uint64_t)(p - out) : len;

@@ -1,5 +1,6 @@
 /*
- * reorder.c - locality-preserving node orders.
+ * reorder.c - locality-preserving node orders, and picking sources and pairs (the
+ * functions of ordo_order.h).
  *
  * A graph's ids are whatever its file gave: R-MAT's are random, so a node's neighbours
  * sit on random cache lines and pages. Renumbering the nodes so that neighbours get
@@ -23,6 +24,7 @@
 
 #include "graph_sort.h"
 #include "ordo_graph.h"
+#include "ordo_rng.h"
 
 static const char *const names[] = {"none", "rcm", "bfs", "degree", "hilbert"};
 
@@ -357,4 +359,84 @@ int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ord
 	ordo_graph_free(*g);
 	*g = h;
 	return 0;
+}
+
+/* ---- source picking ---- */
+
+uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint64_t k)
+{
+	if (g->n == 0 || g->m == 0)
+		return UINT32_MAX;
+	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint32_t v = ordo_graph_node_of(
+		    g, (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n));
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t v = ordo_graph_node_of(g, (uint32_t)(((uint64_t)start + i) % g->n));
+		if (ordo_graph_degree(g, v) > 0)
+			return v;
+	}
+	return UINT32_MAX;
+}
+
+int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, uint32_t *source,
+                         uint32_t *target, struct ordo_err *err)
+{
+	uint32_t s = ordo_graph_pick_source(g, seed, k);
+	if (s == UINT32_MAX)
+		return ordo_err_set(err, ORDO_EINVAL, "the graph has no arc: no pair to pick");
+	uint32_t *queue = malloc((size_t)g->n * sizeof *queue);
+	uint8_t *seen = calloc(g->n, 1);
+	if (!queue || !seen) {
+		free(queue), free(seen);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory picking a pair");
+	}
+	/* a node with an arc reaches at least one other node unless all its arcs are
+	 * self-loops; then walk on to the next candidate source */
+	for (uint32_t tries = 0; tries < g->n; tries++) {
+		size_t head = 0, tail = 0;
+		queue[tail++] = s;
+		seen[s] = 1;
+		while (head < tail) {
+			uint32_t u = queue[head++];
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &v, &w);) {
+				if (!seen[v]) {
+					seen[v] = 1;
+					queue[tail++] = v;
+				}
+			}
+		}
+		if (tail > 1) {
+			/* queue[1..tail-1] are the nodes s reaches: the one whose input id
+			 * hashes lowest, whatever the order of the ids and arcs */
+			const uint64_t salt = ordo_hash2(seed ^ 0x7a7a, k);
+			uint32_t pick = queue[1];
+			uint64_t best = ordo_hash2(salt, ordo_graph_orig_of(g, pick));
+			for (size_t i = 2; i < tail; i++) {
+				const uint32_t id = ordo_graph_orig_of(g, queue[i]);
+				const uint64_t h = ordo_hash2(salt, id);
+				if (h < best || (h == best && id < ordo_graph_orig_of(g, pick))) {
+					best = h;
+					pick = queue[i];
+				}
+			}
+			*target = pick;
+			*source = s;
+			free(queue), free(seen);
+			return 0;
+		}
+		seen[s] = 0;
+		uint32_t id = ordo_graph_orig_of(g, s);
+		do
+			s = ordo_graph_node_of(g, id = (uint32_t)(((uint64_t)id + 1) % g->n));
+		while (ordo_graph_degree(g, s) == 0);
+	}
+	free(queue), free(seen);
+	return ordo_err_set(err, ORDO_EINVAL, "no node of the graph reaches another: no pair");
 }

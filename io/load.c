@@ -437,6 +437,185 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
 	return rc;
 }
 
+/* What a graph read whole (read_graph) takes across a rebuild from its arcs. */
+struct kept {
+	int kind; /* coordinates */
+	void *coord;
+	char unit[32];
+	uint32_t *ids;  /* a renumbered graph's input ids */
+	bool symmetric; /* its arcs go both ways already */
+};
+
+/* Step 1 of a load: the file's content. A graph read whole stays in *g unless a build
+ * option asks for a rebuild: then its arcs go to arcs->chain and what it holds per
+ * node to *k. Text formats fill arcs. */
+static int read_input(const char *path, const struct io_format *f,
+                      const struct ordo_load_opts *opts, bool rebuild, struct ordo_graph **g,
+                      struct io_arcs *arcs, struct kept *k, struct ordo_load_info *info,
+                      struct ordo_err *err)
+{
+	if (!f->read_graph) {
+		struct io_in *in;
+		int rc = io_in_open(path, &in, err);
+		if (rc)
+			return rc;
+		info->file_bytes = io_in_file_bytes(in);
+		rc = f->read_arcs(in, path, opts, arcs, info, err);
+		io_in_close(in);
+		return rc;
+	}
+	int rc = f->read_graph(path, opts, g, info, err);
+	if (rc || !rebuild)
+		return rc;
+	/* rebuilt from its arcs: the coordinates and ids move to the new graph; a
+	 * symmetric graph stays so unless new random weights differ per arc */
+	struct ordo_graph *h = *g;
+	*g = NULL;
+	arcs->n = h->n;
+	*k = (struct kept){.kind = h->coord_kind,
+	                   .coord = h->coord,
+	                   .ids = h->orig_id,
+	                   .symmetric =
+	                       (h->flags & ORDO_GRAPH_SYMMETRIC) && !opts->build.random_weights};
+	snprintf(k->unit, sizeof k->unit, "%s", h->coord_unit);
+	h->coord = NULL;
+	h->coord_kind = ORDO_COORD_NONE;
+	h->orig_id = NULL;
+	rc = csr_to_chain(h, &arcs->chain, err);
+	ordo_graph_free(h);
+	return rc;
+}
+
+/* Step 2, for formats whose ids are kept as they are (n = largest id + 1): refuse a
+ * handful of arcs with a huge id (a mistyped id or a sparse numbering: gigabytes of
+ * offsets for isolated nodes is not what anyone wants silently), or compact them. */
+static int raw_ids(const char *path, const struct ordo_load_opts *opts, struct io_arcs *arcs,
+                   struct ordo_load_info *info, struct ordo_err *err)
+{
+	const struct ordo_edge_chain *c = &arcs->chain;
+	if (opts->compact_ids) {
+		int rc = compact_ids(&arcs->chain, &arcs->n, opts->id_map_out, path, err);
+		if (!rc)
+			note(info, "%s", "ids compacted");
+		return rc;
+	}
+	if (c->count && (uint64_t)c->max_id + 1 > (1u << 24) &&
+	    (uint64_t)c->max_id + 1 > 16 * c->count)
+		return ordo_err_set(err, ORDO_ERANGE,
+		                    "%s: the largest node id is %u but there are only %llu arcs: "
+		                    "keeping ids would make %llu mostly isolated nodes; renumber "
+		                    "them with --compact-ids",
+		                    path, c->max_id, (unsigned long long)c->count,
+		                    (unsigned long long)c->max_id + 1);
+	return 0;
+}
+
+/* Step 3: the CSR from the arcs, with every build option; what a rebuilt graph held
+ * per node goes back on (k's memory is taken over or freed). */
+static int build(const char *path, const struct io_format *f, const struct ordo_load_opts *opts,
+                 struct ordo_build_opts bo, struct io_arcs *arcs, struct kept *k,
+                 struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
+{
+	double tb = ordo_now();
+	if (arcs->symmetric) {
+		bo.symmetrize = true; /* one arc per edge in the file: its reverse is added */
+		note(info, "%s", "symmetric (declared by the file)");
+	}
+	if (k->symmetric)
+		bo.symmetrize = false; /* both arcs are there already */
+	bo.n = arcs->n; /* edge lists: n from ordo's own header, else (0) the largest id + 1 */
+	struct ordo_graph *g;
+	int rc = ordo_graph_build(&arcs->chain, &bo, &g, &info->build, err);
+	if (rc) {
+		free(k->coord);
+		free(k->ids);
+		ordo_err_prefix(err, "%s: ", path);
+		if (rc == ORDO_ERANGE && (f->info.flags & ORDO_FORMAT_RAW_IDS) && arcs->n &&
+		    !opts->compact_ids) {
+			size_t len = strlen(err->msg);
+			snprintf(err->msg + len, sizeof err->msg - len,
+			         " (n from the file's header line '# written by ordo: %llu nodes')",
+			         (unsigned long long)arcs->n);
+		}
+		return rc;
+	}
+	info->build_seconds = ordo_now() - tb;
+	if (k->symmetric)
+		g->flags |= ORDO_GRAPH_SYMMETRIC;
+	if (k->coord) {
+		g->coord_kind = k->kind;
+		g->coord = k->coord;
+		snprintf(g->coord_unit, sizeof g->coord_unit, "%s", k->unit);
+	}
+	if (k->ids && (rc = ordo_graph_set_ids(g, k->ids, err))) {
+		ordo_graph_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+/* Step 4: coordinates, from opts->coords or a DIMACS graph's sibling .co. */
+static int coords(const char *path, int fmt, const struct ordo_load_opts *opts,
+                  struct ordo_graph *g, struct ordo_load_info *info, struct ordo_err *err)
+{
+	const char *file = opts->coords;
+	char sibling[4096];
+	if (!file && fmt == ORDO_FMT_DIMACS && !opts->no_sibling_coords &&
+	    ordo_sibling_co(path, sibling, sizeof sibling) && access(sibling, R_OK) == 0) {
+		file = sibling; /* written beside it by ordo-convert, or the 9th Challenge's */
+		note(info, "coordinates from %s", sibling);
+	}
+	if (!file)
+		return 0;
+	int rc = ordo_load_coords(file, g, opts->threads, err);
+	if (rc && file == sibling) {
+		size_t len = strlen(err->msg);
+		snprintf(err->msg + len, sizeof err->msg - len,
+		         " (the sibling coordinate file of %s; --no-coords skips it)", path);
+	}
+	return rc;
+}
+
+/* Step 5: weights from coordinates, renumbering, the id map, compression (last). */
+static int finish(const char *path, const struct ordo_load_opts *opts, bool random_weights,
+                  struct ordo_graph **g, struct ordo_load_info *info, struct ordo_err *err)
+{
+	int rc = 0;
+	if (opts->weights_from_coords) { /* on the plain form, of a compressed .ordo too */
+		rc = ordo_graph_convert(g, false, opts->threads, err);
+		if (!rc)
+			rc = ordo_graph_weights_from_coords(*g, err);
+		if (rc) {
+			ordo_err_prefix(err, "%s: ", path);
+			return rc;
+		}
+		note(info, "%s", "weights = rounded Euclidean length from coordinates");
+	} else if (random_weights) {
+		note(info, "%s",
+		     info->build.weights_replaced ? "input weights replaced by random weights"
+		                                  : "random weights");
+	}
+	if (opts->reorder) {
+		double tr = ordo_now();
+		if ((rc = ordo_graph_reorder(g, opts->reorder, opts->threads, err))) {
+			ordo_err_prefix(err, "%s: ", path);
+			return rc;
+		}
+		char what[80];
+		snprintf(what, sizeof what, "nodes renumbered in %s order in %.3f s",
+		         ordo_order_name(opts->reorder), ordo_now() - tr);
+		note(info, "%s", what);
+	}
+	if (opts->id_map_out && !opts->compact_ids &&
+	    (rc = write_order_map(*g, path, opts->id_map_out, err)))
+		return rc;
+	if (opts->build.compress)
+		rc = ordo_graph_convert(g, true, opts->threads, err);
+	return rc;
+}
+
+/* ordo_load without its option checks and spill set-up: the steps above, in order. */
 static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
                 struct ordo_load_info *info_out, struct ordo_err *err)
 {
@@ -461,175 +640,30 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		                    "%s: a coordinate file (%s), not a graph; pass it as the "
 		                    "coordinates of a graph (--coords)",
 		                    path, ordo_format_name(fmt));
-	struct ordo_graph *g = NULL;
-	struct io_arcs arcs = {.n = 0};
-	ordo_chain_init(&arcs.chain, false);
-	int kept_kind = ORDO_COORD_NONE; /* a binary graph's coordinates across a rebuild */
-	void *kept_coord = NULL;
-	uint32_t *kept_ids = NULL; /* and a renumbered one's input ids */
-	char kept_unit[32];
 	struct ordo_build_opts bo = opts->build;
 	bo.threads = opts->threads;
 	/* weights from coordinates are set on a plain graph, then it is compressed */
 	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
-	bool need_build = true;
-	bool kept_symmetric = false; /* a rebuilt symmetric graph: its arcs go both ways */
-	if (f->read_graph) {
-		rc = f->read_graph(path, opts, &g, &info, err);
-		if (rc)
-			return rc;
-		info.parse_seconds = ordo_now() - t0;
-		need_build = bo.symmetrize || bo.dedup || bo.random_weights;
-		if (need_build) {
-			/* rebuilt from its arcs: the coordinates move to the new graph */
-			arcs.n = g->n;
-			/* a symmetric graph stays so unless new random weights differ per arc */
-			kept_symmetric = (g->flags & ORDO_GRAPH_SYMMETRIC) && !bo.random_weights;
-			kept_kind = g->coord_kind;
-			kept_coord = g->coord;
-			snprintf(kept_unit, sizeof kept_unit, "%s", g->coord_unit);
-			g->coord = NULL;
-			g->coord_kind = ORDO_COORD_NONE;
-			kept_ids = g->orig_id;
-			g->orig_id = NULL;
-			rc = csr_to_chain(g, &arcs.chain, err);
-			ordo_graph_free(g);
-			g = NULL;
-			if (rc) {
-				free(kept_coord);
-				free(kept_ids);
-				return rc;
-			}
-		}
-	} else {
-		struct io_in *in;
-		rc = io_in_open(path, &in, err);
-		if (rc)
-			return rc;
-		info.file_bytes = io_in_file_bytes(in);
-		rc = f->read_arcs(in, path, opts, &arcs, &info, err);
-		io_in_close(in);
-		if (rc)
-			return rc;
-		info.parse_seconds = ordo_now() - t0;
-		if ((f->info.flags & ORDO_FORMAT_RAW_IDS) && !opts->compact_ids &&
-		    arcs.chain.count && (uint64_t)arcs.chain.max_id + 1 > (1u << 24) &&
-		    (uint64_t)arcs.chain.max_id + 1 > 16 * arcs.chain.count) {
-			/* ids kept as they are: n = largest id + 1. A handful of arcs with a huge
-			 * id is a mistyped id or a sparse numbering; either way gigabytes of
-			 * offsets for isolated nodes is not what anyone wants silently. */
-			rc = ordo_err_set(
-			    err, ORDO_ERANGE,
-			    "%s: the largest node id is %u but there are only %llu arcs: "
-			    "keeping ids would make %llu mostly isolated nodes; renumber "
-			    "them with --compact-ids",
-			    path, arcs.chain.max_id, (unsigned long long)arcs.chain.count,
-			    (unsigned long long)arcs.chain.max_id + 1);
-			ordo_chain_free(&arcs.chain);
-			return rc;
-		}
-		if ((f->info.flags & ORDO_FORMAT_RAW_IDS) && opts->compact_ids) {
-			rc = compact_ids(&arcs.chain, &arcs.n, opts->id_map_out, path, err);
-			if (rc) {
-				ordo_chain_free(&arcs.chain);
-				return rc;
-			}
-			note(&info, "%s", "ids compacted");
-		}
-	}
-	if (arcs.symmetric) {
-		bo.symmetrize = true; /* one arc per edge in the file: its reverse is added */
-		note(&info, "%s", "symmetric (declared by the file)");
-	}
-	if (kept_symmetric)
-		bo.symmetrize = false; /* both arcs are there already */
-	if (need_build) {
-		double tb = ordo_now();
-		bo.n = arcs.n;
-		/* edge lists: n from ordo's own header, else (n = 0) the largest id + 1 */
-		rc = ordo_graph_build(&arcs.chain, &bo, &g, &info.build, err);
-		if (rc) {
-			free(kept_coord);
-			free(kept_ids);
-			ordo_err_prefix(err, "%s: ", path);
-			if (rc == ORDO_ERANGE && fmt == ORDO_FMT_EDGELIST && arcs.n &&
-			    !opts->compact_ids) {
-				size_t len = strlen(err->msg);
-				snprintf(err->msg + len, sizeof err->msg - len,
-				         " (n from the file's header line '# written by ordo: %llu "
-				         "nodes')",
-				         (unsigned long long)arcs.n);
-			}
-			return rc;
-		}
-		info.build_seconds = ordo_now() - tb;
-		if (kept_symmetric)
-			g->flags |= ORDO_GRAPH_SYMMETRIC;
-		if (kept_coord) {
-			g->coord_kind = kept_kind;
-			g->coord = kept_coord;
-			snprintf(g->coord_unit, sizeof g->coord_unit, "%s", kept_unit);
-		}
-		if (kept_ids && (rc = ordo_graph_set_ids(g, kept_ids, err))) {
-			ordo_graph_free(g);
-			return rc;
-		}
-	}
-	const char *coords = opts->coords;
-	char sibling[4096];
-	if (!coords && fmt == ORDO_FMT_DIMACS && !opts->no_sibling_coords &&
-	    ordo_sibling_co(path, sibling, sizeof sibling) && access(sibling, R_OK) == 0) {
-		coords = sibling; /* written beside it by ordo-convert, or the 9th Challenge's */
-		note(&info, "coordinates from %s", sibling);
-	}
-	if (coords) {
-		rc = ordo_load_coords(coords, g, opts->threads, err);
-		if (rc) {
-			if (coords == sibling) {
-				size_t len = strlen(err->msg);
-				snprintf(
-				    err->msg + len, sizeof err->msg - len,
-				    " (the sibling coordinate file of %s; --no-coords skips it)",
-				    path);
-			}
-			ordo_graph_free(g);
-			return rc;
-		}
-	}
-	if (opts->weights_from_coords) { /* a compressed .ordo file: the weights are set on its
-		                            plain form */
-		rc = ordo_graph_convert(&g, false, opts->threads, err);
-		if (!rc)
-			rc = ordo_graph_weights_from_coords(g, err);
-		if (rc) {
-			ordo_err_prefix(err, "%s: ", path);
-			ordo_graph_free(g);
-			return rc;
-		}
-		note(&info, "%s", "weights = rounded Euclidean length from coordinates");
-	}
-	if (bo.random_weights && !opts->weights_from_coords)
-		note(&info, "%s",
-		     info.build.weights_replaced ? "input weights replaced by random weights"
-		                                 : "random weights");
-	if (opts->reorder) {
-		double tr = ordo_now();
-		if ((rc = ordo_graph_reorder(&g, opts->reorder, opts->threads, err))) {
-			ordo_err_prefix(err, "%s: ", path);
-			ordo_graph_free(g);
-			return rc;
-		}
-		char what[80];
-		snprintf(what, sizeof what, "nodes renumbered in %s order in %.3f s",
-		         ordo_order_name(opts->reorder), ordo_now() - tr);
-		note(&info, "%s", what);
-	}
-	if (opts->id_map_out && !opts->compact_ids &&
-	    (rc = write_order_map(g, path, opts->id_map_out, err))) {
-		ordo_graph_free(g);
+	/* a graph read whole is rebuilt only when a build option asks for it */
+	const bool rebuild = bo.symmetrize || bo.dedup || bo.random_weights;
+	struct ordo_graph *g = NULL;
+	struct io_arcs arcs = {.n = 0};
+	ordo_chain_init(&arcs.chain, false);
+	struct kept k = {.kind = ORDO_COORD_NONE};
+	rc = read_input(path, f, opts, rebuild, &g, &arcs, &k, &info, err);
+	if (!rc && !g && (f->info.flags & ORDO_FORMAT_RAW_IDS))
+		rc = raw_ids(path, opts, &arcs, &info, err);
+	if (rc) {
+		ordo_chain_free(&arcs.chain);
+		free(k.coord);
+		free(k.ids);
 		return rc;
 	}
-	if (opts->build.compress && (rc = ordo_graph_convert(&g, true, opts->threads, err))) {
+	info.parse_seconds = ordo_now() - t0;
+	if (!g && (rc = build(path, f, opts, bo, &arcs, &k, &g, &info, err)))
+		return rc;
+	if ((rc = coords(path, fmt, opts, g, &info, err)) ||
+	    (rc = finish(path, opts, bo.random_weights, &g, &info, err))) {
 		ordo_graph_free(g);
 		return rc;
 	}

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ordo_graph.h"
+#include "ordo_operator.h"
 #include "ordo_runtime.h"
 
 /* Work of a counting copy, per thread, each on its own cache line. */

@@ -1,0 +1,61 @@
+/*
+ * ordo-gen: write a generated graph (road, grid, R-MAT; deterministic from its spec)
+ * in any output format, the set of files whole or not at all (outputs.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "outputs.h"
+
+int main(int argc, char **argv)
+{
+	const char *slash = strrchr(argv[0], '/');
+	cli_prog = slash ? slash + 1 : argv[0];
+	struct out_cfg cfg;
+	out_init(&cfg);
+	/* the common options but --seed (a generator's seed is part of its spec) */
+	struct cli_opt opts[32];
+	int k = 0;
+	for (const struct cli_opt *o = out_common_opts; o->name; o++)
+		if (o->key != O_SEED)
+			opts[k++] = *o;
+	opts[k] = (struct cli_opt){0};
+	const struct cli_opt *tables[1] = {opts};
+	struct option lopts[64];
+	char sopts[64];
+	cli_getopt_tables(opts, lopts, sopts, sizeof sopts);
+	int c;
+	unsigned char seen[64] = {0};
+	while ((c = cli_next(argc, argv, sopts, lopts, opts, seen)) != -1) {
+		if (c == 'h') {
+			cli_print_help(
+			    "usage: ordo-gen SPEC -o OUT [options]\n"
+			    "Generates a graph, deterministic from the spec (same output "
+			    "for any thread count).\n"
+			    "SPEC is NAME:key=value,... with these generators:",
+			    tables, 0);
+			char buf[4096];
+			ordo_generate_help(buf, sizeof buf);
+			printf("%s", buf);
+			cli_print_help("\noptions:", tables, 1);
+			return 0;
+		}
+		int r = out_option(&cfg, c, optarg);
+		if (r == OUT_HANDLED)
+			continue;
+		if (r == OUT_DONE)
+			return 0;
+		if (r == OUT_NOT_MINE)
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+		return 2;
+	}
+	const char *spec = optind < argc ? argv[optind++] : NULL;
+	if (!cfg.out && optind < argc)
+		cfg.out = argv[optind++];
+	if (optind < argc || !spec || (!cfg.out && !cfg.info)) {
+		fprintf(stderr, "usage: %s SPEC [-o] OUT [options]; try '%s --help'\n", cli_prog,
+		        cli_prog);
+		return 2;
+	}
+	return out_run(&cfg, spec, true);
+}

@@ -1,0 +1,23 @@
+/*
+ * ordo_gen.h - the graph generators (road, grid, R-MAT).
+ * Part of the graph module; ordo_graph.h includes it.
+ */
+#ifndef ORDO_GEN_H
+#define ORDO_GEN_H
+
+#include "ordo_graph.h"
+
+/* ---- Generators (ordo-gen) -----------------------------------------------------
+ * spec: "road:W=..,H=..,seed=..", "rmat:scale=..,ef=..,seed=..,wlo=..,whi=..",
+ * "grid:W=..,H=..,lo=..,hi=..,seed=..". Output depends only on the spec. */
+int ordo_generate(const char *spec, int threads, struct ordo_graph **out, char *resolved,
+                  size_t resolved_cap, struct ordo_err *err);
+/* The same, compressed when `compress`: R-MAT arcs wait packed and go straight into the
+ * compressed builder (the plain graph never exists, so the peak is about the compressed
+ * graph plus the packed arcs); the lattices are converted after. */
+int ordo_generate_as(const char *spec, int threads, bool compress, struct ordo_graph **out,
+                     char *resolved, size_t resolved_cap, struct ordo_err *err);
+/* Lists the generators and their parameters, one per line, into buf. */
+void ordo_generate_help(char *buf, size_t cap);
+
+#endif

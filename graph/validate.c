@@ -1,0 +1,60 @@
+/* validate.c - comparing graphs and checking one's invariants (either representation;
+ * a compressed graph's checks are ordo_graph_cz_validate's, in compress.c). */
+#include <string.h>
+
+#include "ordo_graph.h"
+
+bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b)
+{
+	if (a->n != b->n || a->m != b->m || !a->w != !b->w || a->coord_kind != b->coord_kind ||
+	    !a->cz != !b->cz)
+		return false;
+	if (a->cz) {
+		if (a->cz_bytes != b->cz_bytes || a->cz_wbase != b->cz_wbase ||
+		    a->cz_flags != b->cz_flags || memcmp(a->cz, b->cz, a->cz_bytes))
+			return false;
+		for (uint64_t blk = 0; blk <= a->n / 16; blk++)
+			if ((a->cz_blk[blk] & ORDO_CZ_SRCREL) != (b->cz_blk[blk] & ORDO_CZ_SRCREL))
+				return false;
+		for (uint32_t u = 0; u < a->n; u++) {
+			uint64_t ab, ae, bb, bend;
+			ordo_cz_range(a, u, &ab, &ae);
+			ordo_cz_range(b, u, &bb, &bend);
+			if (ab != bb || ae != bend)
+				return false;
+		}
+	} else if (memcmp(a->off, b->off, ((size_t)a->n + 1) * sizeof *a->off) ||
+	           (a->m && memcmp(a->dst, b->dst, a->m * sizeof *a->dst)) ||
+	           (a->w && a->m && memcmp(a->w, b->w, a->m * sizeof *a->w))) {
+		return false;
+	}
+	if (a->coord_kind != ORDO_COORD_NONE) {
+		size_t sz = a->coord_kind == ORDO_COORD_INT32 ? 4 : 8;
+		if (memcmp(a->coord, b->coord, 2 * (size_t)a->n * sz))
+			return false;
+	}
+	if (!a->orig_id != !b->orig_id ||
+	    (a->orig_id && memcmp(a->orig_id, b->orig_id, (size_t)a->n * sizeof *a->orig_id)))
+		return false;
+	return true;
+}
+
+int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err)
+{
+	if (g->cz)
+		return ordo_graph_cz_validate(g, err);
+	if (g->off[0] != 0 || g->off[g->n] != g->m)
+		return ordo_err_set(err, ORDO_EFORMAT, "offsets span %llu..%llu, expected 0..%llu",
+		                    (unsigned long long)g->off[0], (unsigned long long)g->off[g->n],
+		                    (unsigned long long)g->m);
+	for (uint32_t u = 0; u < g->n; u++)
+		if (g->off[u + 1] < g->off[u])
+			return ordo_err_set(
+			    err, ORDO_EFORMAT, "offsets decrease at node %u (%llu then %llu)", u,
+			    (unsigned long long)g->off[u], (unsigned long long)g->off[u + 1]);
+	for (uint64_t e = 0; e < g->m; e++)
+		if (g->dst[e] >= g->n)
+			return ordo_err_set(err, ORDO_EFORMAT, "arc %llu points to node %u >= n=%u",
+			                    (unsigned long long)e, g->dst[e], g->n);
+	return 0;
+}
