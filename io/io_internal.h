@@ -249,6 +249,14 @@ bool io_has_ext(const char *path, const char *ext);
  * file reaches the checks behind them: for tests and the fuzzer. */
 void io_native_reseal(unsigned char *bytes, size_t len);
 
+/* ids.c: remaps the ids of an edge chain densely (in increasing order of the old id;
+ * *n_out the new count), writing "new old" lines to map_path when not NULL; and writes
+ * a renumbered graph's "new old" id pairs (what --id-map writes without --compact-ids). */
+int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *map_path,
+                   const char *path, struct ordo_err *err);
+int io_write_order_map(const struct ordo_graph *g, const char *path, const char *map_path,
+                       struct ordo_err *err);
+
 /* Refuses sizes a header declares that cannot fit in memory: ERANGE (bad input, exit
  * status 2) with a message naming `what`. io_header_memory fills a header message. */
 int io_check_memory(const char *path, const char *what, uint64_t bytes, struct ordo_err *err);

@@ -166,44 +166,208 @@ static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bo
 	*w_mark = w, *c_mark = cpu;
 }
 
+/* What the workers of one run share. */
+struct run {
+	const struct ordo_exec_opts *o;
+	const struct ordo_wl_ops *ops;
+	struct ordo_wl *wl;
+	ordo_operator op;
+	void *user;
+	struct ordo_tctx **ctx;
+	int T;
+	bool oversubscribed;
+	_Atomic bool finished, canceled;
+};
+
+/* One worker's run: pop, run, push the children, publish the counters; when a pop
+ * fails, flush, back off and scan for termination (the protocol at the top of this
+ * file: pushed[] is published before the push, done[] after the operator and its
+ * children's push). Inlined into its one caller. */
+static inline __attribute__((always_inline)) void worker(struct run *r, struct ordo_tctx *c)
+{
+	const struct ordo_exec_opts *o = r->o;
+	const struct ordo_wl_ops *ops = r->ops;
+	struct ordo_wl *wl = r->wl;
+	void *user = r->user;
+	const ordo_operator op = r->op;
+	const volatile _Atomic bool *const cancel = o->cancel;
+	uint64_t pushed = c->pushes, done = 0;
+	/* with more threads than CPUs, spinning only delays the threads that hold work:
+	 * idle workers start by yielding */
+	const unsigned idle_start = r->oversubscribed ? 8 : 0;
+	unsigned idle = idle_start;
+	/* the pipeline: ring[h] runs next, up to `ahead` popped tasks wait behind it (all
+	 * counted as pending: pushed, not done) */
+	struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1], task;
+	_Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
+	               "the ring is indexed with a mask");
+	const unsigned ahead = pipeline_depth(o, ops);
+	const unsigned spacing = stage_spacing(o, ahead);
+	unsigned h = 0, cnt = 0;
+	/* utilisation: clocks read only where a busy stretch turns idle or back */
+	double w_mark = ordo_now(), c_mark = thread_cpu();
+	bool idling = false;
+	for (;;) {
+		while (cnt <= ahead && ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
+			cnt++;
+		if (cnt) {
+			if (__builtin_expect(idling, 0)) {
+				mark_stretch(c, &w_mark, &c_mark, true);
+				idling = false;
+			}
+			/* stage prefetches: every `spacing` positions a held task is told how
+			 * many stages are left before it runs */
+			for (unsigned i = spacing; i < cnt; i += spacing)
+				o->prefetch(&ring[(h + i) & (ORDO_MAX_LOOKAHEAD)], i / spacing,
+				            user);
+			task = ring[h];
+			h = (h + 1) & (ORDO_MAX_LOOKAHEAD);
+			cnt--;
+			bool useful = op(c, &task, user);
+			c->tasks++; /* also the termination count: always kept */
+#ifdef ORDO_COUNT_WORK
+			c->empty += !useful;
+#else
+			(void)useful;
+#endif
+			if (c->npush) {
+				pushed += c->npush;
+				atomic_store_explicit(&c->pub_pushed, pushed, memory_order_relaxed);
+				ORDO_PERTURB_POINT(PUSH_PUBLISH);
+				ops->push(wl, c, c->pushbuf, c->npush);
+				c->npush = 0;
+			}
+			ORDO_PERTURB_POINT(DONE_PUBLISH);
+			atomic_store_explicit(&c->pub_done, ++done, memory_order_release);
+			idle = idle_start;
+			if (__builtin_expect(c->push_oom, 0)) {
+				atomic_store(&r->finished, true);
+				break;
+			}
+			/* a caller's stop, looked at every 64 tasks */
+			if (__builtin_expect(cancel != NULL, 0) && !(done & 63) &&
+			    atomic_load_explicit(cancel, memory_order_relaxed)) {
+				atomic_store(&r->canceled, true);
+				atomic_store(&r->finished, true);
+				break;
+			}
+			continue;
+		}
+#ifdef ORDO_COUNT_WORK
+		c->failed_pops++;
+#endif
+		if (ops->flush)
+			ops->flush(wl, c);
+		/* a scheduler that could not allocate (its flush, or a pop that had to
+		 * reorganise) ends the run: the tasks it holds stay counted, the run fails
+		 * with ENOMEM instead of waiting for them */
+		if (__builtin_expect(c->push_oom, 0)) {
+			atomic_store(&r->finished, true);
+			break;
+		}
+		if (atomic_load_explicit(&r->finished, memory_order_relaxed))
+			break;
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+			atomic_store(&r->canceled, true);
+			atomic_store(&r->finished, true);
+			break;
+		}
+		if (idle >= idle_start + 2 && all_done(r->ctx, r->T)) {
+			atomic_store_explicit(&r->finished, true, memory_order_relaxed);
+			break;
+		}
+		if (!idling && idle >= idle_start + 1) { /* a second failed pop */
+			mark_stretch(c, &w_mark, &c_mark, false);
+			idling = true;
+		}
+		ordo_backoff(idle++);
+	}
+	mark_stretch(c, &w_mark, &c_mark, idling);
+	c->pushes = pushed;
+}
+
+/* Thread t's context (NULL when out of memory), bound to its CPU when asked. */
+static struct ordo_tctx *thread_start(const struct ordo_exec_opts *o, int t)
+{
+	const struct ordo_topology *topo = o->topo;
+	if (topo->bind != ORDO_BIND_NONE) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(topo->cpu[t], &set);
+		sched_setaffinity(0, sizeof set, &set);
+	}
+	struct ordo_tctx *c = ctx_alloc(topo, t);
+	if (c) {
+		c->tid = (unsigned)t;
+		c->nthreads = (unsigned)topo->nthreads;
+		c->node = topo->node[t];
+		ordo_rng_seed(&c->rng, o->seed, (uint64_t)t);
+		ordo_push_grow(c);
+	}
+	return c;
+}
+
+/* The run's statistics from the workers' contexts. */
+static void collect_stats(const struct run *r, double seconds, struct ordo_run_stats *stats)
+{
+	const int T = r->T;
+	memset(stats, 0, sizeof *stats);
+	stats->threads = T;
+	stats->lookahead = pipeline_depth(r->o, r->ops);
+	stats->seconds = seconds;
+	uint64_t *per = malloc((size_t)T * sizeof *per);
+	for (int t = 0; t < T; t++) {
+		const struct ordo_tctx *c = r->ctx[t];
+		stats->tasks += c->tasks;
+		stats->empty += c->empty;
+		stats->pushes += c->pushes;
+		stats->failed_pops += c->failed_pops;
+		for (int k = 0; k < ORDO_WL_STATS; k++)
+			stats->wl_stat[k] += c->wl_stat[k];
+		if (per)
+			per[t] = c->tasks;
+	}
+	if (per)
+		ordo_spread(per, (size_t)T, &stats->tasks_min, &stats->tasks_median,
+		            &stats->tasks_max);
+	free(per);
+	for (int t = 0; t < T && t < ORDO_STATS_THREADS; t++) {
+		const struct ordo_tctx *c = r->ctx[t];
+		const double off = c->busy_wall - c->busy_cpu;
+		stats->thread_busy_s[t] = (float)c->busy_wall;
+		stats->thread_idle_s[t] = (float)c->idle_wall;
+		stats->thread_descheduled_s[t] = (float)(off > 0 ? off : 0);
+	}
+}
+
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
                   const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
                   struct ordo_run_stats *stats, struct ordo_err *err)
 {
 	const struct ordo_topology *topo = o->topo;
 	const int T = topo->nthreads;
-	struct ordo_tctx **ctx = calloc((size_t)T, sizeof *ctx);
-	if (!ctx)
+	struct run r = {.o = o,
+	                .ops = ops,
+	                .wl = wl,
+	                .op = op,
+	                .user = user,
+	                .ctx = calloc((size_t)T, sizeof *r.ctx),
+	                .T = T,
+	                .oversubscribed = T > ordo_cpus_available()};
+	if (!r.ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	_Atomic bool finished = false, canceled = false;
-	const volatile _Atomic bool *const cancel = o->cancel;
+	struct ordo_tctx **ctx = r.ctx;
 	int got_threads = 0;
 	bool oom = false;
 	double t_start = 0, t_end = 0;
-	const bool oversubscribed = T > ordo_cpus_available();
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(T) reduction(|| : oom)
 	{
 		const int t = omp_get_thread_num();
 #pragma omp single
 		got_threads = omp_get_num_threads();
-		if (got_threads == T) {
-			if (topo->bind != ORDO_BIND_NONE) {
-				cpu_set_t set;
-				CPU_ZERO(&set);
-				CPU_SET(topo->cpu[t], &set);
-				sched_setaffinity(0, sizeof set, &set);
-			}
-			struct ordo_tctx *c = ctx_alloc(topo, t);
-			ctx[t] = c;
-			if (c) {
-				c->tid = (unsigned)t;
-				c->nthreads = (unsigned)T;
-				c->node = topo->node[t];
-				ordo_rng_seed(&c->rng, o->seed, (uint64_t)t);
-				ordo_push_grow(c);
-			}
-		}
+		if (got_threads == T)
+			ctx[t] = thread_start(o, t);
 #pragma omp barrier
 		/* Every thread reads every context's flag before any thread_init may set its
 		 * own (a data race otherwise, found by TSan over test_schedulers). A scheduler
@@ -235,103 +399,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 #pragma omp single
 		t_start = ordo_now();
 		if (c) {
-			uint64_t pushed = c->pushes, done = 0;
-			/* with more threads than CPUs, spinning only delays the threads that hold
-			 * work: idle workers start by yielding */
-			const unsigned idle_start = oversubscribed ? 8 : 0;
-			unsigned idle = idle_start;
-			/* the pipeline: ring[h] runs next, up to `ahead` popped tasks wait
-			 * behind it (all counted as pending: pushed, not done) */
-			struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1], task;
-			_Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
-			               "the ring is indexed with a mask");
-			const unsigned ahead = pipeline_depth(o, ops);
-			const unsigned spacing = stage_spacing(o, ahead);
-			unsigned h = 0, cnt = 0;
-			/* utilisation: clocks read only where a busy stretch turns idle or back */
-			double w_mark = ordo_now(), c_mark = thread_cpu();
-			bool idling = false;
-			for (;;) {
-				while (cnt <= ahead &&
-				       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
-					cnt++;
-				if (cnt) {
-					if (__builtin_expect(idling, 0)) {
-						mark_stretch(c, &w_mark, &c_mark, true);
-						idling = false;
-					}
-					/* stage prefetches: every `spacing` positions a held
-					 * task is told how many stages are left before it runs */
-					for (unsigned i = spacing; i < cnt; i += spacing)
-						o->prefetch(&ring[(h + i) & (ORDO_MAX_LOOKAHEAD)],
-						            i / spacing, user);
-					task = ring[h];
-					h = (h + 1) & (ORDO_MAX_LOOKAHEAD);
-					cnt--;
-					bool useful = op(c, &task, user);
-					c->tasks++; /* also the termination count: always kept */
-#ifdef ORDO_COUNT_WORK
-					c->empty += !useful;
-#else
-					(void)useful;
-#endif
-					if (c->npush) {
-						pushed += c->npush;
-						atomic_store_explicit(&c->pub_pushed, pushed,
-						                      memory_order_relaxed);
-						ORDO_PERTURB_POINT(PUSH_PUBLISH);
-						ops->push(wl, c, c->pushbuf, c->npush);
-						c->npush = 0;
-					}
-					ORDO_PERTURB_POINT(DONE_PUBLISH);
-					atomic_store_explicit(&c->pub_done, ++done,
-					                      memory_order_release);
-					idle = idle_start;
-					if (__builtin_expect(c->push_oom, 0)) {
-						atomic_store(&finished, true);
-						break;
-					}
-					/* a caller's stop, looked at every 64 tasks */
-					if (__builtin_expect(cancel != NULL, 0) && !(done & 63) &&
-					    atomic_load_explicit(cancel, memory_order_relaxed)) {
-						atomic_store(&canceled, true);
-						atomic_store(&finished, true);
-						break;
-					}
-					continue;
-				}
-#ifdef ORDO_COUNT_WORK
-				c->failed_pops++;
-#endif
-				if (ops->flush)
-					ops->flush(wl, c);
-				/* a scheduler that could not allocate (its flush, or a pop that
-				 * had to reorganise) ends the run: the tasks it holds stay
-				 * counted, the run fails with ENOMEM instead of waiting for them */
-				if (__builtin_expect(c->push_oom, 0)) {
-					atomic_store(&finished, true);
-					break;
-				}
-				if (atomic_load_explicit(&finished, memory_order_relaxed))
-					break;
-				if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
-					atomic_store(&canceled, true);
-					atomic_store(&finished, true);
-					break;
-				}
-				if (idle >= idle_start + 2 && all_done(ctx, T)) {
-					atomic_store_explicit(&finished, true,
-					                      memory_order_relaxed);
-					break;
-				}
-				if (!idling && idle >= idle_start + 1) { /* a second failed pop */
-					mark_stretch(c, &w_mark, &c_mark, false);
-					idling = true;
-				}
-				ordo_backoff(idle++);
-			}
-			mark_stretch(c, &w_mark, &c_mark, idling);
-			c->pushes = pushed;
+			worker(&r, c);
 			oom = c->push_oom;
 		}
 #pragma omp barrier
@@ -346,40 +414,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 		                  got_threads);
 	else if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory during the run");
-	else if (atomic_load(&canceled))
+	else if (atomic_load(&r.canceled))
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the run was stopped");
 	for (int t = 0; !rc && t < T; t++)
 		if (!ctx[t])
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for thread contexts");
-	if (!rc && stats) {
-		memset(stats, 0, sizeof *stats);
-		stats->threads = T;
-		stats->lookahead = pipeline_depth(o, ops);
-		stats->seconds = t_end - t_start;
-		uint64_t *per = malloc((size_t)T * sizeof *per);
-		for (int t = 0; t < T; t++) {
-			struct ordo_tctx *c = ctx[t];
-			stats->tasks += c->tasks;
-			stats->empty += c->empty;
-			stats->pushes += c->pushes;
-			stats->failed_pops += c->failed_pops;
-			for (int k = 0; k < ORDO_WL_STATS; k++)
-				stats->wl_stat[k] += c->wl_stat[k];
-			if (per)
-				per[t] = c->tasks;
-		}
-		if (per)
-			ordo_spread(per, (size_t)T, &stats->tasks_min, &stats->tasks_median,
-			            &stats->tasks_max);
-		free(per);
-		for (int t = 0; t < T && t < ORDO_STATS_THREADS; t++) {
-			const struct ordo_tctx *c = ctx[t];
-			const double off = c->busy_wall - c->busy_cpu;
-			stats->thread_busy_s[t] = (float)c->busy_wall;
-			stats->thread_idle_s[t] = (float)c->idle_wall;
-			stats->thread_descheduled_s[t] = (float)(off > 0 ? off : 0);
-		}
-	}
+	if (!rc && stats)
+		collect_stats(&r, t_end - t_start, stats);
 	for (int t = 0; t < T; t++)
 		ctx_free(topo, ctx[t]);
 	free(ctx);
