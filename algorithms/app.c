@@ -136,6 +136,170 @@ static int parse_format(const char *arg, int *fmt)
 }
 
 /* Returns -1 to go on, else the exit status. */
+/* One option of an app's command line into c: -1 to go on, else the exit status (0
+ * after --help, --version or a `help` value; 2 after a message). */
+static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, const char *arg,
+                      char **argv, bool *verify_given)
+{
+	switch (ch) {
+	case '?': {
+		const char *bad = argv[optind - 1];
+		if (k->query == APP_QUERY_NONE &&
+		    (optopt == 'r' || !strncmp(bad, "--source", 8) || !strncmp(bad, "--target", 8)))
+			fprintf(stderr,
+			        "%s: no source or target here: the app covers the whole "
+			        "graph\n",
+			        cli_prog);
+		else if (k->query == APP_QUERY_SOURCE && !strncmp(bad, "--target", 8))
+			fprintf(stderr, "%s: a source only (--source), no target\n", cli_prog);
+		fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+		return 2;
+	}
+	case 'f':
+		c->file = arg;
+		break;
+	case A_GEN:
+		c->gen = arg;
+		break;
+	case 't':
+		if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &c->threads))
+			return 2;
+		break;
+	case A_WL:
+		if (!strcmp(arg, "help")) {
+			ordo_wl_print_help(stdout);
+			return 0;
+		}
+		c->wl_spec = arg;
+		c->wl_given = true;
+		break;
+	case 'd':
+		if (!cli_int(cli_prog, "--delta", arg, 0, 63, &c->delta))
+			return 2;
+		break;
+	case 'r':
+		if (!cli_int(cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
+			return 2;
+		break;
+	case A_TARGET:
+		if (!cli_int(cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
+			return 2;
+		break;
+	case A_PAIRS:
+		if (!cli_int(cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
+			return 2;
+		break;
+	case 'n':
+		if (!cli_int(cli_prog, "--trials", arg, 1, 100000, &c->trials))
+			return 2;
+		break;
+	case A_SEED:
+		if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
+			return 2;
+		break;
+	case 'v':
+	case A_NOVERIFY:
+		if (*verify_given) {
+			fprintf(stderr, "%s: give --verify or --no-verify, not both\n", cli_prog);
+			return 2;
+		}
+		*verify_given = true;
+		c->verify = ch == 'v';
+		break;
+	case A_FORMAT:
+		if (parse_format(arg, &c->fmt))
+			return 2;
+		c->fmt_given = true;
+		break;
+	case A_OUT:
+		c->out_path = arg;
+		break;
+	case A_BIND:
+		if (!strcmp(arg, "none"))
+			c->bind = ORDO_BIND_NONE;
+		else if (!strcmp(arg, "compact"))
+			c->bind = ORDO_BIND_COMPACT;
+		else if (!strcmp(arg, "scatter"))
+			c->bind = ORDO_BIND_SCATTER;
+		else {
+			fprintf(stderr, "%s: --bind %s: expected none, compact or scatter\n",
+			        cli_prog, arg);
+			return 2;
+		}
+		break;
+	case A_FAKE:
+		if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
+			return 2;
+		break;
+	case A_LOOKAHEAD:
+		if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD, &c->lookahead))
+			return 2;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	case 'h':
+		print_help(k);
+		return 0;
+	case A_VERSION:
+		cli_print_version();
+		return 0;
+	default: {
+		if (ch >= APP_OPT_KEY && ch < APP_OPT_KEY + 100 && k->option) {
+			int r = k->option(ch, arg);
+			if (r)
+				return r;
+			break;
+		}
+		int r = cli_load_option(ch, arg, &c->lo);
+		if (r == 1)
+			break;
+		if (r == 0)
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+		return 2;
+	}
+	}
+	return -1;
+}
+
+/* What the options say together: the input, positional arguments, source and target,
+ * and the --out file's format. -1 to go on, else 2 after a message. */
+static int app_check_args(const struct app_kernel *k, struct app_cfg *c, int argc, char **argv)
+{
+	if (optind < argc && !c->file)
+		c->file = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'; try '%s --help'\n", cli_prog,
+		        argv[optind], cli_prog);
+		return 2;
+	}
+	if (c->file && c->gen) {
+		fprintf(stderr, "%s: give an input file or --gen, not both\n", cli_prog);
+		return 2;
+	}
+	if (k->query == APP_QUERY_PAIR) {
+		if ((c->source >= 0) != (c->target >= 0)) {
+			fprintf(stderr, "%s: give --source and --target together (or neither)\n",
+			        cli_prog);
+			return 2;
+		}
+		if (c->pairs && c->source >= 0) {
+			fprintf(stderr, "%s: --pairs draws pairs; it cannot go with --source\n",
+			        cli_prog);
+			return 2;
+		}
+	}
+	/* --out: the file's format follows its extension unless --format names one */
+	if (c->out_path) {
+		const char *dot = strrchr(c->out_path, '.');
+		bool json_ext = dot && (!strcmp(dot, ".json") || !strcmp(dot, ".jsonl"));
+		c->out_fmt = c->fmt_given && c->fmt != F_TEXT ? c->fmt : json_ext ? F_JSON : F_CSV;
+		if (!c->fmt_given)
+			c->fmt = F_TEXT; /* stdout keeps the human report */
+	}
+	return -1;
+}
+
 static int app_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c)
 {
 	*c = (struct app_cfg){.wl_spec = k->default_wl,
@@ -169,162 +333,11 @@ static int app_parse(const struct app_kernel *k, int argc, char **argv, struct a
 	bool verify_given = false;
 	while ((ch = cli_next(argc, argv, sopts, lopts, all, seen)) != -1) {
 		const char *arg = optarg && optarg[0] == '=' ? optarg + 1 : optarg; /* -t=2 */
-		switch (ch) {
-		case '?': {
-			const char *bad = argv[optind - 1];
-			if (k->query == APP_QUERY_NONE &&
-			    (optopt == 'r' || !strncmp(bad, "--source", 8) ||
-			     !strncmp(bad, "--target", 8)))
-				fprintf(stderr,
-				        "%s: no source or target here: the app covers the whole "
-				        "graph\n",
-				        cli_prog);
-			else if (k->query == APP_QUERY_SOURCE && !strncmp(bad, "--target", 8))
-				fprintf(stderr, "%s: a source only (--source), no target\n",
-				        cli_prog);
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-			return 2;
-		}
-		case 'f':
-			c->file = arg;
-			break;
-		case A_GEN:
-			c->gen = arg;
-			break;
-		case 't':
-			if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &c->threads))
-				return 2;
-			break;
-		case A_WL:
-			if (!strcmp(arg, "help")) {
-				ordo_wl_print_help(stdout);
-				return 0;
-			}
-			c->wl_spec = arg;
-			c->wl_given = true;
-			break;
-		case 'd':
-			if (!cli_int(cli_prog, "--delta", arg, 0, 63, &c->delta))
-				return 2;
-			break;
-		case 'r':
-			if (!cli_int(cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
-				return 2;
-			break;
-		case A_TARGET:
-			if (!cli_int(cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
-				return 2;
-			break;
-		case A_PAIRS:
-			if (!cli_int(cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
-				return 2;
-			break;
-		case 'n':
-			if (!cli_int(cli_prog, "--trials", arg, 1, 100000, &c->trials))
-				return 2;
-			break;
-		case A_SEED:
-			if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
-				return 2;
-			break;
-		case 'v':
-		case A_NOVERIFY:
-			if (verify_given) {
-				fprintf(stderr, "%s: give --verify or --no-verify, not both\n",
-				        cli_prog);
-				return 2;
-			}
-			verify_given = true;
-			c->verify = ch == 'v';
-			break;
-		case A_FORMAT:
-			if (parse_format(arg, &c->fmt))
-				return 2;
-			c->fmt_given = true;
-			break;
-		case A_OUT:
-			c->out_path = arg;
-			break;
-		case A_BIND:
-			if (!strcmp(arg, "none"))
-				c->bind = ORDO_BIND_NONE;
-			else if (!strcmp(arg, "compact"))
-				c->bind = ORDO_BIND_COMPACT;
-			else if (!strcmp(arg, "scatter"))
-				c->bind = ORDO_BIND_SCATTER;
-			else {
-				fprintf(stderr,
-				        "%s: --bind %s: expected none, compact or scatter\n",
-				        cli_prog, arg);
-				return 2;
-			}
-			break;
-		case A_FAKE:
-			if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
-				return 2;
-			break;
-		case A_LOOKAHEAD:
-			if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD,
-			             &c->lookahead))
-				return 2;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case 'h':
-			print_help(k);
-			return 0;
-		case A_VERSION:
-			cli_print_version();
-			return 0;
-		default: {
-			if (ch >= APP_OPT_KEY && ch < APP_OPT_KEY + 100 && k->option) {
-				int r = k->option(ch, arg);
-				if (r)
-					return r;
-				break;
-			}
-			int r = cli_load_option(ch, arg, &c->lo);
-			if (r == 1)
-				break;
-			if (r == 0)
-				fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-			return 2;
-		}
-		}
+		const int r = app_option(k, c, ch, arg, argv, &verify_given);
+		if (r >= 0)
+			return r;
 	}
-	if (optind < argc && !c->file)
-		c->file = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'; try '%s --help'\n", cli_prog,
-		        argv[optind], cli_prog);
-		return 2;
-	}
-	if (c->file && c->gen) {
-		fprintf(stderr, "%s: give an input file or --gen, not both\n", cli_prog);
-		return 2;
-	}
-	if (k->query == APP_QUERY_PAIR) {
-		if ((c->source >= 0) != (c->target >= 0)) {
-			fprintf(stderr, "%s: give --source and --target together (or neither)\n",
-			        cli_prog);
-			return 2;
-		}
-		if (c->pairs && c->source >= 0) {
-			fprintf(stderr, "%s: --pairs draws pairs; it cannot go with --source\n",
-			        cli_prog);
-			return 2;
-		}
-	}
-	/* --out: the file's format follows its extension unless --format names one */
-	if (c->out_path) {
-		const char *dot = strrchr(c->out_path, '.');
-		bool json_ext = dot && (!strcmp(dot, ".json") || !strcmp(dot, ".jsonl"));
-		c->out_fmt = c->fmt_given && c->fmt != F_TEXT ? c->fmt : json_ext ? F_JSON : F_CSV;
-		if (!c->fmt_given)
-			c->fmt = F_TEXT; /* stdout keeps the human report */
-	}
-	return -1;
+	return app_check_args(k, c, argc, argv);
 }
 
 /* ---- records: one table of fields ---- */
