@@ -58,6 +58,15 @@
 
 enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_ORIG, S_KINDS };
 
+/* The header's flags word (byte 12). */
+enum {
+	F_WEIGHTED = 1,
+	F_SYMMETRIC = 2,
+	F_COORDS = 4,
+	F_CZ = 8,  /* compressed CSR (version 2) */
+	F_IDS = 16 /* renumbered: the input ids are stored */
+};
+
 struct sec {
 	uint32_t kind;
 	uint64_t raw, nframes, table, sum;
@@ -238,10 +247,10 @@ static int write_native(const char *path, int fmt, const struct ordo_graph *g,
 	if (!rc) {
 		memcpy(mb, MAGIC, 8);
 		put32(mb + 8, cz ? VERSION_CZ : VERSION);
-		put32(mb + 12, (ordo_graph_weighted(g) ? 1u : 0) |
-		                   ((g->flags & ORDO_GRAPH_SYMMETRIC) ? 2u : 0) |
-		                   (g->coord_kind ? 4u : 0) | (cz ? 8u : 0) |
-		                   (g->orig_id ? 16u : 0));
+		put32(mb + 12, (ordo_graph_weighted(g) ? F_WEIGHTED : 0) |
+		                   ((g->flags & ORDO_GRAPH_SYMMETRIC) ? F_SYMMETRIC : 0) |
+		                   (g->coord_kind ? F_COORDS : 0) | (cz ? F_CZ : 0) |
+		                   (g->orig_id ? F_IDS : 0));
 		if (cz)
 			put64(mb + 80, g->cz_wbase | (uint64_t)g->cz_flags << 32);
 		put64(mb + 16, g->n);
@@ -289,110 +298,124 @@ static int write_native(const char *path, int fmt, const struct ordo_graph *g,
 	return rc ? rc : rc2;
 }
 
-static int read_native(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                       struct ordo_load_info *info, struct ordo_err *err)
+/* What the header says, checked for plausibility. */
+struct head {
+	uint32_t flags, ns, ck; /* flags, sections, coordinate kind */
+	uint64_t n, m, block, czp;
+	bool cz;
+};
+
+/* A frame to decode: its section, index in it, where it is, how it is stored. */
+struct fj {
+	int sec;
+	uint64_t idx, off, sum, entry;
+	uint32_t stored, codec;
+};
+
+/* Step 1: the 128-byte header: magic, version, checksum, plausible sizes. */
+static int read_head(int fd, const char *path, struct head *hd, unsigned char *h,
+                     struct ordo_err *err)
 {
-	(void)info;
-	const int threads = opts->threads;
-	*out = NULL;
-	int T = threads > 0 ? threads : omp_get_max_threads();
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
-	struct stat sb;
-	fstat(fd, &sb);
-	uint64_t fsize = (uint64_t)sb.st_size;
-	unsigned char h[HDR];
-	struct ordo_graph *g = NULL;
-	unsigned char *meta = NULL;
-	uint32_t *ids = NULL; /* a renumbered graph's input ids */
 	int rc = pread_all(fd, h, HDR, 0, path, err);
 	if (rc)
-		goto done;
-	if (memcmp(h, MAGIC, 8)) {
-		rc = ordo_err_set(err, ORDO_EFORMAT, "%s: byte 0: expected magic 'ORDOGRPH'", path);
-		goto done;
-	}
-	if (get32(h + 8) != VERSION && get32(h + 8) != VERSION_CZ) {
-		rc = ordo_err_set(err, ORDO_EUNSUPPORTED,
-		                  "%s: byte 8: expected format version %d or %d, found %u", path,
-		                  VERSION, VERSION_CZ, get32(h + 8));
-		goto done;
-	}
-	if (get64(h + 120) != io_checksum(h, 120, 0)) {
-		rc = ordo_err_set(err, ORDO_ECHECKSUM, "%s: byte 120: header checksum mismatch",
-		                  path);
-		goto done;
-	}
-	uint32_t flags = get32(h + 12), ns = get32(h + 32), ck = get32(h + 36);
-	uint64_t n = get64(h + 16), m = get64(h + 24), block = get64(h + 72);
-	const bool cz = flags & 8;
-	const uint64_t czp = get64(h + 80);
-	if (n > ORDO_MAX_NODES || m > (1ull << 40) || ns > 5 || ns < 2 || ck > 2 || block == 0 ||
-	    block > (1u << 30) || (flags & ~31u) || cz != (get32(h + 8) == VERSION_CZ) ||
-	    (cz ? ((czp >> 32) & 1) != (flags & 1) || (czp >> 34) : czp != 0)) {
-		rc = ordo_err_set(err, ORDO_EFORMAT,
-		                  "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
-		                  "flags %#x)",
-		                  path, (unsigned long long)n, (unsigned long long)m, ns, flags);
-		goto done;
-	}
-	uint64_t tbl = (uint64_t)ns * SEC + 8;
-	meta = malloc(tbl);
-	if (!meta) {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-		goto done;
-	}
-	rc = pread_all(fd, meta, tbl, HDR, path, err);
-	if (rc)
-		goto done;
-	if (get64(meta + ns * SEC) != io_checksum(meta, (uint64_t)ns * SEC, 0)) {
+		return rc;
+	if (memcmp(h, MAGIC, 8))
+		return ordo_err_set(err, ORDO_EFORMAT, "%s: byte 0: expected magic 'ORDOGRPH'",
+		                    path);
+	if (get32(h + 8) != VERSION && get32(h + 8) != VERSION_CZ)
+		return ordo_err_set(err, ORDO_EUNSUPPORTED,
+		                    "%s: byte 8: expected format version %d or %d, found %u", path,
+		                    VERSION, VERSION_CZ, get32(h + 8));
+	if (get64(h + 120) != io_checksum(h, 120, 0))
+		return ordo_err_set(err, ORDO_ECHECKSUM, "%s: byte 120: header checksum mismatch",
+		                    path);
+	*hd = (struct head){.flags = get32(h + 12),
+	                    .ns = get32(h + 32),
+	                    .ck = get32(h + 36),
+	                    .n = get64(h + 16),
+	                    .m = get64(h + 24),
+	                    .block = get64(h + 72),
+	                    .czp = get64(h + 80)};
+	hd->cz = hd->flags & F_CZ;
+	if (hd->n > ORDO_MAX_NODES || hd->m > (1ull << 40) || hd->ns > 5 || hd->ns < 2 ||
+	    hd->ck > 2 || hd->block == 0 || hd->block > (1u << 30) || (hd->flags & ~31u) ||
+	    hd->cz != (get32(h + 8) == VERSION_CZ) ||
+	    (hd->cz ? ((hd->czp >> 32) & 1) != (hd->flags & F_WEIGHTED) || (hd->czp >> 34)
+	            : hd->czp != 0))
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "%s: byte 12: implausible header (n=%llu, m=%llu, %u sections, "
+		                    "flags %#x)",
+		                    path, (unsigned long long)hd->n, (unsigned long long)hd->m,
+		                    hd->ns, hd->flags);
+	return 0;
+}
+
+/* Step 2: the section table (*meta, ns entries and their checksum). */
+static int read_table(int fd, const char *path, const struct head *hd, unsigned char **meta,
+                      struct ordo_err *err)
+{
+	const uint64_t tbl = (uint64_t)hd->ns * SEC + 8;
+	if (!(*meta = malloc(tbl)))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	int rc = pread_all(fd, *meta, tbl, HDR, path, err);
+	if (!rc && get64(*meta + hd->ns * SEC) != io_checksum(*meta, (uint64_t)hd->ns * SEC, 0))
 		rc = ordo_err_set(err, ORDO_ECHECKSUM,
 		                  "%s: byte %d: section table checksum mismatch", path, HDR);
-		goto done;
-	}
-	uint64_t czbytes = 0; /* a compressed graph's node data: its section's size */
-	for (uint32_t i = 0; cz && i < ns; i++)
+	return rc;
+}
+
+/* Step 3: the graph the header describes, allocated (within the memory budget), with
+ * room for coordinates and, for a renumbered graph, its input ids (*ids). */
+static int alloc_graph(const char *path, const struct head *hd, const unsigned char *h,
+                       const unsigned char *meta, uint64_t *czbytes, struct ordo_graph **out,
+                       uint32_t **ids, struct ordo_err *err)
+{
+	const uint64_t n = hd->n, m = hd->m;
+	*czbytes = 0; /* a compressed graph's node data: its section's size */
+	for (uint32_t i = 0; hd->cz && i < hd->ns; i++)
 		if (get32(meta + (uint64_t)i * SEC) == S_CBYTES)
-			czbytes = get64(meta + (uint64_t)i * SEC + 8);
-	uint64_t need =
-	    cz ? czbytes + 8 + 2 * n + 16 + ((flags & 4) ? 16 * n : 0)
-	       : 8 * (n + 1) + 4 * m + ((flags & 1) ? 4 * m : 0) + ((flags & 4) ? 16 * n : 0);
-	need += (flags & 16) ? 8 * n : 0; /* input ids and their inverse */
-	rc = io_check_memory(path, "the graph", need, err);
+			*czbytes = get64(meta + (uint64_t)i * SEC + 8);
+	const uint64_t coords = (hd->flags & F_COORDS) ? 16 * n : 0;
+	uint64_t need = hd->cz
+	                    ? *czbytes + 8 + 2 * n + 16 + coords
+	                    : 8 * (n + 1) + 4 * m + ((hd->flags & F_WEIGHTED) ? 4 * m : 0) + coords;
+	need += (hd->flags & F_IDS) ? 8 * n : 0; /* input ids and their inverse */
+	int rc = io_check_memory(path, "the graph", need, err);
 	if (rc)
-		goto done;
-	if (cz) {
-		rc = ordo_graph_alloc_cz((uint32_t)n, m, czbytes, (uint32_t)(czp >> 32),
-		                         (uint32_t)czp, &g, err);
-	} else {
-		rc = ordo_graph_alloc((uint32_t)n, m, flags & 1, &g, err);
-	}
+		return rc;
+	struct ordo_graph *g;
+	rc = hd->cz ? ordo_graph_alloc_cz((uint32_t)n, m, *czbytes, (uint32_t)(hd->czp >> 32),
+	                                  (uint32_t)hd->czp, &g, err)
+	            : ordo_graph_alloc((uint32_t)n, m, hd->flags & F_WEIGHTED, &g, err);
 	if (rc)
-		goto done;
-	if (flags & 2)
+		return rc;
+	*out = g;
+	if (hd->flags & F_SYMMETRIC)
 		g->flags |= ORDO_GRAPH_SYMMETRIC;
-	if (flags & 4) {
-		if (ck == ORDO_COORD_NONE) {
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s: byte 36: coordinates without a kind", path);
-			goto done;
-		}
-		rc = ordo_graph_alloc_coords(g, (int)ck, err);
-		if (rc)
-			goto done;
+	if (hd->flags & F_COORDS) {
+		if (hd->ck == ORDO_COORD_NONE)
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "%s: byte 36: coordinates without a kind", path);
+		if ((rc = ordo_graph_alloc_coords(g, (int)hd->ck, err)))
+			return rc;
 		memcpy(g->coord_unit, h + 40, 31);
 		g->coord_unit[31] = 0;
 	}
-	if ((flags & 16) && !(ids = malloc((n + 1) * sizeof *ids))) {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-		goto done;
-	}
-	/* sections -> destinations; gather frames */
-	struct sec s[5];
-	uint64_t nfr = 0;
+	if ((hd->flags & F_IDS) && !(*ids = malloc((n + 1) * sizeof **ids)))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Step 4: each section entry checked against the header and given its destination
+ * array in g; *nfr: the frames of all sections. */
+static int map_sections(const char *path, const struct head *hd, const unsigned char *meta,
+                        uint64_t czbytes, uint64_t fsize, struct ordo_graph *g, uint32_t *ids,
+                        struct sec *s, uint64_t *nfr, struct ordo_err *err)
+{
+	const uint64_t n = hd->n, m = hd->m, block = hd->block;
 	bool seen[S_KINDS] = {0};
-	for (uint32_t i = 0; i < ns; i++) {
+	*nfr = 0;
+	for (uint32_t i = 0; i < hd->ns; i++) {
 		const unsigned char *se = meta + (uint64_t)i * SEC;
 		s[i].kind = get32(se);
 		s[i].raw = get64(se + 8);
@@ -403,14 +426,13 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		/* the kind indexes seen[] and picks the destination: refuse an unknown one
 		 * before it is used for anything (a forged kind near 2^32 must not wrap onto
 		 * a real one) */
-		if (s[i].kind == 0 || s[i].kind >= S_KINDS) {
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s: byte %llu: section %u has unknown kind %u (expected "
-			                  "1 to %d)",
-			                  path, (unsigned long long)at, i, s[i].kind, S_KINDS - 1);
-			goto done;
-		}
-		const bool cz_kind = cz && s[i].kind != S_COORD && s[i].kind != S_ORIG;
+		if (s[i].kind == 0 || s[i].kind >= S_KINDS)
+			return ordo_err_set(
+			    err, ORDO_EFORMAT,
+			    "%s: byte %llu: section %u has unknown kind %u (expected "
+			    "1 to %d)",
+			    path, (unsigned long long)at, i, s[i].kind, S_KINDS - 1);
+		const bool cz_kind = hd->cz && s[i].kind != S_COORD && s[i].kind != S_ORIG;
 		switch (cz_kind ? s[i].kind + 100 : s[i].kind) {
 		case S_CBLK + 100:
 			s[i].data = g->cz_blk, want = 8 * (n / 16 + 1);
@@ -432,7 +454,7 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 			break;
 		case S_COORD:
 			s[i].data = g->coord,
-			want = g->coord ? 2 * n * (ck == ORDO_COORD_INT32 ? 4 : 8) : UINT64_MAX;
+			want = g->coord ? 2 * n * (hd->ck == ORDO_COORD_INT32 ? 4 : 8) : UINT64_MAX;
 			break;
 		case S_ORIG:
 			s[i].data = ids, want = ids ? 4 * n : UINT64_MAX;
@@ -442,38 +464,35 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		}
 		if (want == UINT64_MAX || seen[s[i].kind] || s[i].raw != want ||
 		    s[i].nframes != (want + block - 1) / block || s[i].table > fsize ||
-		    s[i].nframes * FRAME > fsize - s[i].table) {
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s: byte %llu: section %u (kind %u, %llu bytes in %llu "
-			                  "frames) does not match the header",
-			                  path, (unsigned long long)at, i, s[i].kind,
-			                  (unsigned long long)s[i].raw,
-			                  (unsigned long long)s[i].nframes);
-			goto done;
-		}
+		    s[i].nframes * FRAME > fsize - s[i].table)
+			return ordo_err_set(
+			    err, ORDO_EFORMAT,
+			    "%s: byte %llu: section %u (kind %u, %llu bytes in %llu "
+			    "frames) does not match the header",
+			    path, (unsigned long long)at, i, s[i].kind,
+			    (unsigned long long)s[i].raw, (unsigned long long)s[i].nframes);
 		seen[s[i].kind] = true;
-		nfr += s[i].nframes;
+		*nfr += s[i].nframes;
 	}
-	if ((cz ? !seen[S_CBLK] || !seen[S_CREL] || !seen[S_CBYTES]
-	        : !seen[S_DEG] || !seen[S_DST] || ((flags & 1) && !seen[S_W])) ||
-	    ((flags & 4) && !seen[S_COORD]) || ((flags & 16) && !seen[S_ORIG])) {
-		rc = ordo_err_set(err, ORDO_EFORMAT,
-		                  "%s: byte %d: a section the header promises is missing", path,
-		                  HDR);
-		goto done;
-	}
-	struct fj {
-		int sec;
-		uint64_t idx, off, sum, entry;
-		uint32_t stored, codec;
-	} *fr = malloc((nfr + 1) * sizeof *fr);
+	const uint32_t f = hd->flags;
+	if ((hd->cz ? !seen[S_CBLK] || !seen[S_CREL] || !seen[S_CBYTES]
+	            : !seen[S_DEG] || !seen[S_DST] || ((f & F_WEIGHTED) && !seen[S_W])) ||
+	    ((f & F_COORDS) && !seen[S_COORD]) || ((f & F_IDS) && !seen[S_ORIG]))
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "%s: byte %d: a section the header promises is missing", path,
+		                    HDR);
+	return 0;
+}
+
+/* Step 5: every section's frame table, checked (codec, bounds, the table's checksum),
+ * into fr[]. */
+static int read_frames(int fd, const char *path, const struct head *hd, const struct sec *s,
+                       uint64_t fsize, struct fj *fr, struct ordo_err *err)
+{
 	unsigned char *ft = NULL;
-	if (!fr) {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-		goto done;
-	}
 	uint64_t k = 0;
-	for (uint32_t i = 0; i < ns && !rc; i++) {
+	int rc = 0;
+	for (uint32_t i = 0; i < hd->ns && !rc; i++) {
 		uint64_t len = s[i].nframes * FRAME, sums = 0;
 		unsigned char *grown = realloc(ft, len ? len : 1);
 		if (!grown) { /* ft is still ours: freed below */
@@ -517,7 +536,46 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 			                  i);
 	}
 	free(ft);
-	/* decompress every frame in parallel into place */
+	return rc;
+}
+
+/* One frame into place (raw or zstd), its checksum checked; 0, or a code with msg. */
+static int decode_frame(int fd, const char *path, uint64_t block, const struct fj *f,
+                        const struct sec *sc, ZSTD_DCtx *dc, void *buf, char *msg, size_t cap)
+{
+	char *dst = (char *)sc->data + f->idx * block;
+	const uint64_t len = sc->raw - f->idx * block < block ? sc->raw - f->idx * block : block;
+	struct ordo_err e;
+	if (!dc || !buf)
+		return snprintf(msg, cap, "out of memory"), ORDO_ENOMEM;
+	if (f->codec == 0) {
+		if (f->stored != len)
+			return snprintf(msg, cap, "raw frame of %u bytes, expected %llu", f->stored,
+			                (unsigned long long)len),
+			       ORDO_EFORMAT;
+		if (pread_all(fd, dst, len, f->off, path, &e))
+			return snprintf(msg, cap, "%s", e.msg), e.code;
+	} else if (f->stored > ZSTD_compressBound(block)) {
+		return snprintf(msg, cap, "compressed frame larger than possible"), ORDO_EFORMAT;
+	} else if (pread_all(fd, buf, f->stored, f->off, path, &e)) {
+		return snprintf(msg, cap, "%s", e.msg), e.code;
+	} else {
+		size_t z = ZSTD_decompressDCtx(dc, dst, len, buf, f->stored);
+		if (ZSTD_isError(z) || z != len)
+			return snprintf(msg, cap, "corrupt zstd frame (%s)",
+			                ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"),
+			       ORDO_EFORMAT;
+	}
+	if (io_checksum(dst, len, sc->kind) != f->sum)
+		return snprintf(msg, cap, "checksum mismatch"), ORDO_ECHECKSUM;
+	return 0;
+}
+
+/* Step 6: every frame decoded in parallel straight into place; the first failing frame
+ * (in file order) is the error. */
+static int decode_frames(int fd, const char *path, int T, uint64_t block, const struct sec *s,
+                         const struct fj *fr, uint64_t nfr, struct ordo_err *err)
+{
 	uint64_t bad = UINT64_MAX; /* first failing frame */
 	int bad_code = 0;
 	char bad_msg[256] = "";
@@ -526,47 +584,10 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		ZSTD_DCtx *dc = ZSTD_createDCtx();
 		void *buf = malloc(ZSTD_compressBound(block));
 #pragma omp for schedule(dynamic, 1)
-		for (uint64_t j = 0; j < (rc ? 0 : nfr); j++) {
-			struct fj *f = &fr[j];
-			struct sec *sc = &s[f->sec];
-			char *dst = (char *)sc->data + f->idx * block;
-			uint64_t len =
-			    sc->raw - f->idx * block < block ? sc->raw - f->idx * block : block;
-			int code = 0;
+		for (uint64_t j = 0; j < nfr; j++) {
 			char msg[256];
-			struct ordo_err e;
-			if (!dc || !buf) {
-				code = ORDO_ENOMEM;
-				snprintf(msg, sizeof msg, "out of memory");
-			} else if (f->codec == 0) {
-				if (f->stored != len) {
-					code = ORDO_EFORMAT;
-					snprintf(msg, sizeof msg,
-					         "raw frame of %u bytes, expected %llu", f->stored,
-					         (unsigned long long)len);
-				} else if (pread_all(fd, dst, len, f->off, path, &e)) {
-					code = e.code;
-					snprintf(msg, sizeof msg, "%s", e.msg);
-				}
-			} else if (f->stored > ZSTD_compressBound(block)) {
-				code = ORDO_EFORMAT;
-				snprintf(msg, sizeof msg, "compressed frame larger than possible");
-			} else if (pread_all(fd, buf, f->stored, f->off, path, &e)) {
-				code = e.code;
-				snprintf(msg, sizeof msg, "%s", e.msg);
-			} else {
-				size_t z = ZSTD_decompressDCtx(dc, dst, len, buf, f->stored);
-				if (ZSTD_isError(z) || z != len) {
-					code = ORDO_EFORMAT;
-					snprintf(msg, sizeof msg, "corrupt zstd frame (%s)",
-					         ZSTD_isError(z) ? ZSTD_getErrorName(z)
-					                         : "wrong size");
-				}
-			}
-			if (!code && io_checksum(dst, len, sc->kind) != f->sum) {
-				code = ORDO_ECHECKSUM;
-				snprintf(msg, sizeof msg, "checksum mismatch");
-			}
+			const int code = decode_frame(fd, path, block, &fr[j], &s[fr[j].sec], dc,
+			                              buf, msg, sizeof msg);
 			if (code) {
 #pragma omp critical(native_bad)
 				if (j < bad) {
@@ -579,76 +600,108 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		ZSTD_freeDCtx(dc);
 		free(buf);
 	}
-	if (!rc && bad != UINT64_MAX)
-		rc = ordo_err_set(err, bad_code, "%s: byte %llu: frame %llu of section %u: %s",
-		                  path, (unsigned long long)fr[bad].off,
-		                  (unsigned long long)fr[bad].idx, fr[bad].sec, bad_msg);
-	free(fr);
-	if (rc)
-		goto done;
-	if (cz) {
-		if ((rc = ordo_graph_validate(g, err)))
-			ordo_err_prefix(err, "%s: ", path);
-		for (uint64_t b = 0; b <= n / 16; b++)
-			g->cz_nwide += (g->cz_blk[b] >> ORDO_CZ_SHIFT_AT & 63) != 0;
-		goto done;
-	}
-	/* degrees -> offsets: two-level parallel prefix sum. Each degree is checked
-	 * against m, so a forged section cannot wrap the sums around. */
-	{
-		uint64_t *off = g->off;
-		off[0] = 0;
-		uint64_t *part = calloc((size_t)T + 1, sizeof *part);
-		bool wrapped = false;
-		if (!part) {
-			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-			goto done;
-		}
+	if (bad == UINT64_MAX)
+		return 0;
+	return ordo_err_set(err, bad_code, "%s: byte %llu: frame %llu of section %u: %s", path,
+	                    (unsigned long long)fr[bad].off, (unsigned long long)fr[bad].idx,
+	                    fr[bad].sec, bad_msg);
+}
+
+/* Step 7 (plain CSR): degrees -> offsets by a two-level parallel prefix sum, each
+ * degree checked against m so that a forged section cannot wrap the sums around; then
+ * every destination checked to be a node. */
+static int plain_offsets(const char *path, int T, struct ordo_graph *g, struct ordo_err *err)
+{
+	const uint64_t n = g->n, m = g->m;
+	uint64_t *off = g->off;
+	off[0] = 0;
+	uint64_t *part = calloc((size_t)T + 1, sizeof *part);
+	bool wrapped = false;
+	if (!part)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 #pragma omp parallel num_threads(T) reduction(|| : wrapped)
-		{
-			int t = omp_get_thread_num(), nt = omp_get_num_threads();
-			uint64_t lo = 1 + n * (uint64_t)t / nt, hi = 1 + n * (uint64_t)(t + 1) / nt;
-			uint64_t acc = 0;
-			for (uint64_t u = lo; u < hi && !wrapped; u++) {
-				wrapped = off[u] > m;
-				acc += off[u];
-				wrapped = wrapped || acc > m;
-			}
-			part[t + 1] = acc;
-#pragma omp barrier
-#pragma omp single
-			for (int i = 1; i <= nt; i++)
-				part[i] = part[i] + part[i - 1] > m ? m + 1 : part[i] + part[i - 1];
-			acc = part[t];
-			for (uint64_t u = lo; u < hi && !wrapped && acc <= m; u++) {
-				acc += off[u];
-				off[u] = acc;
-			}
+	{
+		int t = omp_get_thread_num(), nt = omp_get_num_threads();
+		uint64_t lo = 1 + n * (uint64_t)t / nt, hi = 1 + n * (uint64_t)(t + 1) / nt;
+		uint64_t acc = 0;
+		for (uint64_t u = lo; u < hi && !wrapped; u++) {
+			wrapped = off[u] > m;
+			acc += off[u];
 			wrapped = wrapped || acc > m;
 		}
-		free(part);
-		if (wrapped || off[n] != m) {
-			rc = ordo_err_set(
-			    err, ORDO_EFORMAT,
-			    "%s: the degrees section does not sum to the header's m=%llu", path,
-			    (unsigned long long)m);
-			goto done;
+		part[t + 1] = acc;
+#pragma omp barrier
+#pragma omp single
+		for (int i = 1; i <= nt; i++)
+			part[i] = part[i] + part[i - 1] > m ? m + 1 : part[i] + part[i - 1];
+		acc = part[t];
+		for (uint64_t u = lo; u < hi && !wrapped && acc <= m; u++) {
+			acc += off[u];
+			off[u] = acc;
 		}
+		wrapped = wrapped || acc > m;
 	}
-	/* destinations must be valid node ids */
-	{
-		uint64_t badarc = UINT64_MAX;
+	free(part);
+	if (wrapped || off[n] != m)
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "%s: the degrees section does not sum to the header's m=%llu",
+		                    path, (unsigned long long)m);
+	uint64_t badarc = UINT64_MAX;
 #pragma omp parallel for num_threads(T) reduction(min : badarc)
-		for (uint64_t e = 0; e < m; e++)
-			if (g->dst[e] >= n && e < badarc)
-				badarc = e;
-		if (badarc != UINT64_MAX)
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s: arc %llu points to node %u, not below n=%llu", path,
-			                  (unsigned long long)badarc, g->dst[badarc],
-			                  (unsigned long long)n);
+	for (uint64_t e = 0; e < m; e++)
+		if (g->dst[e] >= n && e < badarc)
+			badarc = e;
+	if (badarc != UINT64_MAX)
+		return ordo_err_set(
+		    err, ORDO_EFORMAT, "%s: arc %llu points to node %u, not below n=%llu", path,
+		    (unsigned long long)badarc, g->dst[badarc], (unsigned long long)n);
+	return 0;
+}
+
+/* The reader: the steps above in order, then a compressed graph's own check, then the
+ * input ids (checked to be a permutation as they are set). */
+static int read_native(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                       struct ordo_load_info *info, struct ordo_err *err)
+{
+	(void)info;
+	*out = NULL;
+	const int T = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat sb;
+	fstat(fd, &sb);
+	const uint64_t fsize = (uint64_t)sb.st_size;
+	unsigned char h[HDR];
+	struct head hd = {.ns = 0};
+	struct ordo_graph *g = NULL;
+	unsigned char *meta = NULL;
+	uint32_t *ids = NULL; /* a renumbered graph's input ids */
+	struct fj *fr = NULL;
+	struct sec s[5];
+	uint64_t czbytes = 0, nfr = 0;
+	int rc = read_head(fd, path, &hd, h, err);
+	if (!rc)
+		rc = read_table(fd, path, &hd, &meta, err);
+	if (!rc)
+		rc = alloc_graph(path, &hd, h, meta, &czbytes, &g, &ids, err);
+	if (!rc)
+		rc = map_sections(path, &hd, meta, czbytes, fsize, g, ids, s, &nfr, err);
+	if (!rc && !(fr = malloc((nfr + 1) * sizeof *fr)))
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	if (!rc)
+		rc = read_frames(fd, path, &hd, s, fsize, fr, err);
+	if (!rc)
+		rc = decode_frames(fd, path, T, hd.block, s, fr, nfr, err);
+	free(fr);
+	if (!rc && hd.cz) {
+		if ((rc = ordo_graph_validate(g, err)))
+			ordo_err_prefix(err, "%s: ", path);
+		for (uint64_t b = 0; b <= hd.n / 16; b++)
+			g->cz_nwide += (g->cz_blk[b] >> ORDO_CZ_SHIFT_AT & 63) != 0;
+	} else if (!rc) {
+		rc = plain_offsets(path, T, g, err);
 	}
-done:
 	if (!rc && ids) {
 		rc = ordo_graph_set_ids(g, ids, err); /* takes ids, checks them */
 		ids = NULL;
