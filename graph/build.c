@@ -201,105 +201,97 @@ out:
 	return rc;
 }
 
-int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
-                     struct ordo_graph **out, struct ordo_build_stats *stats, struct ordo_err *err)
+/* How the builder cuts the node range: P partitions of 2^shift nodes, T threads. */
+struct geo {
+	int T, P, shift;
+	uint64_t n;
+};
+
+/* Step 1: the options and the arcs' ids against n (from opts or the largest id). */
+static int check_input(const struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
+                       uint64_t *n_out, struct ordo_err *err)
 {
-	struct ordo_build_stats st = {0};
-	*out = NULL;
-	int T = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-	bool win = edges->weighted, wout = win || opts->random_weights;
-	st.input_arcs = edges->count;
-	st.weights_replaced = win && opts->random_weights;
-	int rc = 0;
-	if (edges->oom) {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory while reading arcs");
-		goto fail_input;
-	}
-	if (opts->random_weights && (opts->wlo > opts->whi || opts->wlo == 0)) {
-		rc = ordo_err_set(err, ORDO_EINVAL, "random weights %u:%u: need 1 <= lo <= hi",
-		                  opts->wlo, opts->whi);
-		goto fail_input;
-	}
-	uint64_t n = opts->n ? opts->n : (edges->count ? (uint64_t)edges->max_id + 1 : 0);
-	if (n > ORDO_MAX_NODES) {
-		rc = ordo_err_set(err, ORDO_ERANGE,
-		                  "%llu nodes: ordo uses 32-bit node ids (at most %u nodes)",
-		                  (unsigned long long)n, ORDO_MAX_NODES);
-		goto fail_input;
-	}
-	if (edges->count && edges->max_id >= n) {
-		rc = ordo_err_set(err, ORDO_ERANGE, "arc endpoint %u is not below n=%llu",
-		                  edges->max_id, (unsigned long long)n);
-		goto fail_input;
-	}
+	if (edges->oom)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory while reading arcs");
+	if (opts->random_weights && (opts->wlo > opts->whi || opts->wlo == 0))
+		return ordo_err_set(err, ORDO_EINVAL, "random weights %u:%u: need 1 <= lo <= hi",
+		                    opts->wlo, opts->whi);
+	const uint64_t n = opts->n ? opts->n : (edges->count ? (uint64_t)edges->max_id + 1 : 0);
+	if (n > ORDO_MAX_NODES)
+		return ordo_err_set(err, ORDO_ERANGE,
+		                    "%llu nodes: ordo uses 32-bit node ids (at most %u nodes)",
+		                    (unsigned long long)n, ORDO_MAX_NODES);
+	if (edges->count && edges->max_id >= n)
+		return ordo_err_set(err, ORDO_ERANGE, "arc endpoint %u is not below n=%llu",
+		                    edges->max_id, (unsigned long long)n);
+	*n_out = n;
+	return 0;
+}
 
-	/* Partition geometry: at most 256 node ranges of 2^shift nodes (>= 1024). */
-	int shift = 10;
-	while ((n >> shift) > 255)
-		shift++;
-	int P = (int)((n + (1ull << shift) - 1) >> shift);
-	if (P == 0)
-		P = 1;
-
-	/* Blocks into an array, with the global index of each block's first arc. */
+/* Step 2: every arc (its reverse too when symmetrising; self-loops dropped unless
+ * kept; random weights drawn from its index) into the chain of its source's partition,
+ * one set of P chains per thread, each thread taking an even share of the blocks. The
+ * input chain is consumed. parts: T * P chains, or NULL (out of memory). */
+static struct ordo_edge_chain *partition_arcs(struct ordo_edge_chain *edges,
+                                              const struct ordo_build_opts *opts,
+                                              const struct geo *G, bool wout, uint32_t *wbase_out,
+                                              uint32_t *wmax_out, uint64_t *self_loops)
+{
+	const int T = G->T, P = G->P, shift = G->shift;
 	uint64_t nb = 0;
 	for (struct ordo_edge_block *b = edges->head; b; b = b->next)
 		nb++;
 	struct ordo_edge_block **blk = malloc((nb + 1) * sizeof *blk);
-	uint64_t *bbase = malloc((nb + 1) * sizeof *bbase);
+	uint64_t *bbase = malloc((nb + 1) * sizeof *bbase); /* each block's first arc */
 	uint64_t *tstart = calloc((size_t)T + 1, sizeof *tstart);
 	struct ordo_edge_chain *parts = malloc((size_t)T * P * sizeof *parts);
 	uint64_t *loops = calloc((size_t)T, sizeof *loops);
-	uint32_t wbase = UINT32_MAX, wmax = 0; /* of the arcs kept */
 	if (!blk || !bbase || !tstart || !parts || !loops) {
 		free(blk), free(bbase), free(tstart), free(parts), free(loops);
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
-		goto fail_input;
+		return NULL;
 	}
-	{
-		uint64_t i = 0, acc = 0;
-		for (struct ordo_edge_block *b = edges->head; b; b = b->next, i++) {
-			blk[i] = b;
-			bbase[i] = acc;
-			acc += b->count;
-		}
-		bbase[nb] = acc;
-		/* thread t takes blocks [tstart[t], tstart[t+1]) */
-		uint64_t t = 1;
-		for (uint64_t k = 0; k < nb && t < (uint64_t)T; k++)
-			while (t < (uint64_t)T && bbase[k + 1] >= acc * t / T)
-				tstart[t++] = k + 1;
-		while (t <= (uint64_t)T)
-			tstart[t++] = nb;
+	uint64_t i = 0, acc = 0;
+	for (struct ordo_edge_block *b = edges->head; b; b = b->next, i++) {
+		blk[i] = b;
+		bbase[i] = acc;
+		acc += b->count;
 	}
+	bbase[nb] = acc;
+	/* thread t takes blocks [tstart[t], tstart[t+1]) */
+	uint64_t t = 1;
+	for (uint64_t k = 0; k < nb && t < (uint64_t)T; k++)
+		while (t < (uint64_t)T && bbase[k + 1] >= acc * t / T)
+			tstart[t++] = k + 1;
+	while (t <= (uint64_t)T)
+		tstart[t++] = nb;
 	edges->head = edges->tail = edges->pred = NULL;
 	edges->count = 0;
-	for (int i = 0; i < T * P; i++) {
-		ordo_chain_init(&parts[i], wout);
+	for (int k = 0; k < T * P; k++) {
+		ordo_chain_init(&parts[k], wout);
 		/* packed: small blocks, so that the unsealed tails (one per chain) stay few
 		 * bytes beside the packed arcs */
-		parts[i].block_cap = opts->compress ? PART_BLOCK_PACKED : PART_BLOCK;
-		parts[i].pack = opts->compress;
-		parts[i].spill = opts->compress ? opts->spill : NULL;
+		parts[k].block_cap = opts->compress ? PART_BLOCK_PACKED : PART_BLOCK;
+		parts[k].pack = opts->compress;
+		parts[k].spill = opts->compress ? opts->spill : NULL;
 	}
-
+	uint32_t wbase = UINT32_MAX, wmax = 0; /* of the arcs kept */
 	const uint64_t wrange = opts->random_weights ? (uint64_t)opts->whi - opts->wlo + 1 : 0;
 #pragma omp parallel num_threads(T) reduction(min : wbase) reduction(max : wmax)
 	{
-		int t = omp_get_thread_num();
-		struct ordo_edge_chain *mine = parts + (size_t)t * P;
+		int tid = omp_get_thread_num();
+		struct ordo_edge_chain *mine = parts + (size_t)tid * P;
 		uint64_t nloops = 0;
 		struct ordo_unpack_buf ub = {0};
 		struct ordo_block_view v;
-		for (uint64_t k = tstart[t]; k < tstart[t + 1]; k++) {
+		for (uint64_t k = tstart[tid]; k < tstart[tid + 1]; k++) {
 			struct ordo_edge_block *b = blk[k];
 			if (!ordo_block_view(b, &ub, &v)) {
 				mine[0].oom = true; /* reported as out of memory below */
 				v.count = 0;
 			}
-			for (uint32_t i = 0; i < v.count; i++) {
-				uint32_t s = v.src[i], d = v.dst[i];
-				uint32_t w = v.w ? v.w[i] : 1;
+			for (uint32_t j = 0; j < v.count; j++) {
+				uint32_t s = v.src[j], d = v.dst[j];
+				uint32_t w = v.w ? v.w[j] : 1;
 				if (s == d && !opts->keep_self_loops) {
 					nloops++;
 					continue;
@@ -307,7 +299,7 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 				if (wrange)
 					w = opts->wlo +
 					    (uint32_t)ordo_reduce(
-					        ordo_hash2(opts->seed, bbase[k] + i), wrange);
+					        ordo_hash2(opts->seed, bbase[k] + j), wrange);
 				wbase = w < wbase ? w : wbase;
 				wmax = w > wmax ? w : wmax;
 				ordo_chain_push(&mine[s >> shift], s, d, w);
@@ -319,55 +311,29 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 		free(ub.a);
 		for (int p = 0; p < P; p++)
 			ordo_chain_seal(&mine[p]);
-		loops[t] = nloops;
+		loops[tid] = nloops;
 	}
 	free(blk);
 	free(bbase);
 	free(tstart);
 	ordo_chain_free(edges); /* its blocks are gone; small packed ones left slabs */
-
-	uint64_t *pbase = calloc((size_t)P + 1, sizeof *pbase);
-	bool oom = !pbase;
-	for (int i = 0; i < T * P; i++)
-		oom |= parts[i].oom;
-	for (int t = 0; t < T; t++)
-		st.self_loops_removed += loops[t];
+	*self_loops = 0;
+	for (int k = 0; k < T; k++)
+		*self_loops += loops[k];
 	free(loops);
-	struct ordo_graph *g = NULL;
-	if (!oom) {
-		for (int p = 0; p < P; p++) {
-			pbase[p + 1] = pbase[p];
-			for (int t = 0; t < T; t++)
-				pbase[p + 1] += parts[(size_t)t * P + p].count;
-		}
-		st.reverse_arcs_added = pbase[P] - (st.input_arcs - st.self_loops_removed);
-		if (opts->compress) {
-			free(pbase);
-			rc = build_compressed(parts, T, P, shift, (uint32_t)n, wout, wbase, wmax,
-			                      opts->dedup, &st, &g, err);
-			free(parts);
-			if (rc)
-				return rc;
-			if (opts->symmetrize)
-				g->flags |= ORDO_GRAPH_SYMMETRIC;
-			if (stats)
-				*stats = st;
-			*out = g;
-			return 0;
-		}
-		rc = ordo_graph_alloc((uint32_t)n, pbase[P], wout, &g, err);
-		if (rc)
-			goto fail_parts;
-	} else {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
-		goto fail_parts;
-	}
+	*wbase_out = wbase;
+	*wmax_out = wmax;
+	return parts;
+}
 
-	uint64_t *kept = calloc((size_t)P, sizeof *kept);
-	if (!kept) {
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building the CSR");
-		goto fail_graph;
-	}
+/* Step 3 (plain CSR): each partition's arcs counted, placed (consuming its chains) and,
+ * with dedup, deduplicated in place; kept[p]: the arcs partition p keeps. False when
+ * out of memory. */
+static bool fill_csr(struct ordo_edge_chain *parts, const struct geo *G, bool wout, bool dedup,
+                     const uint64_t *pbase, struct ordo_graph *g, uint64_t *kept)
+{
+	const int T = G->T, P = G->P, shift = G->shift;
+	const uint64_t n = G->n;
 	/* the reduction's private copies start false (the identity of ||), so a failure
 	 * known before the region must not be passed in through it */
 	bool fail = false;
@@ -410,7 +376,7 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 				ordo_chain_free(c);
 			}
 			kept[p] = pbase[p + 1] - pbase[p];
-			if (opts->dedup && span) {
+			if (dedup && span) {
 				uint64_t k = dedup_partition(g, lo, hi, pbase[p], pbase[p + 1],
 				                             &scratch, &scap);
 				if (k == UINT64_MAX)
@@ -423,59 +389,123 @@ int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts
 		free(scratch);
 		free(ub.a);
 	}
-	if (fail) {
+	return !fail;
+}
+
+/* Step 4 (plain CSR, dedup): the partitions' kept arcs moved together; returns m. */
+static uint64_t close_gaps(struct ordo_graph *g, const struct geo *G, bool wout,
+                           const uint64_t *pbase, const uint64_t *kept)
+{
+	const uint64_t n = G->n;
+	uint64_t wp = 0;
+	for (int p = 0; p < G->P; p++) {
+		uint32_t lo = (uint32_t)((uint64_t)p << G->shift);
+		uint64_t hi = (uint64_t)lo + (1ull << G->shift) < n ? lo + (1ull << G->shift) : n;
+		if (wp != pbase[p]) {
+			memmove(g->dst + wp, g->dst + pbase[p], kept[p] * sizeof *g->dst);
+			if (wout)
+				memmove(g->w + wp, g->w + pbase[p], kept[p] * sizeof *g->w);
+			for (uint64_t u = lo; u < hi; u++)
+				g->off[u] = g->off[u] - pbase[p] + wp;
+		}
+		wp += kept[p];
+	}
+	g->m = wp;
+	uint32_t *nd = realloc(g->dst, (wp ? wp : 1) * sizeof *g->dst);
+	if (nd)
+		g->dst = nd;
+	if (wout) {
+		uint32_t *nw = realloc(g->w, (wp ? wp : 1) * sizeof *g->w);
+		if (nw)
+			g->w = nw;
+	}
+	return wp;
+}
+
+int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
+                     struct ordo_graph **out, struct ordo_build_stats *stats, struct ordo_err *err)
+{
+	struct ordo_build_stats st = {0};
+	*out = NULL;
+	const bool win = edges->weighted, wout = win || opts->random_weights;
+	st.input_arcs = edges->count;
+	st.weights_replaced = win && opts->random_weights;
+	struct geo G = {.T = opts->threads > 0 ? opts->threads : omp_get_max_threads()};
+	int rc = check_input(edges, opts, &G.n, err);
+	if (rc) {
+		ordo_chain_free(edges);
+		return rc;
+	}
+	/* at most 256 node ranges of 2^shift nodes (>= 1024) */
+	G.shift = 10;
+	while ((G.n >> G.shift) > 255)
+		G.shift++;
+	G.P = (int)((G.n + (1ull << G.shift) - 1) >> G.shift);
+	if (G.P == 0)
+		G.P = 1;
+	const int T = G.T, P = G.P;
+	uint32_t wbase, wmax;
+	struct ordo_edge_chain *parts =
+	    partition_arcs(edges, opts, &G, wout, &wbase, &wmax, &st.self_loops_removed);
+	if (!parts) {
+		ordo_chain_free(edges);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
+	}
+	uint64_t *pbase = calloc((size_t)P + 1, sizeof *pbase); /* each partition's first arc */
+	uint64_t *kept = calloc((size_t)P, sizeof *kept);
+	bool oom = !pbase || !kept;
+	for (int i = 0; i < T * P; i++)
+		oom |= parts[i].oom;
+	struct ordo_graph *g = NULL;
+	if (oom) {
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory partitioning arcs");
+		goto fail;
+	}
+	for (int p = 0; p < P; p++) {
+		pbase[p + 1] = pbase[p];
+		for (int t = 0; t < T; t++)
+			pbase[p + 1] += parts[(size_t)t * P + p].count;
+	}
+	st.reverse_arcs_added = pbase[P] - (st.input_arcs - st.self_loops_removed);
+	if (opts->compress) {
+		free(pbase);
 		free(kept);
-		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building the CSR");
-		goto fail_graph;
-	}
-	uint64_t m = pbase[P];
-	if (opts->dedup) {
-		uint64_t wp = 0;
-		for (int p = 0; p < P; p++) {
-			uint32_t lo = (uint32_t)((uint64_t)p << shift);
-			uint64_t hi = (uint64_t)lo + (1ull << shift) < n ? lo + (1ull << shift) : n;
-			if (wp != pbase[p]) {
-				memmove(g->dst + wp, g->dst + pbase[p], kept[p] * sizeof *g->dst);
-				if (wout)
-					memmove(g->w + wp, g->w + pbase[p], kept[p] * sizeof *g->w);
-				for (uint64_t u = lo; u < hi; u++)
-					g->off[u] = g->off[u] - pbase[p] + wp;
-			}
-			wp += kept[p];
+		rc = build_compressed(parts, T, P, G.shift, (uint32_t)G.n, wout, wbase, wmax,
+		                      opts->dedup, &st, &g, err);
+		free(parts);
+		if (rc)
+			return rc;
+	} else {
+		if ((rc = ordo_graph_alloc((uint32_t)G.n, pbase[P], wout, &g, err)))
+			goto fail;
+		if (!fill_csr(parts, &G, wout, opts->dedup, pbase, g, kept)) {
+			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory building the CSR");
+			goto fail;
 		}
-		st.duplicates_removed = m - wp;
-		m = wp;
-		g->m = m;
-		uint32_t *nd = realloc(g->dst, (m ? m : 1) * sizeof *g->dst);
-		if (nd)
-			g->dst = nd;
-		if (wout) {
-			uint32_t *nw = realloc(g->w, (m ? m : 1) * sizeof *g->w);
-			if (nw)
-				g->w = nw;
+		uint64_t m = pbase[P];
+		if (opts->dedup) {
+			const uint64_t before = m;
+			m = close_gaps(g, &G, wout, pbase, kept);
+			st.duplicates_removed = before - m;
 		}
+		g->off[G.n] = m;
+		free(kept);
+		free(pbase);
+		free(parts);
 	}
-	g->off[n] = m;
 	if (opts->symmetrize)
 		g->flags |= ORDO_GRAPH_SYMMETRIC;
-	free(kept);
-	free(pbase);
-	free(parts);
 	if (stats)
 		*stats = st;
 	*out = g;
 	return 0;
-
-fail_graph:
+fail:
 	ordo_graph_free(g);
-fail_parts:
 	for (int i = 0; i < T * P; i++)
 		ordo_chain_free(&parts[i]);
 	free(parts);
 	free(pbase);
-	return rc;
-fail_input:
-	ordo_chain_free(edges);
+	free(kept);
 	return rc;
 }
 
