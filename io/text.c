@@ -104,25 +104,156 @@ static void default_count(void *st, struct io_piece *pc)
 	pc->lines = pc->records = lines;
 }
 
+/* The driver's state across chunks. */
+struct drive {
+	struct io_text_fmt *fmt;
+	void *st;
+	const char *path;
+	const struct ordo_load_opts *opts;
+	struct io_piece *pcs;
+	int T;
+	uint64_t line, record; /* file line and record number of the next unparsed byte */
+	bool in_header;
+};
+
+/* Hands header lines of [*p, end) to the format one at a time until it says the header
+ * is complete; *p moves past the lines it consumed. */
+static int header_lines(struct drive *d, const char **p, const char *end,
+                        struct io_text_result *res, struct ordo_err *err)
+{
+	char msg[IO_MSG];
+	while (d->in_header && *p < end) {
+		const char *e = io_eol(*p, end);
+		int h = d->fmt->header(d->st, *p, e, d->line, msg);
+		if (h < 0)
+			return ordo_err_set(err, h, "%s:%llu: %s", d->path,
+			                    (unsigned long long)d->line, msg);
+		if (h == 0) {
+			d->in_header = false;
+			ordo_chain_init(&res->arcs, d->fmt->weighted_chain);
+			break;
+		}
+		d->line++;
+		*p = e < end ? e + 1 : end;
+	}
+	return 0;
+}
+
+/* Parses [p, end), whole lines, in one piece per thread: a parallel pass counts each
+ * piece's lines and records, a prefix sum gives each its first line and record, a
+ * second parallel pass parses; the pieces' arcs are appended to res in file order, and
+ * the first error in file order is returned. */
+static int parse_span(struct drive *d, const char *p, const char *end, struct io_text_result *res,
+                      struct ordo_err *err)
+{
+	const int T = d->T;
+	struct io_piece *pcs = d->pcs;
+	/* split into pieces at line ends */
+	uint64_t len = (uint64_t)(end - p);
+	const char *s = p;
+	for (int t = 0; t < T; t++) {
+		const char *e = t == T - 1 ? end : p + len * (uint64_t)(t + 1) / T;
+		if (e < s)
+			e = s;
+		if (e < end && t < T - 1) {
+			const char *nl = memchr(e, '\n', (size_t)(end - e));
+			e = nl ? nl + 1 : end;
+		}
+		struct io_piece *pc = &pcs[t];
+		memset(pc, 0, sizeof *pc);
+		pc->p = s;
+		pc->end = e;
+		ordo_chain_init(&pc->chain, d->fmt->weighted_chain);
+		/* bound for a compressed graph: pack the arcs as they come */
+		pc->chain.pack = d->opts && d->opts->build.compress;
+		pc->chain.spill = pc->chain.pack ? d->opts->build.spill : NULL;
+		s = e;
+	}
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+	for (int t = 0; t < T; t++) {
+		if (d->fmt->count)
+			d->fmt->count(d->st, &pcs[t]);
+		else
+			default_count(d->st, &pcs[t]);
+	}
+	for (int t = 0; t < T; t++) {
+		pcs[t].first_line = d->line;
+		pcs[t].first_record = d->record;
+		d->line += pcs[t].lines;
+		d->record += pcs[t].records;
+	}
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+	for (int t = 0; t < T; t++) {
+		if (pcs[t].p < pcs[t].end)
+			d->fmt->parse(d->st, &pcs[t]);
+		ordo_chain_seal(&pcs[t].chain);
+	}
+	int rc = 0;
+	for (int t = 0; t < T; t++) {
+		struct io_piece *pc = &pcs[t];
+		if (!rc && pc->err_line)
+			rc = ordo_err_set(err, pc->err_code ? pc->err_code : ORDO_EFORMAT,
+			                  "%s:%llu: %s", d->path, (unsigned long long)pc->err_line,
+			                  pc->err);
+		if (!rc && pc->chain.oom)
+			rc = ordo_err_set(err, ORDO_ENOMEM, "%s: out of memory reading arcs",
+			                  d->path);
+		for (int k = 0; k < 4; k++)
+			res->cnt[k] += pc->cnt[k];
+		ordo_chain_concat(&res->arcs, &pc->chain);
+	}
+	res->lines = d->line - 1;
+	res->records = d->record;
+	return rc;
+}
+
+/* Where a chunk of `have` bytes is cut: after its last '\n' (everything at EOF), with
+ * NUL bytes and over-long lines refused. */
+static int cut_chunk(const struct drive *d, const char *buf, uint64_t have, bool eof, uint64_t *cut,
+                     struct ordo_err *err)
+{
+	*cut = have;
+	if (!eof) {
+		const char *nl = memrchr(buf, '\n', have);
+		if (!nl)
+			return ordo_err_set(err, ORDO_EFORMAT, "%s:%llu: line longer than %u MiB",
+			                    d->path, (unsigned long long)d->line, CHUNK >> 20);
+		*cut = (uint64_t)(nl - buf) + 1;
+	}
+	const char *z = memchr(buf, 0, *cut);
+	if (z) {
+		uint64_t l = d->line;
+		for (const char *s = buf; s < z; s++)
+			l += *s == '\n';
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "%s:%llu: expected text, found a NUL byte (binary data?)",
+		                    d->path, (unsigned long long)l);
+	}
+	return 0;
+}
+
 int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, void *st, int threads,
                 const struct ordo_load_opts *opts, struct io_text_result *res, struct ordo_err *err)
 {
-	int T = threads > 0 ? threads : omp_get_max_threads();
+	struct drive d = {.fmt = fmt,
+	                  .st = st,
+	                  .path = path,
+	                  .opts = opts,
+	                  .T = threads > 0 ? threads : omp_get_max_threads(),
+	                  .line = 1,
+	                  .in_header = fmt->header != NULL};
 	memset(res, 0, sizeof *res);
 	char *buf = malloc(CHUNK + 1);
-	struct io_piece *pcs = calloc((size_t)T, sizeof *pcs);
-	if (!buf || !pcs) {
-		free(buf), free(pcs);
+	d.pcs = calloc((size_t)d.T, sizeof *d.pcs);
+	if (!buf || !d.pcs) {
+		free(buf), free(d.pcs);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
-	bool in_header = fmt->header != NULL;
-	uint64_t line = 1, record = 0, have = 0;
+	uint64_t have = 0;
 	bool eof = false;
 	int rc = 0;
 	double last_progress = ordo_now();
-	char msg[IO_MSG];
 	ordo_chain_init(&res->arcs, fmt->weighted_chain);
-
 	while (!rc) {
 		if (!eof && have < CHUNK) {
 			int64_t r = io_in_read(in, buf + have, CHUNK - have, err);
@@ -137,105 +268,14 @@ int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, voi
 		}
 		if (have == 0)
 			break;
-		/* cut after the last newline; at EOF everything goes */
-		uint64_t cut = have;
-		if (!eof) {
-			const char *nl = memrchr(buf, '\n', have);
-			if (!nl) {
-				rc = ordo_err_set(err, ORDO_EFORMAT,
-				                  "%s:%llu: line longer than %u MiB", path,
-				                  (unsigned long long)line, CHUNK >> 20);
-				break;
-			}
-			cut = (uint64_t)(nl - buf) + 1;
-		}
+		uint64_t cut;
+		if ((rc = cut_chunk(&d, buf, have, eof, &cut, err)))
+			break;
 		const char *p = buf, *end = buf + cut;
-		if (memchr(buf, 0, cut)) {
-			const char *z = memchr(buf, 0, cut);
-			uint64_t l = line;
-			for (const char *s = buf; s < z; s++)
-				l += *s == '\n';
-			rc = ordo_err_set(err, ORDO_EFORMAT,
-			                  "%s:%llu: expected text, found a NUL byte (binary data?)",
-			                  path, (unsigned long long)l);
+		if ((rc = header_lines(&d, &p, end, res, err)))
 			break;
-		}
-		while (in_header && p < end) {
-			const char *e = io_eol(p, end);
-			int h = fmt->header(st, p, e, line, msg);
-			if (h < 0) {
-				rc = ordo_err_set(err, h, "%s:%llu: %s", path,
-				                  (unsigned long long)line, msg);
-				break;
-			}
-			if (h == 0) {
-				in_header = false;
-				ordo_chain_init(&res->arcs, fmt->weighted_chain);
-				break;
-			}
-			line++;
-			p = e < end ? e + 1 : end;
-		}
-		if (rc)
+		if (!d.in_header && p < end && (rc = parse_span(&d, p, end, res, err)))
 			break;
-		if (!in_header && p < end) {
-			/* split into pieces at line ends */
-			uint64_t len = (uint64_t)(end - p);
-			const char *s = p;
-			for (int t = 0; t < T; t++) {
-				const char *e = t == T - 1 ? end : p + len * (uint64_t)(t + 1) / T;
-				if (e < s)
-					e = s;
-				if (e < end && t < T - 1) {
-					const char *nl = memchr(e, '\n', (size_t)(end - e));
-					e = nl ? nl + 1 : end;
-				}
-				struct io_piece *pc = &pcs[t];
-				memset(pc, 0, sizeof *pc);
-				pc->p = s;
-				pc->end = e;
-				ordo_chain_init(&pc->chain, fmt->weighted_chain);
-				/* bound for a compressed graph: pack the arcs as they come */
-				pc->chain.pack = opts && opts->build.compress;
-				pc->chain.spill = pc->chain.pack ? opts->build.spill : NULL;
-				s = e;
-			}
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-			for (int t = 0; t < T; t++) {
-				if (fmt->count)
-					fmt->count(st, &pcs[t]);
-				else
-					default_count(st, &pcs[t]);
-			}
-			for (int t = 0; t < T; t++) {
-				pcs[t].first_line = line;
-				pcs[t].first_record = record;
-				line += pcs[t].lines;
-				record += pcs[t].records;
-			}
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-			for (int t = 0; t < T; t++) {
-				if (pcs[t].p < pcs[t].end)
-					fmt->parse(st, &pcs[t]);
-				ordo_chain_seal(&pcs[t].chain);
-			}
-			for (int t = 0; t < T; t++) {
-				struct io_piece *pc = &pcs[t];
-				if (!rc && pc->err_line)
-					rc = ordo_err_set(
-					    err, pc->err_code ? pc->err_code : ORDO_EFORMAT,
-					    "%s:%llu: %s", path, (unsigned long long)pc->err_line,
-					    pc->err);
-				if (!rc && pc->chain.oom)
-					rc = ordo_err_set(err, ORDO_ENOMEM,
-					                  "%s: out of memory reading arcs", path);
-				for (int k = 0; k < 4; k++)
-					res->cnt[k] += pc->cnt[k];
-				ordo_chain_concat(&res->arcs, &pc->chain);
-			}
-			res->lines = line - 1;
-			res->records = record;
-		}
 		memmove(buf, buf + cut, have - cut);
 		have -= cut;
 		if (opts && opts->progress && ordo_now() - last_progress > 0.5) {
@@ -246,21 +286,22 @@ int io_text_run(struct io_in *in, const char *path, struct io_text_fmt *fmt, voi
 		if (eof && have == 0)
 			break;
 	}
-	if (!rc && in_header) {
+	if (!rc && d.in_header) {
 		/* the whole file was header (or empty): let the format complain */
-		int h = fmt->header(st, NULL, NULL, line, msg);
+		char msg[IO_MSG];
+		int h = fmt->header(st, NULL, NULL, d.line, msg);
 		if (h < 0)
-			rc = ordo_err_set(err, h, "%s:%llu: %s", path, (unsigned long long)line,
+			rc = ordo_err_set(err, h, "%s:%llu: %s", path, (unsigned long long)d.line,
 			                  msg);
 	}
-	res->lines = line - 1;
+	res->lines = d.line - 1;
 	free(buf);
 	if (rc) {
-		for (int t = 0; t < T; t++)
-			ordo_chain_free(&pcs[t].chain);
+		for (int t = 0; t < d.T; t++)
+			ordo_chain_free(&d.pcs[t].chain);
 		ordo_chain_free(&res->arcs);
 	}
-	free(pcs);
+	free(d.pcs);
 	return rc;
 }
 
