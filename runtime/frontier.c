@@ -105,6 +105,151 @@ void ordo_frontier_flush(struct ordo_frontier_tctx *fx)
 	fx->nbuf = 0;
 }
 
+/* The rule's state, written by one thread (an omp single) between barriers. */
+struct decide {
+	uint64_t qlen;             /* sparse frontier's length (push rounds) */
+	uint64_t scout;            /* arcs out of the frontier */
+	uint64_t unexplored;       /* arcs not yet scouted (Beamer's m_u) */
+	uint64_t awake, old_awake; /* dense frontier's size now and a round ago */
+	uint64_t handed;           /* nodes left to the caller (a hand-off) */
+	uint32_t rounds_push, rounds_pull;
+	bool pull, over, canceled;
+};
+
+/* Before a round: Beamer's rule (push -> pull when the frontier's arcs exceed the
+ * unexplored arcs / alpha; pull -> push when the frontier shrinks below n / beta), and
+ * the frontier converted to the new form. One thread. */
+static void choose_direction(const struct ordo_frontier_opts *o, uint32_t n, size_t words,
+                             double alpha, double beta, struct ordo_frontier_run_state *rs,
+                             struct decide *D)
+{
+	bool to_pull = false, to_push = false;
+	if (!D->pull) {
+		to_pull = o->direction == ORDO_FRONTIER_PULL ||
+		          (o->direction == ORDO_FRONTIER_AUTO &&
+		           (double)D->scout > (double)D->unexplored / alpha);
+		if (!to_pull)
+			D->unexplored -= D->scout < D->unexplored ? D->scout : D->unexplored;
+	} else {
+		to_push = o->direction == ORDO_FRONTIER_AUTO && D->awake < D->old_awake &&
+		          (double)D->awake < (double)n / beta;
+	}
+	if (to_pull) {
+		memset(rs->bits, 0, words * sizeof *rs->bits);
+		for (uint64_t i = 0; i < D->qlen; i++)
+			rs->bits[rs->queue[i] >> 6] |= 1ull << (rs->queue[i] & 63);
+		D->pull = true;
+		D->old_awake = 0;
+		D->awake = D->qlen;
+	} else if (to_push) {
+		D->qlen = 0;
+		for (size_t w = 0; w < words; w++)
+			for (uint64_t b = rs->bits[w]; b; b &= b - 1)
+				rs->queue[D->qlen++] =
+				    (uint32_t)(w * 64 + (unsigned)__builtin_ctzll(b));
+		D->pull = false;
+		D->scout = 1; /* as GAPBS: do not turn straight back */
+	}
+}
+
+/* One round's share of this thread (inside the parallel region: the loops are the
+ * region's work-sharing loops): pull scans the unvisited nodes' in-arcs word by word,
+ * push the frontier's out-arcs. Returns the arcs this thread examined. */
+static inline uint64_t round_share(const struct ordo_frontier_ops *ops, void *user, uint32_t n,
+                                   size_t words, uint64_t qlen, bool pull,
+                                   struct ordo_frontier_run_state *rs,
+                                   struct ordo_frontier_tctx *fx)
+{
+	uint64_t arcs = 0;
+	if (pull) {
+		fx->in = rs->bits;
+		fx->next_bits = rs->nbits;
+#pragma omp for schedule(dynamic, 16)
+		for (size_t w = 0; w < words - 1; w++) {
+			rs->nbits[w] = 0;
+			const uint32_t lo = (uint32_t)(w * 64);
+			/* the word's nodes below n not in a frontier yet */
+			const uint64_t todo =
+			    ~rs->seen[w] & (n - lo >= 64 ? ~0ull : (1ull << (n - lo)) - 1);
+			if (todo)
+				arcs += ops->pull(fx, lo, todo, user);
+			rs->seen[w] |= rs->nbits[w];
+		}
+	} else {
+		fx->in = NULL;
+		fx->next_bits = NULL;
+#pragma omp for schedule(dynamic, 64)
+		for (uint64_t i = 0; i < qlen; i++)
+			arcs += ops->push(fx, rs->queue[i], user);
+		if (fx->nbuf)
+			ordo_frontier_flush(fx);
+	}
+	return arcs;
+}
+
+/* After a round: the threads' counts summed, the next frontier made current, and
+ * whether the run is over (no node added, a caller's stop, or a hand-off of a long
+ * tail of small push rounds: on a high-diameter graph the rounds' barriers cost more
+ * than they save, so the frontier goes to the caller's asynchronous operator). One
+ * thread. */
+static void end_round(const struct ordo_frontier_opts *o, uint32_t n, uint32_t round, bool track,
+                      const struct slot *sl, int T, struct ordo_frontier_run_state *rs,
+                      struct decide *D)
+{
+	uint64_t add = 0, sc = 0;
+	for (int t = 0; t < T; t++) {
+		add += sl[t].round_added;
+		sc += sl[t].round_scout;
+	}
+	if (D->pull) {
+		D->rounds_pull++;
+		uint64_t *x = rs->bits;
+		rs->bits = rs->nbits, rs->nbits = x;
+		D->old_awake = D->awake;
+		D->awake = add;
+	} else {
+		D->rounds_push++;
+		uint32_t *x = rs->queue;
+		rs->queue = rs->next, rs->next = x;
+		D->qlen = atomic_load_explicit(&rs->nlen, memory_order_relaxed);
+		atomic_store_explicit(&rs->nlen, 0, memory_order_relaxed);
+		for (uint64_t i = 0; track && i < D->qlen; i++)
+			rs->seen[rs->queue[i] >> 6] |= 1ull << (rs->queue[i] & 63);
+	}
+	D->scout = sc;
+	D->over = add == 0;
+	if (!D->over && o->cancel && atomic_load_explicit(o->cancel, memory_order_relaxed))
+		D->over = D->canceled = true;
+	if (!D->over && !D->pull && o->handoff_round && round + 1 >= o->handoff_round &&
+	    o->direction == ORDO_FRONTIER_AUTO &&
+	    (double)D->qlen < (double)n * (o->handoff_share > 0 ? o->handoff_share
+	                                                        : ORDO_FRONTIER_HANDOFF_SHARE)) {
+		D->handed = D->qlen;
+		D->over = true;
+	}
+}
+
+static void fill_stats(const struct decide *D, const struct slot *sl, int T, double seconds,
+                       struct ordo_frontier_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->seconds = seconds;
+	st->rounds_push = D->rounds_push;
+	st->rounds_pull = D->rounds_pull;
+	st->handed_off = D->handed;
+	st->threads = T;
+	uint64_t *per = malloc((size_t)T * sizeof *per);
+	for (int t = 0; t < T; t++) {
+		st->added += sl[t].added;
+		st->arcs += sl[t].arcs;
+		if (per)
+			per[t] = sl[t].work;
+	}
+	if (per)
+		ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
+	free(per);
+}
+
 int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m,
                       const uint32_t *initial, uint64_t n0, const struct ordo_frontier_ops *ops,
                       void *user, struct ordo_frontier_stats *st, struct ordo_err *err)
@@ -112,7 +257,6 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const int T = o->topo->nthreads;
 	const double alpha = o->alpha > 0 ? o->alpha : ORDO_FRONTIER_ALPHA;
 	const double beta = o->beta > 0 ? o->beta : ORDO_FRONTIER_BETA;
-	bool canceled = false; /* written by the deciding thread (an omp single) */
 	struct ordo_frontier_space *own = NULL, *sp = o->space;
 	if (o->handoff_round && !sp) /* a handed-off frontier must outlive the run */
 		return ordo_err_set(err, ORDO_EINVAL, "a hand-off needs a frontier space");
@@ -141,15 +285,11 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const bool track = o->direction != ORDO_FRONTIER_PUSH;
 	memcpy(rs.queue, initial, n0 * sizeof *initial);
 	atomic_store_explicit(&rs.nlen, 0, memory_order_relaxed);
-	/* shared state, written by the deciding thread only, between barriers */
-	uint64_t qlen = n0, scout = 0, unexplored = m, awake = n0, old_awake = 0;
+	struct decide D = {.qlen = n0, .unexplored = m, .awake = n0, .over = n0 == 0};
 	for (uint64_t i = 0; i < n0; i++) {
-		scout += ops->degree(initial[i], user);
+		D.scout += ops->degree(initial[i], user);
 		rs.seen[initial[i] >> 6] |= 1ull << (initial[i] & 63);
 	}
-	bool pull = false, over = n0 == 0;
-	uint64_t handed = 0;
-	uint32_t rounds_push = 0, rounds_pull = 0;
 	int got = 0;
 	double t1 = 0;
 	omp_set_dynamic(0);
@@ -160,70 +300,13 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		got = omp_get_num_threads();
 		struct ordo_frontier_tctx fx = {.buf = bufs + (size_t)tid * ORDO_FRONTIER_CHUNK,
 		                                .run = &rs};
-		for (uint32_t round = 0; got == T && !over; round++) {
-			/* the rule (one thread), then the form's conversion if it changes */
+		for (uint32_t round = 0; got == T && !D.over; round++) {
 #pragma omp single
-			{
-				bool to_pull = false, to_push = false;
-				if (!pull) {
-					to_pull = o->direction == ORDO_FRONTIER_PULL ||
-					          (o->direction == ORDO_FRONTIER_AUTO &&
-					           (double)scout > (double)unexplored / alpha);
-					if (!to_pull)
-						unexplored -=
-						    scout < unexplored ? scout : unexplored;
-				} else {
-					to_push = o->direction == ORDO_FRONTIER_AUTO &&
-					          awake < old_awake &&
-					          (double)awake < (double)n / beta;
-				}
-				if (to_pull) {
-					memset(rs.bits, 0, words * sizeof *rs.bits);
-					for (uint64_t i = 0; i < qlen; i++)
-						rs.bits[rs.queue[i] >> 6] |= 1ull
-						                             << (rs.queue[i] & 63);
-					pull = true;
-					old_awake = 0;
-					awake = qlen;
-				} else if (to_push) {
-					qlen = 0;
-					for (size_t w = 0; w < words; w++)
-						for (uint64_t b = rs.bits[w]; b; b &= b - 1)
-							rs.queue[qlen++] =
-							    (uint32_t)(w * 64 +
-							               (unsigned)__builtin_ctzll(
-							                   b));
-					pull = false;
-					scout = 1; /* as GAPBS: do not turn straight back */
-				}
-			}
+			choose_direction(o, n, words, alpha, beta, &rs, &D);
 			fx.round = round;
 			fx.added = fx.scout = 0;
-			uint64_t arcs = 0;
-			if (pull) {
-				fx.in = rs.bits;
-				fx.next_bits = rs.nbits;
-#pragma omp for schedule(dynamic, 16)
-				for (size_t w = 0; w < words - 1; w++) {
-					rs.nbits[w] = 0;
-					const uint32_t lo = (uint32_t)(w * 64);
-					/* the word's nodes below n not in a frontier yet */
-					const uint64_t todo =
-					    ~rs.seen[w] &
-					    (n - lo >= 64 ? ~0ull : (1ull << (n - lo)) - 1);
-					if (todo)
-						arcs += ops->pull(&fx, lo, todo, user);
-					rs.seen[w] |= rs.nbits[w];
-				}
-			} else {
-				fx.in = NULL;
-				fx.next_bits = NULL;
-#pragma omp for schedule(dynamic, 64)
-				for (uint64_t i = 0; i < qlen; i++)
-					arcs += ops->push(&fx, rs.queue[i], user);
-				if (fx.nbuf)
-					ordo_frontier_flush(&fx);
-			}
+			const uint64_t arcs =
+			    round_share(ops, user, n, words, D.qlen, D.pull, &rs, &fx);
 			struct slot *me = &sl[tid];
 			me->added += fx.added;
 			me->arcs += arcs;
@@ -232,47 +315,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 			me->round_scout = fx.scout;
 #pragma omp barrier
 #pragma omp single
-			{
-				uint64_t add = 0, sc = 0;
-				for (int t = 0; t < T; t++) {
-					add += sl[t].round_added;
-					sc += sl[t].round_scout;
-				}
-				if (pull) {
-					rounds_pull++;
-					uint64_t *x = rs.bits;
-					rs.bits = rs.nbits, rs.nbits = x;
-					old_awake = awake;
-					awake = add;
-				} else {
-					rounds_push++;
-					uint32_t *x = rs.queue;
-					rs.queue = rs.next, rs.next = x;
-					qlen = atomic_load_explicit(&rs.nlen, memory_order_relaxed);
-					atomic_store_explicit(&rs.nlen, 0, memory_order_relaxed);
-					for (uint64_t i = 0; track && i < qlen; i++)
-						rs.seen[rs.queue[i] >> 6] |= 1ull
-						                             << (rs.queue[i] & 63);
-				}
-				scout = sc;
-				over = add == 0;
-				if (!over && o->cancel &&
-				    atomic_load_explicit(o->cancel, memory_order_relaxed))
-					over = canceled = true;
-				/* a long run of small push rounds (a high-diameter graph): the
-				 * rounds' barriers cost more than they save, so the frontier is
-				 * left to the caller's asynchronous operator */
-				if (!over && !pull && o->handoff_round &&
-				    round + 1 >= o->handoff_round &&
-				    o->direction == ORDO_FRONTIER_AUTO &&
-				    (double)qlen <
-				        (double)n * (o->handoff_share > 0
-				                         ? o->handoff_share
-				                         : ORDO_FRONTIER_HANDOFF_SHARE)) {
-					handed = qlen;
-					over = true;
-				}
-			}
+			end_round(o, n, round, track, sl, T, &rs, &D);
 		}
 #pragma omp single
 		t1 = ordo_now();
@@ -280,29 +323,13 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	int rc = 0;
 	if (got != T)
 		rc = ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T, got);
-	else if (canceled)
+	else if (D.canceled)
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the rounds were stopped");
-	else if (st) {
-		memset(st, 0, sizeof *st);
-		st->seconds = t1 - t0;
-		st->rounds_push = rounds_push;
-		st->rounds_pull = rounds_pull;
-		st->handed_off = handed;
-		st->threads = T;
-		uint64_t *per = malloc((size_t)T * sizeof *per);
-		for (int t = 0; t < T; t++) {
-			st->added += sl[t].added;
-			st->arcs += sl[t].arcs;
-			if (per)
-				per[t] = sl[t].work;
-		}
-		if (per)
-			ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
-		free(per);
-	}
+	else if (st)
+		fill_stats(&D, sl, T, t1 - t0, st);
 	/* the last frontier (sparse after a push round), for a caller that takes over */
 	sp->queue = rs.queue, sp->next = rs.next;
-	sp->qlen = handed;
+	sp->qlen = D.handed;
 	ordo_frontier_space_free(own);
 	return rc;
 }
