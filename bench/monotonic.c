@@ -203,6 +203,32 @@ static int replay_file(const char *path, struct quality *q)
 	return rc;
 }
 
+/* The threads' logs (freed) into one, written to logpath when given, and replayed
+ * into q; 0 or an exit status. */
+static int merge_logs(struct logrec **logs, size_t *nlog, int T, const char *logpath,
+                      struct quality *q)
+{
+	size_t total = 0, at = 0;
+	for (int t = 0; t < T; t++)
+		total += nlog[t];
+	struct logrec *all = malloc((total + 1) * sizeof *all);
+	int rc = all ? 0 : 3;
+	for (int t = 0; t < T; t++) {
+		if (all)
+			memcpy(all + at, logs[t], nlog[t] * sizeof *all);
+		at += nlog[t];
+		free(logs[t]);
+	}
+	free(logs);
+	free(nlog);
+	if (!rc && logpath)
+		rc = write_log(logpath, all, total);
+	if (!rc)
+		rc = replay(all, total, q);
+	free(all);
+	return rc;
+}
+
 static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, const char *logpath,
                struct result *res, struct quality *q, char *resolved, size_t cap)
 {
@@ -315,24 +341,7 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 		return 3;
 	}
 	if (logs) {
-		size_t total = 0, at = 0;
-		for (int t = 0; t < T; t++)
-			total += nlog[t];
-		struct logrec *all = malloc((total + 1) * sizeof *all);
-		int rc = all ? 0 : 3;
-		for (int t = 0; t < T; t++) {
-			if (all)
-				memcpy(all + at, logs[t], nlog[t] * sizeof *all);
-			at += nlog[t];
-			free(logs[t]);
-		}
-		free(logs);
-		free(nlog);
-		if (!rc && logpath)
-			rc = write_log(logpath, all, total);
-		if (!rc)
-			rc = replay(all, total, q);
-		free(all);
+		int rc = merge_logs(logs, nlog, T, logpath, q);
 		if (rc)
 			return rc;
 	}
