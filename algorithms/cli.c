@@ -384,9 +384,31 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	}
 	if (!path) {
 		char resolved[256];
-		/* compressed straight away unless it is renumbered or reweighed first */
+		/* compressed straight away unless it is renumbered or reweighed first; the
+		 * packed arcs may wait in a spill file, as a text input's do */
 		const bool direct = lo->build.compress && !lo->reorder && !lo->weights_from_coords;
-		rc = ordo_generate_as(gen, lo->threads, direct, g, resolved, sizeof resolved, &err);
+		struct ordo_spill *spill = NULL;
+		if (lo->spill_dir && !direct) {
+			fprintf(stderr,
+			        "%s: --spill-dir is for a graph generated straight into the "
+			        "compressed form: add --compress (and no --reorder or "
+			        "--weights-from-coords)\n",
+			        cli_prog);
+			return 2;
+		}
+		if (lo->spill_dir && (rc = ordo_spill_open(lo->spill_dir, &spill, &err)))
+			return cli_fail(cli_prog, &err);
+		rc = ordo_generate_as(gen, lo->threads, direct, spill, g, resolved, sizeof resolved,
+		                      &err);
+		if (spill) {
+			if (rc)
+				ordo_spill_describe(spill, &err); /* a failed write is the cause */
+			else if (!quiet)
+				fprintf(stderr, "%s: %.1f MiB of packed arcs spilled to %s\n",
+				        cli_prog, ordo_spill_bytes(spill) / 1048576.0,
+				        lo->spill_dir);
+			ordo_spill_close(spill);
+		}
 		if (rc)
 			return cli_fail(cli_prog, &err);
 		snprintf(input_name, cap, "gen:%s", resolved);

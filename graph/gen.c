@@ -166,8 +166,8 @@ static int gen_lattice(const struct lattice *L, int threads, struct ordo_graph *
 }
 
 static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_t whi, bool sym,
-                    bool dedup, int threads, bool compress, struct ordo_graph **out,
-                    struct ordo_err *err)
+                    bool dedup, int threads, bool compress, struct ordo_spill *spill,
+                    struct ordo_graph **out, struct ordo_err *err)
 {
 	uint64_t n = 1ull << scale, m = ef << scale;
 	int T = threads > 0 ? threads : omp_get_max_threads();
@@ -185,6 +185,7 @@ static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_
 		/* bound for the compressed builder: the arcs wait packed (varints), so the
 		 * plain graph never exists */
 		c->pack = compress;
+		c->spill = compress ? spill : NULL;
 		uint64_t lo = m * (uint64_t)t / T, hi = m * (uint64_t)(t + 1) / T;
 		for (uint64_t e = lo; e < hi; e++) {
 			uint64_t u = 0, v = 0, r = 0;
@@ -215,7 +216,8 @@ static int gen_rmat(int scale, uint64_t ef, uint64_t seed, uint32_t wlo, uint32_
 	                             .whi = whi,
 	                             .seed = seed,
 	                             .threads = T,
-	                             .compress = compress};
+	                             .compress = compress,
+	                             .spill = compress ? spill : NULL};
 	if (all.oom) { /* concat keeps any chain's failed append */
 		ordo_chain_free(&all);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory generating R-MAT arcs");
@@ -278,7 +280,7 @@ void ordo_generate_help(char *buf, size_t cap)
 int ordo_generate(const char *spec_text, int threads, struct ordo_graph **out, char *resolved,
                   size_t resolved_cap, struct ordo_err *err)
 {
-	return ordo_generate_as(spec_text, threads, false, out, resolved, resolved_cap, err);
+	return ordo_generate_as(spec_text, threads, false, NULL, out, resolved, resolved_cap, err);
 }
 
 /* The lattices are made as CSR arrays directly: a compressed one is converted after. */
@@ -292,8 +294,9 @@ static int compressed_after(int rc, bool compress, int threads, struct ordo_grap
 	return rc;
 }
 
-int ordo_generate_as(const char *spec_text, int threads, bool compress, struct ordo_graph **out,
-                     char *resolved, size_t resolved_cap, struct ordo_err *err)
+int ordo_generate_as(const char *spec_text, int threads, bool compress, struct ordo_spill *spill,
+                     struct ordo_graph **out, char *resolved, size_t resolved_cap,
+                     struct ordo_err *err)
 {
 	*out = NULL;
 	struct ordo_spec spec;
@@ -347,5 +350,5 @@ int ordo_generate_as(const char *spec_text, int threads, bool compress, struct o
 		return ordo_err_set(err, ORDO_EINVAL, "generator rmat: too many edges");
 	return gen_rmat((int)v[RMAT_SCALE], (uint64_t)v[RMAT_EF], (uint64_t)v[RMAT_SEED],
 	                (uint32_t)v[RMAT_WLO], (uint32_t)v[RMAT_WHI], v[RMAT_SYM] != 0,
-	                v[RMAT_DEDUP] != 0, threads, compress, out, err);
+	                v[RMAT_DEDUP] != 0, threads, compress, spill, out, err);
 }

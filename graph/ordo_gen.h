@@ -12,11 +12,16 @@
  * "grid:W=..,H=..,lo=..,hi=..,seed=..". Output depends only on the spec. */
 int ordo_generate(const char *spec, int threads, struct ordo_graph **out, char *resolved,
                   size_t resolved_cap, struct ordo_err *err);
+struct ordo_spill;
+
 /* The same, compressed when `compress`: R-MAT arcs wait packed and go straight into the
  * compressed builder (the plain graph never exists, so the peak is about the compressed
- * graph plus the packed arcs); the lattices are converted after. */
-int ordo_generate_as(const char *spec, int threads, bool compress, struct ordo_graph **out,
-                     char *resolved, size_t resolved_cap, struct ordo_err *err);
+ * graph plus the packed arcs; with a spill file (ordo_spill_open, may be NULL) the
+ * packed arcs wait there instead, and the peak is about the compressed graph plus one
+ * partition); the lattices are converted after. */
+int ordo_generate_as(const char *spec, int threads, bool compress, struct ordo_spill *spill,
+                     struct ordo_graph **out, char *resolved, size_t resolved_cap,
+                     struct ordo_err *err);
 /* Lists the generators and their parameters, one per line, into buf. */
 void ordo_generate_help(char *buf, size_t cap);
 

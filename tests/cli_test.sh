@@ -364,6 +364,10 @@ grep -q "arcs 4$" "$tmp/sym.info" && grep -q "symmetric$" "$tmp/sym.info" || fai
 ! grep -q "not marked symmetric" "$tmp/sym.out" || fail "a symmetric mtx was symmetrised again"
 grep -q "symmetric (declared by the file)" "$tmp/sym.out" || fail "the load line does not say the file declared it symmetric"
 # a baseline too short to time gives no speedup figure (issue 31, item 13)
+# a generated R-MAT compressed straight away, its packed arcs waiting in a spill file
+"$bin/sssp" --gen rmat:scale=12,ef=8 --compress --spill-dir "$tmp" -n 1 >"$tmp/spill.out" 2>&1 || fail "gen + spill: $(cat "$tmp/spill.out")"
+grep -q "MiB of packed arcs spilled to" "$tmp/spill.out" && grep -q "verification PASS" "$tmp/spill.out" || fail "gen + spill: $(cat "$tmp/spill.out")"
+expect2 "--spill-dir without --compress for a generator" "add --compress" "$bin/sssp" --gen rmat:scale=10 --spill-dir "$tmp"
 # (the baseline's time varies: the rule is checked on whichever side of 1 ms it fell)
 "$bin/mst" --gen grid:W=2,H=2 -n 1 >"$tmp/tiny.out" 2>&1
 line=$(grep summary "$tmp/tiny.out")

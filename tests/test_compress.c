@@ -203,8 +203,9 @@ Test(compressed, generated_compressed_equals_the_plain_one_compressed)
 			struct ordo_err e = {0};
 			cr_assert_eq(ordo_generate(specs[i], threads, &p, NULL, 0, &e), 0, "%s",
 			             e.msg);
-			cr_assert_eq(ordo_generate_as(specs[i], threads, true, &c, NULL, 0, &e), 0,
-			             "%s", e.msg);
+			cr_assert_eq(
+			    ordo_generate_as(specs[i], threads, true, NULL, &c, NULL, 0, &e), 0,
+			    "%s", e.msg);
 			cr_assert(ordo_graph_compressed(c), "%s", specs[i]);
 			cr_assert_eq(ordo_graph_validate(c, &e), 0, "%s", e.msg);
 			struct ordo_graph *cp = compress(p, threads);
