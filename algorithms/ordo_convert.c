@@ -38,21 +38,8 @@ int main(int argc, char **argv)
 		int r = out_option(&cfg, c, optarg);
 		if (r == OUT_NOT_MINE) /* 1 handled, 0 not a load option, -1 a bad value */
 			r = cli_load_option(c, optarg, &cfg.lo);
-		if (r == OUT_HANDLED)
-			continue;
-		if (r == OUT_DONE)
-			return 0;
-		if (r == OUT_NOT_MINE)
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-		return 2;
+		if ((r = out_exit_status(r)) >= 0)
+			return r;
 	}
-	const char *in = optind < argc ? argv[optind++] : NULL;
-	if (!cfg.out && optind < argc)
-		cfg.out = argv[optind++];
-	if (optind < argc || !in || (!cfg.out && !cfg.info)) {
-		fprintf(stderr, "usage: %s IN [-o] OUT [options]; try '%s --help'\n", cli_prog,
-		        cli_prog);
-		return 2;
-	}
-	return out_run(&cfg, in, false);
+	return out_finish(&cfg, argc, argv, false);
 }

@@ -41,21 +41,8 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		int r = out_option(&cfg, c, optarg);
-		if (r == OUT_HANDLED)
-			continue;
-		if (r == OUT_DONE)
-			return 0;
-		if (r == OUT_NOT_MINE)
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-		return 2;
+		if ((r = out_exit_status(r)) >= 0)
+			return r;
 	}
-	const char *spec = optind < argc ? argv[optind++] : NULL;
-	if (!cfg.out && optind < argc)
-		cfg.out = argv[optind++];
-	if (optind < argc || !spec || (!cfg.out && !cfg.info)) {
-		fprintf(stderr, "usage: %s SPEC [-o] OUT [options]; try '%s --help'\n", cli_prog,
-		        cli_prog);
-		return 2;
-	}
-	return out_run(&cfg, spec, true);
+	return out_finish(&cfg, argc, argv, true);
 }

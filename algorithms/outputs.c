@@ -290,3 +290,27 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 	ordo_graph_free(g);
 	return rc;
 }
+
+int out_exit_status(int r)
+{
+	if (r == OUT_HANDLED)
+		return -1;
+	if (r == OUT_DONE)
+		return 0;
+	if (r == OUT_NOT_MINE)
+		fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+	return 2;
+}
+
+int out_finish(struct out_cfg *c, int argc, char **argv, bool gen)
+{
+	const char *in = optind < argc ? argv[optind++] : NULL;
+	if (!c->out && optind < argc)
+		c->out = argv[optind++];
+	if (optind < argc || !in || (!c->out && !c->info)) {
+		fprintf(stderr, "usage: %s %s [-o] OUT [options]; try '%s --help'\n", cli_prog,
+		        gen ? "SPEC" : "IN", cli_prog);
+		return 2;
+	}
+	return out_run(c, in, gen);
+}

@@ -40,6 +40,11 @@ int out_option(struct out_cfg *c, int key, const char *arg);
  * output set; the exit status. Refuses, before reading anything, an output whose
  * extension names no format and an output that is the input itself. */
 int out_run(struct out_cfg *c, const char *in, bool gen);
+/* What a main does with out_option's (or cli_load_option's) answer: -1 to go on with
+ * the next option, else the exit status (2 after "Try --help" for an unknown option). */
+int out_exit_status(int r);
+/* After the options: IN (or SPEC) [OUT] from the positional arguments, then out_run. */
+int out_finish(struct out_cfg *c, int argc, char **argv, bool gen);
 /* ordo-convert --info's summary of g. */
 void out_summary(const struct ordo_graph *g, const char *name);
 

@@ -370,7 +370,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops,
 			ctx[t] = thread_start(o, t);
 #pragma omp barrier
 		/* Every thread reads every context's flag before any thread_init may set its
-		 * own (a data race otherwise, found by TSan over test_schedulers). A scheduler
+		 * own (a data race otherwise, found by TSan over test_scheduler_cases). A scheduler
 		 * whose thread_init could not allocate sets push_oom: then no thread may push
 		 * into its half-built state, and the run ends with ENOMEM. */
 		bool ok = got_threads == T;

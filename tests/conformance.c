@@ -1,4 +1,4 @@
-/* conformance.c - scheduler checks shared by test_worklists and stress_main. */
+/* conformance.c - scheduler checks shared by test_conformance and stress_main. */
 #include "conformance.h"
 
 #include <stdalign.h>

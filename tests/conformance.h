@@ -1,5 +1,5 @@
 /*
- * conformance.h - the scheduler checks shared by the Criterion suite (test_worklists)
+ * conformance.h - the scheduler checks shared by the Criterion suite (test_conformance)
  * and the plain driver that runs under ThreadSanitizer (stress_main): Criterion's own
  * process machinery does not run under TSan. Each returns 0, or -1 with a message.
  */

@@ -41,13 +41,13 @@ tsan)
 		exit 1
 	fi
 	CC=clang configure -DORDO_TSAN=ON
-	cmake --build "$work" --target stress_main apps_inputs test_schedulers_plain test_spraylist_plain -j2 >/dev/null
+	cmake --build "$work" --target stress_main apps_inputs test_scheduler_cases_plain test_spraylist_plain -j2 >/dev/null
 	export OMP_TOOL_LIBRARIES="$archer"
 	export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ignore_noninstrumented_modules=1"
 	export ORDO_STRESS_SCALE=${ORDO_STRESS_SCALE:-20}
 	"$work/tests/stress_main"
 	"$work/tests/apps_inputs" --generated
-	"$work/tests/test_schedulers_plain"
+	"$work/tests/test_scheduler_cases_plain"
 	"$work/tests/test_spraylist_plain"
 	;;
 *)

@@ -25,7 +25,7 @@
  * to the exact delete-min when it reaches the end of the list. Defaults as the paper:
  * H = J = floor(log2 T) + 1, P = T floor(log2 T) / 2. A spray lands on one of the first
  * O(T log^3 T) tasks, so the mean rank error is bounded by the parameters alone (the
- * sum over levels of J/2 steps of 2^i nodes; tests/test_schedulers.c checks it).
+ * sum over levels of J/2 steps of 2^i nodes; tests/test_scheduler_cases.c checks it).
  *
  * Memory. A node may be freed only once it is unreachable and no walker can still hold
  * it (epochs, ebr.h). Two threads can touch its links late: the claimer, and the
