@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -308,6 +309,14 @@ FILE *io_out_stdio(struct io_out *o)
 {
 	return o->f;
 }
+int io_text_out_open(const char *path, const struct ordo_save_opts *o, struct io_out **out,
+                     struct ordo_err *err)
+{
+	const size_t len = strlen(path);
+	const bool z = o->compress || (len > 4 && !strcasecmp(path + len - 4, ".zst"));
+	return io_out_open(path, z ? (o->zstd_level ? o->zstd_level : 3) : 0, out, err);
+}
+
 int io_out_fd(struct io_out *o)
 {
 	fflush(o->f);

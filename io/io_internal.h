@@ -185,6 +185,10 @@ struct io_out;
 /* Creates "<path>.tmp.XXXXXX" beside path; zstd-compresses what is written when
  * compress_level > 0. */
 int io_out_open(const char *path, int compress_level, struct io_out **out, struct ordo_err *err);
+/* A text output: zstd-compressed when o->compress or the name ends in .zst (level
+ * o->zstd_level, default 3). */
+int io_text_out_open(const char *path, const struct ordo_save_opts *o, struct io_out **out,
+                     struct ordo_err *err);
 int io_out_write(struct io_out *o, const void *buf, uint64_t len, struct ordo_err *err);
 /* Flushes, fsyncs and renames onto the final path (commit) or unlinks the temporary
  * file (!commit). Frees o. */

@@ -20,7 +20,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "io_internal.h"
 
@@ -232,10 +231,8 @@ static int write_ligra(const char *path, int fmt, const struct ordo_graph *g,
                        const struct ordo_save_opts *o, struct ordo_err *err)
 {
 	(void)fmt;
-	const size_t pl = strlen(path);
-	const bool z = o->compress || (pl > 4 && !strcasecmp(path + pl - 4, ".zst"));
 	struct io_out *out;
-	int rc = io_out_open(path, z ? (o->zstd_level ? o->zstd_level : 3) : 0, &out, err);
+	int rc = io_text_out_open(path, o, &out, err);
 	if (rc)
 		return rc;
 	char *buf = malloc(1 << 20);

@@ -59,14 +59,13 @@ static int fields_of(const char *p, const char *e, bool *numeric, bool *real)
 	return f;
 }
 
-static int detect_text(const char *buf, uint64_t len, bool full, const char *path, int *fmt)
+/* ext: the format the file name suggests (-1: none) */
+static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *fmt)
 {
 	const char *p = buf, *end = buf + len;
 	bool hash = false, percent = false, dimacs_c = false;
 	int first_fields = -1, lines = 0, varying = 0;
-	bool ext_metis = io_has_ext(path, "graph") || io_has_ext(path, "metis");
-	bool ext_el =
-	    ordo_format_of_extension(path) == ORDO_FMT_EDGELIST || io_has_ext(path, "snap");
+	const bool ext_metis = ext == ORDO_FMT_METIS, ext_el = ext == ORDO_FMT_EDGELIST;
 	while (p < end) {
 		const char *e = io_eol(p, end);
 		if (e == end && !full)
@@ -126,7 +125,7 @@ static int detect_text(const char *buf, uint64_t len, bool full, const char *pat
 		*fmt = ORDO_FMT_METIS;
 		return 0;
 	}
-	if (io_has_ext(path, "xyz")) {
+	if (ext == ORDO_FMT_XYZ) {
 		*fmt = ORDO_FMT_XYZ;
 		return 0;
 	}
@@ -157,6 +156,7 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 	uint64_t len = (uint64_t)got;
 	rc = 0;
 	int sniffed = -1;
+	const int ext_fmt = ordo_format_of_extension(path);
 	for (int f = 1; f < ORDO_FMT_COUNT && sniffed < 0; f++)
 		if (io_format(f)->sniff && io_format(f)->sniff((const unsigned char *)buf, len,
 		                                               io_file_bytes, *compressed))
@@ -174,11 +174,10 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: empty file: expected a graph (no format can be detected)",
 		                  path);
-	} else if (ordo_format_of_extension(path) > 0 &&
-	           io_format(ordo_format_of_extension(path))->sniff) {
+	} else if (ext_fmt > 0 && io_format(ext_fmt)->sniff) {
 		/* its content test failed, but the name says what it should be: that
 		 * format's reader says what is wrong with it */
-		*fmt = ordo_format_of_extension(path);
+		*fmt = ext_fmt;
 	} else if (memchr(buf, 0, len)) {
 		rc = ordo_err_set(err, ORDO_EFORMAT,
 		                  "%s: byte %llu: binary data that is neither an ordo native file "
@@ -187,7 +186,7 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 		                  path,
 		                  (unsigned long long)((const char *)memchr(buf, 0, len) - buf));
 	} else {
-		rc = detect_text(buf, len, len < SAMPLE, path, fmt);
+		rc = detect_text(buf, len, len < SAMPLE, ext_fmt, fmt);
 	}
 	free(buf);
 	return rc;

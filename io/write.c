@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <omp.h>
 
@@ -187,10 +186,8 @@ int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
 		    "%s: METIS stores undirected graphs; this graph has arcs without "
 		    "a reverse arc of the same weight (load it with --symmetrize)",
 		    path);
-	size_t len = strlen(path);
-	bool z = o->compress || (len > 4 && !strcasecmp(path + len - 4, ".zst"));
 	struct io_out *out;
-	int rc = io_out_open(path, z ? (o->zstd_level ? o->zstd_level : 3) : 0, &out, err);
+	int rc = io_text_out_open(path, o, &out, err);
 	if (rc)
 		return rc;
 	char head[256];
