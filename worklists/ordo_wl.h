@@ -38,12 +38,13 @@ struct ordo_sched {
 /* Parses and checks "name[:k=v,...]": unknown names or keys, values out of range and
  * keys given twice are EINVAL naming what is accepted. */
 int ordo_sched_parse(const char *spec, struct ordo_sched *s, struct ordo_err *err);
-/* Sets parameter `key` to `value` unless it was set already (the spec's own setting
- * wins); a key the scheduler lacks is ignored, and *has (may be NULL) says whether it has
- * it. EINVAL when the value is out of the parameter's range. */
+/* Sets integer parameter `key` to `value` unless it was set already (the spec's own
+ * setting wins); a key the scheduler lacks is ignored, and *has (may be NULL) says
+ * whether it has it. EINVAL when the value is out of the parameter's range. */
 int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err);
-/* ordo_sched_default for each "k=v" of a comma list (values as in a spec). */
+/* The same for each "k=v" of a comma list, values written as in a spec (choices by
+ * name) and checked as a spec's are. */
 int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err *err);
 /* Creates the scheduler a resolved spec describes, for `topo`. */
 int ordo_sched_create(const struct ordo_sched *s, const struct ordo_topology *topo, uint64_t seed,

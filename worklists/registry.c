@@ -84,21 +84,11 @@ int ordo_sched_parse(const char *spec, struct ordo_sched *out, struct ordo_err *
 int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err)
 {
-	const int i = param_index(s->ops, key);
 	if (has)
-		*has = i >= 0;
-	if (i < 0 || (s->given & (1u << i)))
-		return 0;
-	const struct ordo_param *p = &s->ops->params[i];
-	if (value < p->lo || value > p->hi)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "scheduler %s: parameter %s=%lld out of range %lld..%lld (%s)",
-		                    s->ops->name, key, (long long)value, (long long)p->lo,
-		                    (long long)p->hi, p->help);
-	s->params[i] = value;
-	s->given |= 1u << i;
-	format_spec(s);
-	return 0;
+		*has = param_index(s->ops, key) >= 0;
+	char one[96];
+	snprintf(one, sizeof one, "%s=%lld", key, (long long)value);
+	return ordo_sched_defaults(s, one, err);
 }
 
 int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err *err)
@@ -107,19 +97,32 @@ int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err 
 		return 0;
 	char tmp[300];
 	snprintf(tmp, sizeof tmp, "%s:%s", s->ops->name, list);
-	struct ordo_sched d; /* parsed as a spec of the same scheduler: values checked */
-	struct ordo_spec kv;
+	struct ordo_spec kv, keep = {.nkv = 0};
 	int rc = ordo_spec_parse(tmp, &kv, err);
-	for (int k = 0; !rc && k < kv.nkv; k++) {
+	if (rc)
+		return rc;
+	/* the keys this scheduler has and the spec left unset, resolved as a spec's are */
+	for (int k = 0; k < kv.nkv; k++) {
 		const int i = param_index(s->ops, kv.key[k]);
 		if (i < 0 || (s->given & (1u << i)))
-			continue; /* a key this scheduler lacks, or one the spec set */
-		char one[160];
-		snprintf(one, sizeof one, "%s:%s=%s", s->ops->name, kv.key[k], kv.val[k]);
-		if (!(rc = ordo_sched_parse(one, &d, err)))
-			rc = ordo_sched_default(s, kv.key[k], d.params[i], NULL, err);
+			continue;
+		memcpy(keep.key[keep.nkv], kv.key[k], sizeof keep.key[0]);
+		memcpy(keep.val[keep.nkv], kv.val[k], sizeof keep.val[0]);
+		keep.nkv++;
 	}
-	return rc;
+	int64_t vals[ORDO_MAX_PARAMS];
+	char what[96];
+	snprintf(what, sizeof what, "scheduler %s", s->ops->name);
+	if (!keep.nkv ||
+	    (rc = ordo_params_resolve(what, s->ops->params, s->ops->nparams, &keep, vals, err)))
+		return rc;
+	for (int k = 0; k < keep.nkv; k++) {
+		const int i = param_index(s->ops, keep.key[k]);
+		s->params[i] = vals[i];
+		s->given |= 1u << i;
+	}
+	format_spec(s);
+	return 0;
 }
 
 int ordo_sched_create(const struct ordo_sched *s, const struct ordo_topology *topo, uint64_t seed,
