@@ -449,31 +449,6 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 		}
 		return 0;
 	}
-	/* options for one format given for a file of another would be ignored: refuse
-	 * them (the library itself applies them only where they fit) */
-	if (lo->compact_ids || lo->mtx_real) {
-		int fmt = lo->format;
-		bool z;
-		if (fmt == ORDO_FMT_AUTO && (rc = ordo_detect_format(path, &fmt, &z, &err)))
-			return cli_fail(cli_prog, &err);
-		lo->format = fmt; /* detected once */
-		if (lo->compact_ids && !(ordo_format_info(fmt)->flags & ORDO_FORMAT_RAW_IDS)) {
-			fprintf(
-			    stderr,
-			    "%s: %s: --compact-ids renumbers edge-list ids, but this is a %s file "
-			    "(its ids are dense already)\n",
-			    cli_prog, path, ordo_format_name(fmt));
-			return 2;
-		}
-		if (lo->mtx_real && fmt != ORDO_FMT_MTX) {
-			fprintf(
-			    stderr,
-			    "%s: %s: --mtx-real applies to Matrix Market files, but this is a %s "
-			    "file\n",
-			    cli_prog, path, ordo_format_name(fmt));
-			return 2;
-		}
-	}
 	lo->progress = cli_progress;
 	lo->progress_user = &t0;
 	struct ordo_load_info info;

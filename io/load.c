@@ -523,6 +523,18 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		                    "%s: a coordinate file (%s), not a graph; pass it as the "
 		                    "coordinates of a graph (--coords)",
 		                    path, ordo_format_name(fmt));
+	/* options for one format given for a file of another would be ignored: refused */
+	if (opts->compact_ids && !(f->info.flags & ORDO_FORMAT_RAW_IDS))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s: --compact-ids renumbers edge-list ids, but this is a %s "
+		                    "file (its ids are dense already)",
+		                    path, ordo_format_name(fmt));
+	if (opts->mtx_real && fmt != ORDO_FMT_MTX)
+		return ordo_err_set(
+		    err, ORDO_EINVAL,
+		    "%s: --mtx-real applies to Matrix Market files, but this is a %s "
+		    "file",
+		    path, ordo_format_name(fmt));
 	struct ordo_build_opts bo = opts->build;
 	bo.threads = opts->threads;
 	/* weights from coordinates are set on a plain graph, then it is compressed */

@@ -88,11 +88,12 @@ struct ordo_load_opts {
 	 * what ordo-convert writes beside it) when coords is NULL; true skips that. */
 	bool no_sibling_coords;
 	bool weights_from_coords; /* weights = rounded Euclidean length (needs coords) */
-	bool compact_ids;         /* edge lists: remap ids densely in order of value */
+	bool compact_ids;         /* edge lists: remap ids densely in order of value (EINVAL for
+	                             other formats) */
 	/* Write "new old" id lines here: with compact_ids, the compaction; otherwise the
 	 * node order of a renumbered graph (reorder, or a renumbered native file). */
 	const char *id_map_out;
-	int mtx_real;     /* enum ordo_mtx_real */
+	int mtx_real;     /* enum ordo_mtx_real (Matrix Market only: EINVAL for others) */
 	double mtx_scale; /* weight = round(value * scale) with ORDO_MTX_REAL_SCALE */
 	int threads;      /* 0 = OpenMP default */
 	/* With build.compress: hold the arcs read (packed) in an unlinked temporary file

@@ -545,6 +545,28 @@ Test(gapbs, layout_and_malformed_files, .init = mk_tmp, .fini = rm_tmp)
 	ordo_graph_free(g);
 }
 
+/* An option for one format given for a file of another is refused by the loader, not
+ * silently ignored. */
+Test(load, options_of_another_format_are_refused)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.compact_ids = true;
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(FIX "tiny.gr", &o, &g, NULL, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "--compact-ids renumbers edge-list ids, but this is a dimacs"),
+	          "%s", e.msg);
+	cr_assert_null(g);
+	ordo_load_opts_init(&o);
+	o.mtx_real = ORDO_MTX_REAL_ROUND;
+	cr_assert_eq(ordo_load(FIX "tiny.txt", &o, &g, NULL, &e), ORDO_EINVAL);
+	cr_assert(
+	    strstr(e.msg, "--mtx-real applies to Matrix Market files, but this is a edgelist"),
+	    "%s", e.msg);
+	cr_assert_null(g);
+}
+
 /* The format table: names, aliases and extensions resolve, help lists every format. */
 Test(formats, table_lookups)
 {
