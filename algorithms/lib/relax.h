@@ -42,6 +42,14 @@ struct relax_ctx {
  * includes this header. */
 static _Thread_local struct ordo_arcs_memo relax_memo;
 
+/* Where node v's label is (for prefetching). */
+static inline __attribute__((always_inline)) const void *relax_at(const void *label, uint32_t v,
+                                                                  const bool wide)
+{
+	return wide ? (const void *)((const uint64_t *)label + v)
+	            : (const void *)((const uint32_t *)label + v);
+}
+
 static inline __attribute__((always_inline)) uint64_t relax_load(const void *label, uint32_t v,
                                                                  const bool wide)
 {
@@ -91,10 +99,7 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 		if (count)
 			s->count[ctx->tid].arcs += k;
 		for (unsigned i = 0; i < k; i++)
-			__builtin_prefetch(
-			    wide ? (const void *)&((_Atomic uint64_t *)s->label)[vb[i]]
-			         : (const void *)&((_Atomic uint32_t *)s->label)[vb[i]],
-			    1);
+			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 		for (unsigned i = 0; i < k; i++) {
 			const uint64_t nd = d + (weighted ? wb[i] : 1);
 			if (relax_lower(s->label, vb[i], nd, wide)) {
@@ -116,8 +121,7 @@ static inline __attribute__((always_inline)) void relax_prefetch(const struct or
 	const uint64_t d = wide ? t->prio : (uint32_t)t->prio;
 	if (ahead >= 2) { /* the node's own label, then its arc range, then its arcs */
 		if (ahead >= 3)
-			ordo_prefetch(wide ? (const void *)&((_Atomic uint64_t *)s->label)[u]
-			                   : (const void *)&((_Atomic uint32_t *)s->label)[u]);
+			ordo_prefetch(relax_at(s->label, u, wide));
 		else if (d > relax_load(s->label, u, wide))
 			return; /* stale: its arcs will not be read */
 		ordo_graph_prefetch_stage_as(s->g, u, ahead, cz);
@@ -131,9 +135,7 @@ static inline __attribute__((always_inline)) void relax_prefetch(const struct or
 	for (unsigned i = 0, k = ordo_graph_prefetch_targets_memo(s->g, u, vbuf, &vb, cz,
 	                                                          &relax_memo, s->run);
 	     i < k; i++)
-		__builtin_prefetch(wide ? (const void *)&((_Atomic uint64_t *)s->label)[vb[i]]
-		                        : (const void *)&((_Atomic uint32_t *)s->label)[vb[i]],
-		                   1);
+		__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 }
 
 #endif
