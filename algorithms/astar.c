@@ -21,21 +21,17 @@ static const struct cli_opt astar_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static double user_scale = -1;
+/* astar's options block: --heuristic-scale, -1 when not given */
+struct astar_options {
+	double scale;
+};
+static const struct astar_options astar_option_defaults = {.scale = -1};
 
-static int option(int key, const char *arg)
+static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
-	if (key == O_HSCALE) {
-		char *end;
-		double x = strtod(arg, &end);
-		if (end == arg || *end || !(x >= 0) || x > 1e9) {
-			fprintf(stderr, "%s: --heuristic-scale %s: expected a number >= 0\n",
-			        cli_prog, arg);
-			return 2;
-		}
-		user_scale = x;
-	}
-	return 0;
+	(void)key;
+	return app_opt_double("--heuristic-scale", arg, true,
+	                      &((struct astar_options *)opts)->scale, err);
 }
 
 struct astar_state {
@@ -64,6 +60,7 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->dist || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
+	const double user_scale = ((const struct astar_options *)env->opts)->scale;
 	s->scale = user_scale >= 0 ? user_scale : s->geo.scale;
 	if (env->report) {
 		fprintf(env->report,
@@ -182,6 +179,8 @@ const struct app_kernel ordo_kernel_astar = {
     .needs = APP_NEEDS_COORDS,
     .figures = {"distance", "heuristic"},
     .opts = astar_opts,
+    .opts_size = sizeof(struct astar_options),
+    .opts_defaults = &astar_option_defaults,
     .option = option,
     .init = init,
     .fini = fini,

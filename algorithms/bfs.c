@@ -28,44 +28,35 @@ static const struct cli_opt bfs_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* -1: not given (auto, or push when --wl is given) */
-static int direction = -1;
-static double alpha, beta;
-static int64_t handoff_round = 32;
 enum { DIR_SCHEDULER = 100 };
 
-static int option(int key, const char *arg)
+/* bfs's options block (struct app_kernel.opts_size) */
+struct bfs_options {
+	int direction;      /* -1: not given (auto, or push when --wl is given) */
+	double alpha, beta; /* 0: the frontier's defaults */
+	int64_t handoff_round;
+};
+static const struct bfs_options bfs_option_defaults = {.direction = -1, .handoff_round = 32};
+
+static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
+	struct bfs_options *o = opts;
 	if (key == O_DIRECTION) {
-		if (direction != -1) {
-			fprintf(stderr, "%s: --direction given twice\n", cli_prog);
-			return 2;
-		}
-		direction = !strcmp(arg, "auto")          ? ORDO_FRONTIER_AUTO
-		            : !strcmp(arg, "push")        ? DIR_SCHEDULER
-		            : !strcmp(arg, "pull")        ? ORDO_FRONTIER_PULL
-		            : !strcmp(arg, "rounds-push") ? ORDO_FRONTIER_PUSH
-		                                          : -2;
-		if (direction == -2) {
-			fprintf(stderr,
-			        "%s: --direction %s: expected auto, push, pull or rounds-push\n",
-			        cli_prog, arg);
-			return 2;
-		}
+		o->direction = !strcmp(arg, "auto")          ? ORDO_FRONTIER_AUTO
+		               : !strcmp(arg, "push")        ? DIR_SCHEDULER
+		               : !strcmp(arg, "pull")        ? ORDO_FRONTIER_PULL
+		               : !strcmp(arg, "rounds-push") ? ORDO_FRONTIER_PUSH
+		                                             : -2;
+		if (o->direction == -2)
+			return ordo_err_set(
+			    err, ORDO_EINVAL,
+			    "--direction %s: expected auto, push, pull or rounds-push", arg);
 		return 0;
 	}
 	if (key == O_HANDOFF)
-		return cli_int(cli_prog, "--handoff-round", arg, 0, UINT32_MAX, &handoff_round) ? 0
-		                                                                                : 2;
-	char *end;
-	double x = strtod(arg, &end);
-	if (end == arg || *end || !(x > 0) || x > 1e9) {
-		fprintf(stderr, "%s: --%s %s: expected a number > 0\n", cli_prog,
-		        key == O_ALPHA ? "alpha" : "beta", arg);
-		return 2;
-	}
-	*(key == O_ALPHA ? &alpha : &beta) = x;
-	return 0;
+		return app_opt_int("--handoff-round", arg, 0, UINT32_MAX, &o->handoff_round, err);
+	return app_opt_double(key == O_ALPHA ? "--alpha" : "--beta", arg, false,
+	                      key == O_ALPHA ? &o->alpha : &o->beta, err);
 }
 
 struct bfs_state {
@@ -74,6 +65,7 @@ struct bfs_state {
 	_Atomic uint32_t *level;
 	uint32_t *ref;
 	int dir; /* DIR_SCHEDULER or an enum ordo_frontier_dir */
+	struct bfs_options opt;
 	struct ordo_frontier_space *space;
 	struct ordo_bfs_stats fs;
 };
@@ -86,7 +78,10 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
-	s->dir = direction >= 0 ? direction : env->wl_given ? DIR_SCHEDULER : ORDO_FRONTIER_AUTO;
+	s->opt = *(const struct bfs_options *)env->opts;
+	s->dir = s->opt.direction >= 0 ? s->opt.direction
+	         : env->wl_given       ? DIR_SCHEDULER
+	                               : ORDO_FRONTIER_AUTO;
 	s->level = ordo_alloc_huge((size_t)g->n * sizeof *s->level + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->level || !s->ref)
@@ -108,11 +103,11 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 			    "%.1f MiB) built in %.3f s\n",
 			    (double)ordo_graph_csr_bytes(s->gt) / (1 << 20), ordo_now() - t0);
 	}
-	if (env->report && s->dir == ORDO_FRONTIER_AUTO && handoff_round)
+	if (env->report && s->dir == ORDO_FRONTIER_AUTO && s->opt.handoff_round)
 		fprintf(env->report,
 		        "bfs: frontier rounds (--direction auto); from round %lld a small frontier "
 		        "goes to the scheduler, which finishes (--handoff-round)\n",
-		        (long long)handoff_round);
+		        (long long)s->opt.handoff_round);
 	else if (env->report)
 		fprintf(env->report,
 		        "bfs: frontier rounds only (--direction %s); the scheduler is not used\n",
@@ -151,10 +146,10 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 		return ordo_bfs(s->g, q->source, wl, o, s->level, rs, err);
 	const struct ordo_frontier_opts fo = {.topo = o->topo,
 	                                      .direction = (enum ordo_frontier_dir)s->dir,
-	                                      .alpha = alpha,
-	                                      .beta = beta,
+	                                      .alpha = s->opt.alpha,
+	                                      .beta = s->opt.beta,
 	                                      .space = s->space,
-	                                      .handoff_round = (uint32_t)handoff_round,
+	                                      .handoff_round = (uint32_t)s->opt.handoff_round,
 	                                      .cancel = o->cancel};
 	const struct ordo_graph *gt = s->g->flags & ORDO_GRAPH_SYMMETRIC ? s->g : s->gt;
 	int rc = ordo_bfs_frontier(s->g, gt, q->source, &fo, wl, o, s->level, &s->fs, err);
@@ -211,6 +206,8 @@ const struct app_kernel ordo_kernel_bfs = {
     .query = APP_QUERY_SOURCE,
     .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
     .opts = bfs_opts,
+    .opts_size = sizeof(struct bfs_options),
+    .opts_defaults = &bfs_option_defaults,
     .option = option,
     .init = init,
     .fini = fini,

@@ -25,21 +25,21 @@ static const struct cli_opt kcore_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static int algo = -1; /* -1: not given */
 enum { ALGO_PEEL, ALGO_BOUNDS };
 
-static int option(int key, const char *arg)
+/* kcore's options block: --algo, -1 when not given */
+struct kcore_options {
+	int algo;
+};
+static const struct kcore_options kcore_option_defaults = {.algo = -1};
+
+static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	(void)key;
-	if (algo != -1) {
-		fprintf(stderr, "%s: --algo given twice\n", cli_prog);
-		return 2;
-	}
-	algo = !strcmp(arg, "peel") ? ALGO_PEEL : !strcmp(arg, "bounds") ? ALGO_BOUNDS : -2;
-	if (algo == -2) {
-		fprintf(stderr, "%s: --algo %s: expected peel or bounds\n", cli_prog, arg);
-		return 2;
-	}
+	struct kcore_options *o = opts;
+	o->algo = !strcmp(arg, "peel") ? ALGO_PEEL : !strcmp(arg, "bounds") ? ALGO_BOUNDS : -2;
+	if (o->algo == -2)
+		return ordo_err_set(err, ORDO_EINVAL, "--algo %s: expected peel or bounds", arg);
 	return 0;
 }
 
@@ -58,6 +58,7 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
+	const int algo = ((const struct kcore_options *)env->opts)->algo;
 	s->algo = algo >= 0 ? algo : env->wl_given ? ALGO_BOUNDS : ALGO_PEEL;
 	s->core = ordo_alloc_huge((size_t)g->n * sizeof *s->core + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
@@ -143,6 +144,8 @@ const struct app_kernel ordo_kernel_kcore = {
     .needs = APP_NEEDS_SYMMETRIC,
     .figures = {"degeneracy", "max_core_size"},
     .opts = kcore_opts,
+    .opts_size = sizeof(struct kcore_options),
+    .opts_defaults = &kcore_option_defaults,
     .option = option,
     .init = init,
     .fini = fini,

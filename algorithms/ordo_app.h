@@ -58,8 +58,9 @@ struct app_baseline {
 struct app_env {
 	const struct ordo_topology *topo;
 	uint64_t seed;
-	FILE *report;  /* the human report (notes such as a computed parameter), or NULL */
-	bool wl_given; /* the user chose the scheduler (--wl): bfs runs it rather than rounds */
+	FILE *report;     /* the human report (notes such as a computed parameter), or NULL */
+	bool wl_given;    /* the user chose the scheduler (--wl): bfs runs it rather than rounds */
+	const void *opts; /* the kernel's options block as its options set it, or NULL */
 };
 
 #define APP_OPT_KEY 600 /* kernels' own option keys: APP_OPT_KEY .. APP_OPT_KEY + 99 */
@@ -82,10 +83,16 @@ struct app_kernel {
 	unsigned needs; /* enum app_needs */
 	/* figures of its check, recorded in this order as fields of these names */
 	const char *figures[ORDO_CHECK_FIGURES + 1];
-	/* Own options (NULL-terminated, keys from APP_OPT_KEY) and their handler, which
-	 * returns 0 or an exit status after printing why; both may be NULL. */
+	/* Own options (NULL-terminated, keys from APP_OPT_KEY), kept in one options block
+	 * of opts_size bytes that the harness allocates, fills from opts_defaults (zeroes
+	 * when NULL) and hands to `option` once per option given (arg NULL for a flag);
+	 * it returns 0, or an ORDO_E* code with err set (the harness prints it and exits
+	 * 2). init gets the block as env->opts. A session sets them from "name=value"
+	 * strings (app_session_opts.options). All may be NULL/0. */
 	const struct cli_opt *opts;
-	int (*option)(int key, const char *arg);
+	size_t opts_size;
+	const void *opts_defaults;
+	int (*option)(void *opts, int key, const char *arg, struct ordo_err *err);
 	/* Per-graph state, made once, after the harness prepared the graph for `needs`
 	 * (symmetrised, weighed); may print notes on env->report. The order of calls per
 	 * trial is baseline (only when the query changed), run, check. */
@@ -133,6 +140,13 @@ static inline int app_answer_one(struct app_array *out, int max, const char *nam
 	return 1;
 }
 
+/* For option hooks: arg as an integer in lo..hi, or as a number > 0 (>= 0 when
+ * zero_ok, at most 1e9); ORDO_EINVAL with a message naming the option otherwise. */
+int app_opt_int(const char *name, const char *arg, int64_t lo, int64_t hi, int64_t *out,
+                struct ordo_err *err);
+int app_opt_double(const char *name, const char *arg, bool zero_ok, double *out,
+                   struct ordo_err *err);
+
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
 int app_main(const struct app_kernel *k, int argc, char **argv);
@@ -154,6 +168,9 @@ struct app_session_opts {
 	/* when it becomes true a running trial stops at its next check (ORDO_ECANCELED);
 	 * NULL: never */
 	const volatile _Atomic bool *cancel;
+	/* the kernel's own options as "name=value" (a flag: "name"), NULL-terminated,
+	 * set as its command-line options are; NULL: its defaults */
+	const char *const *options;
 };
 int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
                      const struct app_session_opts *o, struct app_session **out,

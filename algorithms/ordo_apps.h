@@ -1,17 +1,16 @@
 /*
  * ordo_apps.h - the kernels of ordo's own apps (struct app_kernel, ordo_app.h), in the
  * library ordo_apps, so that bindings run them exactly as the binaries do (through an
- * app_session). Each app binary is its kernel and app_main.
+ * app_session). Each app binary is its kernel and app_main; the apps are listed once,
+ * in ordo_app_table.h.
  */
 #ifndef ORDO_APPS_H
 #define ORDO_APPS_H
 
 #include "ordo_app.h"
 
-extern const struct app_kernel ordo_kernel_sssp;
-extern const struct app_kernel ordo_kernel_bfs;
-extern const struct app_kernel ordo_kernel_astar;
-extern const struct app_kernel ordo_kernel_mst;
-extern const struct app_kernel ordo_kernel_kcore;
+#define ORDO_APP(name) extern const struct app_kernel ordo_kernel_##name;
+#include "ordo_app_table.h"
+#undef ORDO_APP
 
 #endif

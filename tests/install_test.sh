@@ -30,6 +30,10 @@ export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 # the README's spelling: static libraries carry their dependencies in Libs
 cc "$src/consumer/main.c" $(pkg-config --cflags --libs ordo) -o "$tmp/pc"
 [ "$("$tmp/pc")" = "16 48" ] || { echo "FAIL: pkg-config consumer"; exit 1; }
-cc "$src/consumer/app.c" $(pkg-config --cflags --libs ordo) -o "$tmp/pcapp"
+# the operator guide's complete example, as installed beside the guide
+[ -f "$tmp/prefix/share/doc/ordo/operator-guide.md" ] || { echo "FAIL: the operator guide is not installed"; exit 1; }
+cmp -s "$tmp/prefix/share/ordo/examples/wcc.c" "$src/consumer/app.c" ||
+	{ echo "FAIL: share/ordo/examples/wcc.c is not the guide's example"; exit 1; }
+cc "$tmp/prefix/share/ordo/examples/wcc.c" $(pkg-config --cflags --libs ordo) -o "$tmp/pcapp"
 "$tmp/pcapp" -n 1 -q || { echo "FAIL: pkg-config harness consumer"; exit 1; }
 echo "install test passed"

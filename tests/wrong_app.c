@@ -10,17 +10,35 @@
 
 #include "ordo_app.h"
 
+/* the options block: --right (the harness allocates it, hands it to option, then to
+ * init as env->opts) */
+struct wrong_options {
+	bool right;
+};
+
+static int option(void *opts, int key, const char *arg, struct ordo_err *err)
+{
+	(void)key, (void)arg, (void)err;
+	((struct wrong_options *)opts)->right = true;
+	return 0;
+}
+
+/* the state: a copy of the options */
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
                 struct ordo_err *err)
 {
-	(void)g, (void)env, (void)err;
-	*st = NULL;
+	(void)g;
+	struct wrong_options *s = malloc(sizeof *s);
+	if (!s)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	*s = *(const struct wrong_options *)env->opts;
+	*st = s;
 	return 0;
 }
 
 static void fini(void *st)
 {
-	(void)st;
+	free(st);
 }
 
 static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
@@ -39,19 +57,10 @@ static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
 	return 0;
 }
 
-static bool right; /* --right */
-
-static int option(int key, const char *arg)
-{
-	(void)key, (void)arg;
-	right = true;
-	return 0;
-}
-
 static void check(void *st, const struct app_query *q, struct ordo_check *c)
 {
-	(void)st, (void)q;
-	if (!right) /* no ordo_check_init: the harness's */
+	(void)q;
+	if (!((const struct wrong_options *)st)->right) /* no ordo_check_init: the harness's */
 		ordo_check_mismatch(c, "node %u has value %u, expected %u", 0u, 1u, 0u);
 }
 
@@ -70,6 +79,7 @@ int main(int argc, char **argv)
 	    .default_wl = "fifo",
 	    .query = APP_QUERY_NONE,
 	    .opts = opts,
+	    .opts_size = sizeof(struct wrong_options),
 	    .option = option,
 	    .init = init,
 	    .fini = fini,

@@ -140,6 +140,27 @@ def test_app_parameters_apply_as_in_the_binaries():
         "obim:delta=3,")
 
 
+def test_app_options_apply_as_the_binaries_options():
+    A = random_graph(seed=4, symmetric=True)
+    g = ordo.Graph.from_scipy(A, weighted=False)
+    hops = cg.shortest_path(A, unweighted=True, indices=0)
+    for direction, pulls in (("pull", True), ("rounds-push", False)):
+        r = ordo.bfs(g, 0, direction=direction, handoff_round=0)
+        assert (r.record["rounds_pull"] > 0) == pulls
+        assert (r.record["rounds_push"] > 0) != pulls
+        level = r.level.astype(np.float64)
+        level[r.level == ordo.LEVEL_INF] = np.inf
+        np.testing.assert_array_equal(level, hops)
+    peel, bounds = ordo.kcore(g, algo="peel"), ordo.kcore(g, algo="bounds")
+    np.testing.assert_array_equal(peel.core, bounds.core)
+    # peeling runs no executor (no per-worker times); the bounds operator does
+    assert peel.record["thread_busy_s"] is None and bounds.record["thread_busy_s"]
+    with pytest.raises(ordo.Error, match="--direction sideways: expected auto, push"):
+        ordo.bfs(g, 0, direction="sideways")
+    with pytest.raises(ordo.Error, match="--alpha 0: expected a number > 0"):
+        ordo.bfs(g, 0, alpha=0)
+
+
 def test_renumbered_graph_answers_in_input_ids():
     path = os.path.join(FIX, "tiny.gr")
     plain, rcm = ordo.load(path), ordo.load(path, reorder="rcm")

@@ -202,12 +202,17 @@ class Result:
             self.app, self.record["time_s"], self.record["work_ratio"], self.record["verify"])
 
 
-def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead):
+def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
+         options=None):
     if not isinstance(g, Graph):
         raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...), not %s"
                         % (app, type(g).__name__))
+    # the app's own options, spelled as its binary's (--handoff-round: handoff_round)
+    opts = ["%s=%s" % (k.replace("_", "-"), v) for k, v in (options or {}).items()
+            if v is not None]
     out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
-                    threads, seed, verify, -1 if lookahead is None else lookahead, g.name)
+                    threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
+                    opts)
     res = []
     for rec, passed, arrays in out:
         rec = _json.loads(rec)
@@ -233,23 +238,27 @@ def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
 
 
 def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-        lookahead=None):
+        lookahead=None, direction=None, alpha=None, beta=None, handoff_round=None):
     """Breadth-first levels from `source`. level: uint32, LEVEL_INF where unreached.
     Without a scheduler, direction-optimising frontier rounds (as the bfs binary); with
-    one, the scheduler-driven operator."""
+    one, the scheduler-driven operator. direction ("auto", "push", "pull",
+    "rounds-push"), alpha, beta, handoff_round: as the binary's --direction, ..."""
     r = _run("bfs", g, _queries(source), None, scheduler, threads, seed, verify, delta,
-             lookahead)
+             lookahead, dict(direction=direction, alpha=alpha, beta=beta,
+                             handoff_round=handoff_round))
     return r if _np.ndim(source) else r[0]
 
 
 def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-          lookahead=None):
+          lookahead=None, heuristic_scale=None):
     """Point-to-point shortest path guided by the graph's coordinates (load them with
-    the graph). distance: the length (uint64 array of one)."""
+    the graph). distance: the length (uint64 array of one). heuristic_scale: as the
+    binary's --heuristic-scale (default: the largest consistent factor)."""
     srcs, tgts = _queries(source), _queries(target)
     if len(srcs) != len(tgts):
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
-    r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead)
+    r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
+             dict(heuristic_scale=heuristic_scale))
     return r if _np.ndim(source) else r[0]
 
 
@@ -259,11 +268,13 @@ def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead
     return _run("mst", g, None, None, scheduler, threads, seed, verify, delta, lookahead)[0]
 
 
-def kcore(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None):
+def kcore(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,
+          algo=None):
     """Core number of every node (uint32). Without a scheduler, level-synchronous
-    peeling (as the kcore binary); with one, the order-independent operator."""
+    peeling (as the kcore binary); with one, the order-independent operator. algo
+    ("peel", "bounds"): as the binary's --algo."""
     return _run("kcore", g, None, None, scheduler, threads, seed, verify, delta,
-                lookahead)[0]
+                lookahead, dict(algo=algo))[0]
 
 
 def schedulers():

@@ -457,9 +457,11 @@ static void sigint_release(struct sigint_guard *gd)
 
 static const struct app_kernel *kernel_named(const char *name)
 {
-	static const struct app_kernel *const all[] = {&ordo_kernel_sssp, &ordo_kernel_bfs,
-	                                               &ordo_kernel_astar, &ordo_kernel_mst,
-	                                               &ordo_kernel_kcore};
+	static const struct app_kernel *const all[] = {
+#define ORDO_APP(name) &ordo_kernel_##name,
+#include "ordo_app_table.h"
+#undef ORDO_APP
+	};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
@@ -489,20 +491,31 @@ static PyObject *answer_array(const struct app_array *a, const struct ordo_graph
 }
 
 /* run(app, graph, sources, targets, scheduler, delta, threads, seed, verify, lookahead,
- * input) -> list of (record JSON, passed, {name: array}) per query; sources and targets
- * are sequences of input ids (or None for apps without them), one trial each. */
+ * input, options) -> list of (record JSON, passed, {name: array}) per query; sources and
+ * targets are sequences of input ids (or None for apps without them), one trial each;
+ * options: the app's own options as "name=value" strings (a list), as its binary's. */
 static PyObject *py_run(PyObject *mod, PyObject *args)
 {
 	(void)mod;
 	const char *app, *wl, *input;
 	GraphObject *go;
-	PyObject *srcs, *tgts;
+	PyObject *srcs, *tgts, *optlist;
 	long long delta, lookahead;
 	int threads, verify;
 	unsigned long long seed;
-	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLs", &app, &GraphType, &go, &srcs, &tgts, &wl,
-	                      &delta, &threads, &seed, &verify, &lookahead, &input))
+	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLsO!", &app, &GraphType, &go, &srcs, &tgts, &wl,
+	                      &delta, &threads, &seed, &verify, &lookahead, &input, &PyList_Type,
+	                      &optlist))
 		return NULL;
+	/* the app's options: borrowed UTF-8 of the list's strings, alive while the list is */
+	const char *options[17] = {0};
+	if (PyList_GET_SIZE(optlist) > 16) {
+		PyErr_SetString(PyExc_ValueError, "more than 16 app options");
+		return NULL;
+	}
+	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(optlist); i++)
+		if (!(options[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(optlist, i))))
+			return NULL;
 	const struct app_kernel *k = kernel_named(app);
 	if (!k) {
 		PyErr_Format(PyExc_ValueError, "no app named %s", app);
@@ -545,7 +558,8 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	                              .lookahead = lookahead,
 	                              .seed = seed,
 	                              .verify = verify,
-	                              .cancel = &interrupted};
+	                              .cancel = &interrupted,
+	                              .options = options};
 	struct app_session *s = NULL;
 	struct ordo_err err = {0};
 	int rc;

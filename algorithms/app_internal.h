@@ -1,0 +1,85 @@
+/*
+ * app_internal.h - what the harness's three files share (not installed): the parsed
+ * command line (struct app_cfg, app_options.c), one trial's results and the run's state
+ * (struct trial, struct app_run: app.c), and the records written from them
+ * (app_records.c).
+ */
+#ifndef ORDO_APP_INTERNAL_H
+#define ORDO_APP_INTERNAL_H
+
+#include "ordo_app.h"
+
+/* record formats: the human report (stdout only), JSON lines, CSV */
+enum { F_TEXT, F_JSON, F_CSV };
+
+/* The command line, parsed (app_options.c) or filled by a session (app.c). */
+struct app_cfg {
+	const char *file, *gen, *wl_spec, *out_path;
+	bool wl_given; /* --wl was on the command line */
+	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
+	int fmt;     /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
+	int out_fmt; /* --out file: F_JSON or F_CSV */
+	bool fmt_given;
+	int bind;
+	bool verify, quiet;
+	struct ordo_load_opts lo;
+	void *app_opts; /* the kernel's own options block (opts_size bytes), or NULL */
+};
+
+struct trial {
+	struct app_query q;
+	struct ordo_run_stats rs;
+	struct app_baseline base;
+	struct ordo_check chk;
+	const char *verdict;
+};
+
+struct app_run {
+	const struct app_kernel *k;
+	struct app_cfg *cfg;
+	struct ordo_topology topo;
+	struct ordo_graph *g;
+	char input[512];
+	double load_s;
+	void *st;
+	char sched[256];             /* the resolved scheduler spec (text) */
+	struct ordo_sched spec;      /* the same, resolved once: every trial creates from it */
+	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
+	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
+	const struct ordo_wl_ops *ops;
+	FILE *hout;           /* human report, or NULL */
+	FILE *mout;           /* stdout records, or NULL */
+	FILE *fout;           /* --out file, opened at the first record */
+	bool fout_has_header; /* the file already holds our header */
+	/* scheduler counters: the union of every registered scheduler's names, so that one
+	 * csv file can hold runs of different schedulers under one header */
+	const char *stat_col[ORDO_WL_STATS * 16];
+	char stat_key[ORDO_WL_STATS * 16][48];
+	int nstat;
+};
+
+/* app_options.c (the harness_* names stay out of libordo.so's exports, algorithms/ordo.map):
+ * the command line into c, its app_opts allocated (the caller frees it); -1 to go on,
+ * else the exit status (0 after --help or --version). */
+int harness_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c);
+/* A kernel's options block, initialised from its defaults (NULL when it has none);
+ * *ok false when out of memory. */
+void *harness_opts_new(const struct app_kernel *k, bool *ok);
+/* Sets a session's "name=value" options through the kernel's option hook. */
+int harness_opts_set(const struct app_kernel *k, void *opts, const char *const *kv,
+                     struct ordo_err *err);
+void harness_galois_aliases(int argc, char **argv);
+
+/* app_records.c: records (one table of fields) and the human report */
+void harness_stat_columns(struct app_run *r);
+double harness_work(const struct trial *t);
+double harness_speedup(const struct trial *t);
+/* a baseline under this many seconds is no base for a speedup (the report says so) */
+#define MIN_BASELINE_S 1e-3
+int harness_check_out(struct app_run *r);
+int harness_emit(struct app_run *r, int trial_no, const struct trial *t);
+void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no,
+                    const struct trial *t);
+void harness_human_trial(const struct app_run *r, int i, const struct trial *t);
+
+#endif

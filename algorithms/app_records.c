@@ -1,0 +1,394 @@
+/* app_records.c - what a run reports: records for machines, built from one table of
+ * fields (record_fields) that drives the CSV header, the CSV rows and the JSON lines
+ * alike, the --out file's checks, and the human report. The record format is the
+ * contract ordo-bench reads: README.md, "Records", lists the fields. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app_internal.h"
+
+enum { FK_STR, FK_U64, FK_F64, FK_NULL, FK_LIST };
+
+struct field {
+	const char *name;
+	int kind;
+	int prec; /* FK_F64, FK_LIST: decimals */
+	const char *s;
+	uint64_t u;
+	double d;
+	const float *v; /* FK_LIST: u values; JSON [a,b], csv "a;b" */
+};
+
+#define MAX_FIELDS 64
+
+void harness_stat_columns(struct app_run *r)
+{
+	for (int i = 0; i < ordo_wl_count(); i++)
+		for (int s = 0; s < ORDO_WL_STATS; s++) {
+			const char *nm = ordo_wl_at(i)->stat_names[s];
+			bool seen = !nm;
+			for (int j = 0; j < r->nstat && !seen; j++)
+				seen = !strcmp(r->stat_col[j], nm);
+			if (!seen && r->nstat < ORDO_WL_STATS * 16) {
+				r->stat_col[r->nstat] = nm;
+				snprintf(r->stat_key[r->nstat], sizeof r->stat_key[0], "wl_%s", nm);
+				r->nstat++;
+			}
+		}
+}
+
+#define F_S(n, v)                                     \
+	f[nf++] = (struct field)                      \
+	{                                             \
+		.name = (n), .kind = FK_STR, .s = (v) \
+	}
+#define F_U(n, v)                                               \
+	f[nf++] = (struct field)                                \
+	{                                                       \
+		.name = (n), .kind = FK_U64, .u = (uint64_t)(v) \
+	}
+#define F_D(n, v, p)                                               \
+	f[nf++] = (struct field)                                   \
+	{                                                          \
+		.name = (n), .kind = FK_F64, .d = (v), .prec = (p) \
+	}
+#define F_L(n, vals, count, p)                                                       \
+	f[nf++] = (struct field)                                                     \
+	{                                                                            \
+		.name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p) \
+	}
+#define F_N(n)                               \
+	f[nf++] = (struct field)             \
+	{                                    \
+		.name = (n), .kind = FK_NULL \
+	}
+
+/* A trial's work ratio and speedup over its sequential baseline (0 when undefined);
+ * the records, the human report and the summary all use these. */
+double harness_work(const struct trial *t)
+{
+	return t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
+}
+
+double harness_speedup(const struct trial *t)
+{
+	return t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
+}
+
+/* A baseline that ran under a millisecond is timer noise and thread start-up, not a base
+ * for a speedup: the human report says so instead of printing a ratio like 900x (the
+ * record keeps the raw ratio with the baseline's time beside it). */
+static void speedup_text(char *buf, size_t size, double base_s, double speedup)
+{
+	if (base_s < MIN_BASELINE_S)
+		snprintf(buf, size, "- (baseline under 1 ms)");
+	else
+		snprintf(buf, size, "%.2fx", speedup);
+}
+
+/* Node u's id in the input (what the user gave and sees); u when no graph is held. */
+static uint32_t input_id(const struct app_run *r, uint32_t u)
+{
+	return r->g ? ordo_graph_orig_of(r->g, u) : u;
+}
+
+/* The one table of record fields; t == NULL gives the names only (header). */
+static int record_fields(const struct app_run *r, int trial_no, const struct trial *t,
+                         struct field *f)
+{
+	static const struct trial none;
+	if (!t)
+		t = &none;
+	const struct app_kernel *k = r->k;
+	int nf = 0;
+	F_S("algorithm", k->name);
+	F_S("input", r->input);
+	F_U("n", r->g ? r->g->n : 0);
+	F_U("m", r->g ? r->g->m : 0);
+	F_S("scheduler", r->sched);
+	F_U("threads", r->topo.nthreads);
+	F_U("lookahead", t->rs.lookahead);
+	F_U("seed", r->cfg->seed);
+	F_U("trial", trial_no);
+	if (k->query != APP_QUERY_NONE)
+		F_U("source", input_id(r, t->q.source));
+	else
+		F_N("source");
+	if (k->query == APP_QUERY_PAIR)
+		F_U("target", input_id(r, t->q.target));
+	else
+		F_N("target");
+	F_D("load_s", r->load_s, 6);
+	F_D("time_s", t->rs.seconds, 6);
+	F_U("tasks", t->rs.tasks);
+	F_U("empty_tasks", t->rs.empty);
+	F_U("pushes", t->rs.pushes);
+	F_U("failed_pops", t->rs.failed_pops);
+	F_U("baseline_tasks", t->base.tasks);
+	F_D("work_ratio", harness_work(t), 6);
+	F_D("baseline_time_s", t->base.seconds, 6);
+	F_D("speedup", harness_speedup(t), 4);
+	F_U("tasks_thread_min", t->rs.tasks_min);
+	F_U("tasks_thread_median", t->rs.tasks_median);
+	F_U("tasks_thread_max", t->rs.tasks_max);
+	/* per worker: busy, idle, descheduled seconds (null for runs without the executor:
+	 * frontier rounds, peeling) */
+	const int nt = t->rs.threads < ORDO_STATS_THREADS ? t->rs.threads : ORDO_STATS_THREADS;
+	bool timed = false;
+	for (int i = 0; i < nt; i++)
+		timed |= t->rs.thread_busy_s[i] + t->rs.thread_idle_s[i] > 0;
+	if (timed) {
+		F_L("thread_busy_s", t->rs.thread_busy_s, nt, 4);
+		F_L("thread_idle_s", t->rs.thread_idle_s, nt, 4);
+		F_L("thread_descheduled_s", t->rs.thread_descheduled_s, nt, 4);
+	} else {
+		F_N("thread_busy_s");
+		F_N("thread_idle_s");
+		F_N("thread_descheduled_s");
+	}
+	for (int i = 0; k->figures[i]; i++) {
+		uint64_t v;
+		if (ordo_check_get(&t->chk, k->figures[i], &v))
+			F_U(k->figures[i], v);
+		else
+			F_N(k->figures[i]);
+	}
+	F_S("verify", t->verdict ? t->verdict : "");
+	F_U("mismatches", t->chk.mismatches);
+	F_S("first_mismatch", t->chk.first);
+#ifdef ORDO_COUNT_WORK
+	F_S("work_counters", "on");
+#else
+	F_S("work_counters", "off");
+#endif
+	for (int i = 0; i < r->nstat; i++) {
+		int s = -1;
+		for (int j = 0; r->ops && j < ORDO_WL_STATS; j++)
+			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
+				s = j;
+		if (s >= 0)
+			F_U(r->stat_key[i], t->rs.wl_stat[s]);
+		else
+			F_N(r->stat_key[i]);
+	}
+	return nf;
+}
+
+static void put_str(FILE *fp, const char *s, bool json)
+{
+	if (!json && !s[strcspn(s, ",\"\r\n")]) { /* csv quotes only where needed */
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputs(json ? "\\\"" : "\"\"", fp);
+		else if (json && *s == '\\')
+			fputs("\\\\", fp);
+		else if (json && (unsigned char)*s < 32)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void put_value(FILE *fp, const struct field *f, bool json)
+{
+	switch (f->kind) {
+	case FK_STR:
+		put_str(fp, f->s, json);
+		break;
+	case FK_U64:
+		fprintf(fp, "%llu", (unsigned long long)f->u);
+		break;
+	case FK_F64:
+		fprintf(fp, "%.*f", f->prec, f->d);
+		break;
+	case FK_LIST:
+		fputs(json ? "[" : "\"", fp);
+		for (uint64_t i = 0; i < f->u; i++)
+			fprintf(fp, "%s%.*f", i ? (json ? "," : ";") : "", f->prec,
+			        (double)f->v[i]);
+		fputs(json ? "]" : "\"", fp);
+		break;
+	default:
+		if (json)
+			fputs("null", fp);
+	}
+}
+
+static void csv_header_line(const struct app_run *r, char *buf, size_t cap)
+{
+	struct field f[MAX_FIELDS];
+	int nf = record_fields(r, 0, NULL, f);
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < nf && len < cap; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", f[i].name);
+}
+
+static void put_csv_header(FILE *fp, const struct app_run *r)
+{
+	char h[4096];
+	csv_header_line(r, h, sizeof h);
+	fprintf(fp, "%s\n", h);
+}
+
+void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no, const struct trial *t)
+{
+	struct field f[MAX_FIELDS];
+	int nf = record_fields(r, trial_no, t, f);
+	bool json = fmt == F_JSON;
+	if (json)
+		fputc('{', fp);
+	for (int i = 0; i < nf; i++) {
+		if (i)
+			fputc(',', fp);
+		if (json)
+			fprintf(fp, "\"%s\":", f[i].name);
+		put_value(fp, &f[i], json);
+	}
+	fputs(json ? "}\n" : "\n", fp);
+	fflush(fp); /* a run killed later keeps every finished trial */
+}
+
+/* ---- the --out file: checked before the (possibly long) load, opened at the first
+ * record so that a run failing earlier leaves no empty file ---- */
+
+int harness_check_out(struct app_run *r)
+{
+	const char *path = r->cfg->out_path;
+	struct stat sb;
+	/* a directory opens for reading and reads as empty: refuse it here, before the
+	 * graph is loaded, not when the first record cannot be appended */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "%s: --out %s: %s, not a file; give a file name\n", cli_prog, path,
+		        S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return 2;
+	}
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "%s: --out %s: cannot read it: %s\n", cli_prog, path,
+			        strerror(errno));
+			return 3;
+		}
+		char dir[1024];
+		snprintf(dir, sizeof dir, "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = 0;
+		else
+			snprintf(dir, sizeof dir, ".");
+		if (access(dir, W_OK)) {
+			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", cli_prog,
+			        path, dir, strerror(errno));
+			return 3;
+		}
+		return 0;
+	}
+	char line[4096] = "";
+	bool empty = !fgets(line, sizeof line, fp);
+	fclose(fp);
+	if (access(path, W_OK)) {
+		fprintf(stderr, "%s: --out %s: cannot append to it: %s\n", cli_prog, path,
+		        strerror(errno));
+		return 3;
+	}
+	if (empty)
+		return 0;
+	line[strcspn(line, "\r\n")] = 0;
+	bool is_json = line[0] == '{';
+	if (is_json != (r->cfg->out_fmt == F_JSON)) {
+		fprintf(stderr,
+		        "%s: --out %s holds %s records and this run writes %s; give another "
+		        "file or --format %s\n",
+		        cli_prog, path, is_json ? "json" : "csv",
+		        r->cfg->out_fmt == F_JSON ? "json" : "csv", is_json ? "json" : "csv");
+		return 2;
+	}
+	if (!is_json) {
+		char want[4096];
+		csv_header_line(r, want, sizeof want);
+		if (strcmp(line, want)) {
+			fprintf(stderr,
+			        "%s: --out %s: its csv header is not %s's (another app or "
+			        "version wrote it); give another file\n",
+			        cli_prog, path, r->k->name);
+			return 2;
+		}
+		r->fout_has_header = true;
+	}
+	return 0;
+}
+
+int harness_emit(struct app_run *r, int trial_no, const struct trial *t)
+{
+	const struct app_cfg *c = r->cfg;
+	if (r->mout) {
+		if (trial_no == 1 && c->fmt == F_CSV)
+			put_csv_header(r->mout, r);
+		harness_record(r->mout, c->fmt, r, trial_no, t);
+	}
+	if (c->out_path) {
+		if (!r->fout) {
+			r->fout = fopen(c->out_path, "a");
+			if (!r->fout) {
+				fprintf(stderr, "%s: --out %s: cannot open for appending: %s\n",
+				        cli_prog, c->out_path, strerror(errno));
+				return 3;
+			}
+			if (c->out_fmt == F_CSV && !r->fout_has_header)
+				put_csv_header(r->fout, r);
+		}
+		harness_record(r->fout, c->out_fmt, r, trial_no, t);
+		if (ferror(r->fout)) {
+			fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, c->out_path);
+			return 3;
+		}
+	}
+	return 0;
+}
+
+/* ---- human report ---- */
+
+void harness_human_trial(const struct app_run *r, int i, const struct trial *t)
+{
+	FILE *f = r->hout;
+	const struct app_kernel *k = r->k;
+	fprintf(f, "trial %d:", i);
+	if (k->query != APP_QUERY_NONE)
+		fprintf(f, " source %u", input_id(r, t->q.source));
+	if (k->query == APP_QUERY_PAIR)
+		fprintf(f, " target %u", input_id(r, t->q.target));
+	char sp[64];
+	speedup_text(sp, sizeof sp, t->base.seconds, harness_speedup(t));
+	fprintf(f,
+	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
+	        "%s  per-thread tasks %llu/%llu/%llu",
+	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
+	        (unsigned long long)t->base.tasks, harness_work(t), sp,
+	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
+	        (unsigned long long)t->rs.tasks_max);
+	for (int s = 0; s < ORDO_WL_STATS; s++)
+		if (r->ops->stat_names[s])
+			fprintf(f, "  %s %llu", r->ops->stat_names[s],
+			        (unsigned long long)t->rs.wl_stat[s]);
+	fprintf(f, "\n        ");
+	for (int j = 0; k->figures[j]; j++) {
+		uint64_t v;
+		if (ordo_check_get(&t->chk, k->figures[j], &v))
+			fprintf(f, " %s %llu ", k->figures[j], (unsigned long long)v);
+	}
+	fprintf(f, " verification %s", t->verdict);
+	if (t->chk.mismatches)
+		fprintf(f, " (%llu mismatch%s; first: %s)", (unsigned long long)t->chk.mismatches,
+		        t->chk.mismatches == 1 ? "" : "es", t->chk.first);
+	fprintf(f, "\n");
+}
