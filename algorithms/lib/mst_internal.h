@@ -1,0 +1,205 @@
+/*
+ * mst_internal.h - what the minimum spanning forest's two files share (internal to the
+ * operator library): the per-node and per-component state, locks and priorities
+ * (mst.c: tasks, sweeps, run and check), and a big component's candidate lists and
+ * segment arrays (mst_cand.c). The algorithm is described in mst.c.
+ */
+#ifndef ORDO_MST_INTERNAL_H
+#define ORDO_MST_INTERNAL_H
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ordo_mst.h"
+#include "ordo_util.h"
+
+struct mst_edge {
+	uint32_t w, self, other;
+};
+
+/* Per node, 32 bytes, so one cache line holds two nodes and no node straddles two: the
+ * node's segment - its arcs in base, sorted by (weight, other end), which is the arcs'
+ * order for a fixed own end, with the first one cached here - and, while the node is a
+ * root, its component: a ring of segments (merging two components splices their rings
+ * in O(1) by swapping two next links, with no allocation), its size and its lock (one
+ * word). Since a segment is sorted, its lightest external arc is its first one once
+ * the internal arcs at its front are dropped: a scan looks at one arc per segment, and
+ * every arc is dropped at most once. */
+struct mst_node {
+	uint64_t start;         /* segment: first arc left in base */
+	uint32_t n;             /* segment: arcs left */
+	uint32_t fw, fo;        /* segment: its first arc's weight and other end */
+	uint32_t next;          /* segment: next in its component's ring */
+	uint32_t head;          /* component: a segment of its ring, NIL when none is left */
+	_Atomic uint32_t lsize; /* component: nodes (the task priority), LOCKED its lock */
+};
+_Static_assert(sizeof(struct mst_node) == 32, "two nodes per cache line");
+
+#define NIL           UINT32_MAX
+#define LOCKED        0x80000000u
+#define MST_MAX_NODES (LOCKED - 1)
+
+/* A component past MST_GROW_MAX nodes also lists its ring's segments in an array, so
+ * that a scan reads their ids in order and can prefetch their nodes and their fronts'
+ * union-find entries a few segments ahead: walking the ring takes one dependent miss
+ * per segment (the next link), and such scans were half of road2k's time. The ring is
+ * still spliced at every merge (O(1)), so a component without an array (out of memory,
+ * or the pool spent) scans its ring as before. Emptied segments leave the array at a
+ * scan and stay in the ring until a ring scan unlinks them. */
+struct mst_segs {
+	uint32_t *id; /* its segments (emptied ones leave at the next scan) */
+	uint32_t n, cap;
+};
+
+struct ordo_mst {
+	const struct ordo_graph *g;
+	_Atomic uint32_t *parent; /* union-find; a root is its own parent */
+	struct mst_node *node;
+	uint64_t *base;        /* every node's arcs as weight << 32 | other end */
+	uint64_t *aoff;        /* n + 1: node u's arcs are base[aoff[u] .. aoff[u+1]) */
+	struct mst_edge *pick; /* per merged-away root: the arc that merged it */
+	uint32_t *cslot;       /* per root: its list in cand, NIL when it has none */
+	struct mst_cand *cand; /* lists of big components */
+	uint32_t capcand;
+	_Atomic uint32_t ncand;
+	uint32_t *sslot;       /* per root: its array in segs, NIL when it has none */
+	struct mst_segs *segs; /* segment arrays of components past MST_GROW_MAX nodes */
+	uint32_t capsegs;
+	_Atomic uint32_t nsegs;
+	struct ordo_task *init;
+	uint32_t sweep;        /* nodes per first task */
+	struct mst_work *work; /* per thread of the run, padded */
+	int nwork;
+};
+
+/* Work counted as it happens on this thread (arcs examined, merges), added to the
+ * thread's slot in m->work after each task: a thread-local counter costs an increment
+ * where it is counted, with no pointer to pass down. */
+struct mst_work {
+	alignas(64) uint64_t n;
+};
+/* defined in mst.c; hidden: not part of any library's interface */
+__attribute__((visibility("hidden"))) extern _Thread_local uint64_t mst_counted;
+
+static inline bool edge_less(const struct mst_edge *a, const struct mst_edge *b)
+{
+	if (a->w != b->w)
+		return a->w < b->w;
+	const uint32_t alo = a->self < a->other ? a->self : a->other;
+	const uint32_t ahi = a->self ^ a->other ^ alo;
+	const uint32_t blo = b->self < b->other ? b->self : b->other;
+	const uint32_t bhi = b->self ^ b->other ^ blo;
+	return alo != blo ? alo < blo : ahi < bhi;
+}
+
+/* Root of x with path halving: a non-root's parent may be replaced by any ancestor,
+ * and only roots are ever linked (under their locks), so the stores are safe. */
+static inline uint32_t uf_find(_Atomic uint32_t *p, uint32_t x)
+{
+	for (;;) {
+		uint32_t px = atomic_load_explicit(&p[x], memory_order_relaxed);
+		if (px == x)
+			return x;
+		uint32_t gx = atomic_load_explicit(&p[px], memory_order_relaxed);
+		if (gx != px)
+			atomic_store_explicit(&p[x], gx, memory_order_relaxed);
+		x = gx;
+	}
+}
+
+static inline bool is_root(const struct ordo_mst *m, uint64_t u)
+{
+	return atomic_load_explicit(&m->parent[u], memory_order_relaxed) == u;
+}
+
+static inline bool try_lock(_Atomic uint32_t *l)
+{
+	/* acquire: the arcs and links written under the lock by its last holder */
+	if (atomic_load_explicit(l, memory_order_relaxed) & LOCKED)
+		return false;
+	ORDO_PERTURB_POINT(MST_LOCK);
+	if (atomic_fetch_or_explicit(l, LOCKED, memory_order_acquire) & LOCKED)
+		return false;
+	ORDO_PERTURB_POINT(MST_LOCK); /* holding it: others find it taken */
+	return true;
+}
+
+static inline void lock(_Atomic uint32_t *l)
+{
+	for (unsigned round = 0; !try_lock(l); round++)
+		ordo_backoff(round);
+}
+
+/* Only the holder changes the size, so it can store the word back whole. */
+static inline void unlock(_Atomic uint32_t *l)
+{
+	atomic_store_explicit(l, atomic_load_explicit(l, memory_order_relaxed) & ~LOCKED,
+	                      memory_order_release); /* publishes the arcs */
+}
+
+static inline uint32_t size_of(_Atomic uint32_t *l)
+{
+	return atomic_load_explicit(l, memory_order_relaxed) & ~LOCKED;
+}
+
+/* A task's priority is its component's size up to MST_STALE_MAX nodes and above that
+ * the size rounded up to a power of two, so a big component that grows a node at a
+ * time does not open a bucket per size in a bucketed scheduler (rmat20 under
+ * obim:delta=0 made 561,000 of them). */
+#define MST_STALE_MAX 1024
+static inline uint64_t prio_of(uint32_t size)
+{
+	return size <= MST_STALE_MAX ? size : (uint64_t)1 << (64 - __builtin_clzll(size - 1));
+}
+
+/* A task pushed at priority `prio` for a component now of `size` nodes is left to the
+ * newer task once the component is past MST_STALE_MAX nodes (see component_task). */
+static inline bool stale(uint32_t size, uint64_t prio)
+{
+	return size > MST_STALE_MAX && prio_of(size) != prio;
+}
+
+/* A task goes on with the component it merged into while that has at most this many
+ * nodes, instead of pushing a task for it (see component_task): growing a small component at
+ * once, while its ring is in cache, instead of once per pass of the scheduler over the
+ * sizes, took road2k at 2 threads from 0.83 s to about 0.6 s. */
+#define MST_GROW_MAX ORDO_MST_GROW_MAX
+
+/* ---- a big component's candidates ----
+ * Scanning a big component's whole ring for every merge is what a relaxed scheduler
+ * can make quadratic: a thread whose own queue holds little but the giant component's
+ * task runs it again and again, each time absorbing one node (rmat20 under smq: up to
+ * 25 s). So a component past MST_STALE_MAX nodes keeps, from its last full scan, its
+ * MST_CAND lightest segment fronts in order and a floor: no other segment's front is
+ * lighter. A front only gets heavier (internal arcs are dropped from it), so the
+ * lightest candidate whose front is external and not above the floor is the lightest
+ * arc leaving the component. A merge adds the absorbed segments' fronts (a walk of the
+ * smaller ring); when no candidate qualifies, a full scan rebuilds the list. */
+#define MST_CAND 256
+struct mst_cand {
+	uint32_t n;            /* candidates, lightest front first */
+	bool valid;            /* made by a full scan (else: scan first) */
+	bool floored;          /* false: every non-empty segment is a candidate */
+	struct mst_edge floor; /* the lightest front left out */
+	uint32_t seg[MST_CAND];
+};
+
+static inline struct mst_segs *segs_of(struct ordo_mst *m, uint32_t r)
+{
+	return m->sslot[r] == NIL ? NULL : &m->segs[m->sslot[r]];
+}
+
+/* mst_cand.c: adds segment x's front to big component c's list (merges); */
+void mst_cand_add(struct mst_cand *c, const struct mst_node *nd, uint32_t x);
+/* joins small's segment array into big's (their rings are spliced by the caller) and
+ * returns big's segment count; */
+uint32_t mst_segs_join(struct ordo_mst *m, uint32_t big, uint32_t bsize, uint32_t small,
+                       uint32_t ssize);
+/* finds locked root r's lightest leaving arc into *best, dropping internal arcs on the
+ * way: its segment, or NIL when no arc leaves r. */
+uint32_t mst_lightest(struct ordo_mst *m, uint32_t r, uint32_t size, struct mst_edge *best);
+
+#endif
