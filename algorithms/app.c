@@ -10,14 +10,14 @@
 
 /* ---- set-up ---- */
 
-/* Makes r->g fit the kernel's needs: arcs, coordinates, weights, a symmetric graph;
- * then compressed when `compress`. r->g may be replaced by a new graph (the old one is
- * freed unless it is r->borrowed, the caller's). Notes go to stderr unless quiet. */
+/* Makes r->g fit the kernel's needs (ordo_graph_prepare: symmetrised, weighed by its
+ * coordinates; then compressed again when `compress`), after refusing an input that
+ * cannot run. r->g may be replaced by a new graph (the old one is freed unless it is
+ * r->borrowed, the caller's). Notes go to stderr unless quiet. */
 static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo_err *err)
 {
 	const struct app_kernel *k = r->k;
-	struct ordo_graph *g = r->g;
-	int rc;
+	const struct ordo_graph *g = r->g;
 	if (g->n == 0 || g->m == 0)
 		return ordo_err_set(err, ORDO_EINVAL, "%s has no arcs: nothing to run", r->input);
 	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE)
@@ -26,7 +26,6 @@ static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo
 		                    "them with --coords FILE (DIMACS .co or one 'x y' line per "
 		                    "node)",
 		                    r->input);
-	/* before any long preparation: an input that cannot run is refused first */
 	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
 	    g->coord_kind == ORDO_COORD_NONE)
 		return ordo_err_set(err, ORDO_EINVAL,
@@ -34,46 +33,31 @@ static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo
 		                    "--random-weights LO:HI (or coordinates with --coords to weigh "
 		                    "arcs by length)",
 		                    r->input);
-	if ((k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC)) {
-		struct ordo_graph *sg;
-		struct ordo_build_stats bs;
-		double t0 = ordo_now();
-		if ((rc = ordo_graph_symmetrized(g, r->topo.nthreads, &sg, &bs, err)))
-			return rc;
-		if (g != r->borrowed)
-			ordo_graph_free(g);
-		r->g = g = sg;
-		if (!quiet)
-			fprintf(stderr,
-			        "%s needs an undirected graph and %s is not marked symmetric: "
-			        "symmetrised (%llu reverse arcs added, %llu duplicate arcs merged "
-			        "keeping the lightest) to %llu arcs in %.3f s\n",
-			        k->name, r->input, (unsigned long long)bs.reverse_arcs_added,
-			        (unsigned long long)bs.duplicates_removed, (unsigned long long)g->m,
-			        ordo_now() - t0);
-	}
-	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)) {
-		/* weights from the coordinates (checked above), set on a plain graph of ours */
-		if (g == r->borrowed) { /* a plain copy (decompressed if need be) */
-			struct ordo_graph *copy;
-			if ((rc = ordo_graph_decompress(g, r->topo.nthreads, &copy, err)))
-				return rc;
-			r->g = g = copy;
-		} else if ((rc = ordo_graph_convert(&r->g, false, r->topo.nthreads, err))) {
-			return rc;
-		}
-		g = r->g;
-		if ((rc = ordo_graph_weights_from_coords(g, err)))
-			return rc;
-		if (!quiet)
-			fprintf(stderr,
-			        "%s is unweighted: weights = rounded Euclidean lengths from "
-			        "its coordinates\n",
-			        r->input);
-	} /* a graph symmetrised or weighed here is plain: compress it as asked */
-	if (compress && r->g != r->borrowed &&
-	    (rc = ordo_graph_convert(&r->g, true, r->topo.nthreads, err)))
+	const bool sym = (k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC);
+	const struct ordo_prep p = {
+	    .build = {.symmetrize = sym,
+	              .dedup = sym, /* both directions of an edge weigh the same */
+	              .keep_self_loops = true,
+	              .threads = r->topo.nthreads,
+	              .compress = compress && ordo_graph_compressed(g)},
+	    .weights_from_coords = (k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)};
+	struct ordo_prep_info info;
+	int rc = ordo_graph_prepare(&r->g, &p, r->g != r->borrowed, &info, err);
+	if (rc)
 		return rc;
+	if (!quiet && sym)
+		fprintf(stderr,
+		        "%s needs an undirected graph and %s is not marked symmetric: "
+		        "symmetrised (%llu reverse arcs added, %llu duplicate arcs merged "
+		        "keeping the lightest) to %llu arcs in %.3f s\n",
+		        k->name, r->input, (unsigned long long)info.build.reverse_arcs_added,
+		        (unsigned long long)info.build.duplicates_removed,
+		        (unsigned long long)r->g->m, info.rebuild_seconds);
+	if (!quiet && p.weights_from_coords)
+		fprintf(stderr,
+		        "%s is unweighted: weights = rounded Euclidean lengths from "
+		        "its coordinates\n",
+		        r->input);
 	return 0;
 }
 

@@ -364,6 +364,33 @@ bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int
 	return true;
 }
 
+/* The one-line report of a load or a generation, on stderr. */
+static void load_report(const char *what, const char *input, const struct ordo_graph *g,
+                        const struct ordo_load_info *info)
+{
+	fprintf(stderr, "%s %s", what, input);
+	if (info->format != ORDO_FMT_AUTO)
+		fprintf(stderr, " (%s%s)", ordo_format_name(info->format),
+		        info->compressed ? ", zstd" : "");
+	fprintf(stderr, ": %u nodes, %llu arcs%s in %.3f s", g->n, (unsigned long long)g->m,
+	        ordo_graph_weighted(g) ? ", weighted" : ", unweighted", info->seconds);
+	if (ordo_graph_compressed(g))
+		fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
+		        g->m ? (double)ordo_graph_csr_bytes(g) / (double)g->m : 0.0);
+	if (info->text_bytes)
+		fprintf(stderr, " (parse %.3f s = %.0f MB/s, build %.3f s)", info->parse_seconds,
+		        (double)info->text_bytes / 1e6 / info->parse_seconds, info->build_seconds);
+	if (info->build.self_loops_removed)
+		fprintf(stderr, "; %llu self-loops removed",
+		        (unsigned long long)info->build.self_loops_removed);
+	if (info->build.duplicates_removed)
+		fprintf(stderr, "; %llu duplicate arcs removed",
+		        (unsigned long long)info->build.duplicates_removed);
+	if (info->notes[0])
+		fprintf(stderr, "; %s", info->notes);
+	fprintf(stderr, "\n");
+}
+
 int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
                    struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
                    int *format)
@@ -371,117 +398,27 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	if (format)
 		*format = ORDO_FMT_AUTO;
 	struct ordo_err err = {0};
+	struct ordo_load_info info;
 	double t0 = ordo_now();
 	int rc;
-	/* options that would be ignored are refused, naming them */
-	const char *clash = lo->build.random_weights && lo->weights_from_coords
-	                        ? "--random-weights and --weights-from-coords both set the "
-	                          "weights; choose one"
-	                        : NULL;
-	if (clash) {
-		fprintf(stderr, "%s: %s\n", cli_prog, clash);
-		return 2;
-	}
-	if (!path) {
+	if (path) {
+		lo->progress = cli_progress;
+		lo->progress_user = &t0;
+		rc = ordo_load(path, lo, g, &info, &err);
+		if (isatty(2) && ordo_now() - t0 >= 1.0)
+			fprintf(stderr, "\r%*s\r", 60, "");
+		snprintf(input_name, cap, "%s", path);
+	} else {
 		char resolved[256];
-		/* compressed straight away unless it is renumbered or reweighed first; the
-		 * packed arcs may wait in a spill file, as a text input's do */
-		const bool direct = lo->build.compress && !lo->reorder && !lo->weights_from_coords;
-		struct ordo_spill *spill = NULL;
-		if (lo->spill_dir && !direct) {
-			fprintf(stderr,
-			        "%s: --spill-dir is for a graph generated straight into the "
-			        "compressed form: add --compress (and no --reorder or "
-			        "--weights-from-coords)\n",
-			        cli_prog);
-			return 2;
-		}
-		if (lo->spill_dir && (rc = ordo_spill_open(lo->spill_dir, &spill, &err)))
-			return cli_fail(cli_prog, &err);
-		rc = ordo_generate_as(gen, lo->threads, direct, spill, g, resolved, sizeof resolved,
-		                      &err);
-		if (spill) {
-			if (rc)
-				ordo_spill_describe(spill, &err); /* a failed write is the cause */
-			else if (!quiet)
-				fprintf(stderr, "%s: %.1f MiB of packed arcs spilled to %s\n",
-				        cli_prog, ordo_spill_bytes(spill) / 1048576.0,
-				        lo->spill_dir);
-			ordo_spill_close(spill);
-		}
-		if (rc)
-			return cli_fail(cli_prog, &err);
+		rc = ordo_load_gen(gen, lo, g, resolved, sizeof resolved, &info, &err);
 		snprintf(input_name, cap, "gen:%s", resolved);
-		if (lo->build.random_weights || lo->build.symmetrize || lo->build.dedup ||
-		    lo->coords || lo->compact_ids || lo->id_map_out) {
-			fprintf(
-			    stderr,
-			    "%s: loading options (--symmetrize, --random-weights, ...) apply to "
-			    "input files; write the generated graph with ordo-gen and load it\n",
-			    cli_prog);
-			ordo_graph_free(*g);
-			*g = NULL;
-			return 2;
-		}
-		if (lo->weights_from_coords && (rc = ordo_graph_weights_from_coords(*g, &err))) {
-			ordo_graph_free(*g);
-			*g = NULL;
-			return cli_fail(cli_prog, &err);
-		}
-		if ((lo->reorder && (rc = ordo_graph_reorder(g, lo->reorder, lo->threads, &err))) ||
-		    (lo->build.compress && (rc = ordo_graph_convert(g, true, lo->threads, &err)))) {
-			ordo_graph_free(*g);
-			*g = NULL;
-			return cli_fail(cli_prog, &err);
-		}
-		*load_seconds = ordo_now() - t0;
-		if (!quiet) {
-			fprintf(stderr, "generated %s: %u nodes, %llu arcs in %.3f s", input_name,
-			        (*g)->n, (unsigned long long)(*g)->m, *load_seconds);
-			if (ordo_graph_compressed(*g))
-				fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
-				        (*g)->m ? (double)ordo_graph_csr_bytes(*g) / (double)(*g)->m
-				                : 0.0);
-			if (lo->reorder)
-				fprintf(stderr, "; nodes renumbered in %s order",
-				        ordo_order_name(lo->reorder));
-			fputc('\n', stderr);
-		}
-		return 0;
 	}
-	lo->progress = cli_progress;
-	lo->progress_user = &t0;
-	struct ordo_load_info info;
-	rc = ordo_load(path, lo, g, &info, &err);
-	if (isatty(2) && ordo_now() - t0 >= 1.0)
-		fprintf(stderr, "\r%*s\r", 60, "");
 	if (rc)
 		return cli_fail(cli_prog, &err);
-	snprintf(input_name, cap, "%s", path);
 	*load_seconds = info.seconds;
 	if (format)
 		*format = info.format;
-	if (!quiet) {
-		fprintf(stderr, "loaded %s (%s%s): %u nodes, %llu arcs%s in %.3f s", path,
-		        ordo_format_name(info.format), info.compressed ? ", zstd" : "", (*g)->n,
-		        (unsigned long long)(*g)->m,
-		        ordo_graph_weighted(*g) ? ", weighted" : ", unweighted", info.seconds);
-		if (ordo_graph_compressed(*g))
-			fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
-			        (*g)->m ? (double)ordo_graph_csr_bytes(*g) / (double)(*g)->m : 0.0);
-		if (info.text_bytes)
-			fprintf(
-			    stderr, " (parse %.3f s = %.0f MB/s, build %.3f s)", info.parse_seconds,
-			    (double)info.text_bytes / 1e6 / info.parse_seconds, info.build_seconds);
-		if (info.build.self_loops_removed)
-			fprintf(stderr, "; %llu self-loops removed",
-			        (unsigned long long)info.build.self_loops_removed);
-		if (info.build.duplicates_removed)
-			fprintf(stderr, "; %llu duplicate arcs removed",
-			        (unsigned long long)info.build.duplicates_removed);
-		if (info.notes[0])
-			fprintf(stderr, "; %s", info.notes);
-		fprintf(stderr, "\n");
-	}
+	if (!quiet)
+		load_report(path ? "loaded" : "generated", input_name, *g, &info);
 	return 0;
 }

@@ -508,31 +508,3 @@ fail:
 	free(kept);
 	return rc;
 }
-
-int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_graph **out,
-                           struct ordo_build_stats *stats, struct ordo_err *err)
-{
-	struct ordo_edge_chain c;
-	ordo_chain_init(&c, ordo_graph_weighted(g));
-	uint32_t v, w;
-	for (uint32_t u = 0; u < g->n; u++)
-		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
-			if (!ordo_chain_push(&c, u, v, w)) {
-				ordo_chain_free(&c);
-				return ordo_err_set(err, ORDO_ENOMEM,
-				                    "out of memory symmetrising the graph");
-			}
-	struct ordo_build_opts bo = {.n = g->n,
-	                             .symmetrize = true,
-	                             .dedup = true,
-	                             .keep_self_loops = true,
-	                             .threads = threads};
-	int rc = ordo_graph_build(&c, &bo, out, stats, err);
-	if (rc)
-		return rc;
-	if ((rc = ordo_graph_copy_node_data(g, *out, err))) {
-		ordo_graph_free(*out);
-		*out = NULL;
-	}
-	return rc;
-}

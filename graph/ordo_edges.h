@@ -147,7 +147,8 @@ struct ordo_build_stats {
 int ordo_graph_build(struct ordo_edge_chain *edges, const struct ordo_build_opts *opts,
                      struct ordo_graph **out, struct ordo_build_stats *stats, struct ordo_err *err);
 
-/* A symmetric copy of g: every arc u->v also as v->u, then one arc per (u, v), the
+/* A symmetric copy of g (ordo_graph_prepare, prepare.c): every arc u->v also as v->u,
+ * then one arc per (u, v), the
  * lightest, so both directions of an edge weigh the same; self-loops and coordinates
  * are kept. `g` is unchanged. Errors: ENOMEM. */
 int ordo_graph_symmetrized(const struct ordo_graph *g, int threads, struct ordo_graph **out,

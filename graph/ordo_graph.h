@@ -188,9 +188,10 @@ int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *er
 int ordo_graph_copy_node_data(const struct ordo_graph *g, struct ordo_graph *h,
                               struct ordo_err *err);
 
-#include "ordo_arcs.h"  /* IWYU pragma: export */
-#include "ordo_edges.h" /* IWYU pragma: export */
-#include "ordo_gen.h"   /* IWYU pragma: export */
-#include "ordo_order.h" /* IWYU pragma: export */
+#include "ordo_arcs.h"    /* IWYU pragma: export */
+#include "ordo_edges.h"   /* IWYU pragma: export */
+#include "ordo_gen.h"     /* IWYU pragma: export */
+#include "ordo_order.h"   /* IWYU pragma: export */
+#include "ordo_prepare.h" /* IWYU pragma: export */
 
 #endif

@@ -25,6 +25,10 @@ int ordo_graph_order(const struct ordo_graph *g, int order, uint32_t *rank, stru
  * each list sorted by new target, coordinates moved along, and input ids kept. */
 int ordo_graph_permute(const struct ordo_graph *g, const uint32_t *rank, int threads,
                        struct ordo_graph **out, struct ordo_err *err);
+/* A renumbered copy of g in the given order (not ORDO_ORDER_NONE), in g's
+ * representation; g is unchanged. */
+int ordo_graph_reordered(const struct ordo_graph *g, int order, int threads,
+                         struct ordo_graph **out, struct ordo_err *err);
 /* Replaces *g by its renumbering in the given order (same representation); on error *g
  * is unchanged. ORDO_ORDER_NONE leaves it. */
 int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ordo_err *err);

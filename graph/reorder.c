@@ -333,22 +333,21 @@ fail:
 	return rc;
 }
 
-int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ordo_err *err)
+int ordo_graph_reordered(const struct ordo_graph *g, int order, int threads,
+                         struct ordo_graph **out, struct ordo_err *err)
 {
-	if (order == ORDO_ORDER_NONE)
-		return 0;
-	const bool cz = ordo_graph_compressed(*g);
-	uint32_t *rank = malloc(((size_t)(*g)->n + 1) * sizeof *rank);
+	const bool cz = ordo_graph_compressed(g);
+	uint32_t *rank = malloc(((size_t)g->n + 1) * sizeof *rank);
 	if (!rank)
-		return ordo_err_set(err, ORDO_ENOMEM, "out of memory ordering %u nodes", (*g)->n);
-	int rc = ordo_graph_order(*g, order, rank, err);
-	struct ordo_graph *plain = *g, *h = NULL;
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory ordering %u nodes", g->n);
+	int rc = ordo_graph_order(g, order, rank, err);
+	struct ordo_graph *plain = (struct ordo_graph *)g, *h = NULL; /* g is never changed */
 	if (!rc && cz)
-		rc = ordo_graph_decompress(*g, threads, &plain, err);
+		rc = ordo_graph_decompress(g, threads, &plain, err);
 	if (!rc)
 		rc = ordo_graph_permute(plain, rank, threads, &h, err);
 	free(rank);
-	if (plain != *g)
+	if (plain != g)
 		ordo_graph_free(plain);
 	if (!rc && cz)
 		rc = ordo_graph_convert(&h, true, threads, err);
@@ -356,6 +355,18 @@ int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ord
 		ordo_graph_free(h);
 		return rc;
 	}
+	*out = h;
+	return 0;
+}
+
+int ordo_graph_reorder(struct ordo_graph **g, int order, int threads, struct ordo_err *err)
+{
+	if (order == ORDO_ORDER_NONE)
+		return 0;
+	struct ordo_graph *h;
+	int rc = ordo_graph_reordered(*g, order, threads, &h, err);
+	if (rc)
+		return rc;
 	ordo_graph_free(*g);
 	*g = h;
 	return 0;

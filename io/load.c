@@ -192,20 +192,6 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 	return rc;
 }
 
-/* CSR -> arc chain (frees g), so CSR inputs can be rebuilt with build options. */
-static int csr_to_chain(struct ordo_graph *g, struct ordo_edge_chain *c, struct ordo_err *err)
-{
-	ordo_chain_init(c, ordo_graph_weighted(g));
-	uint32_t v, w;
-	for (uint32_t u = 0; u < g->n; u++)
-		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
-			if (!ordo_chain_push(c, u, v, w)) {
-				ordo_chain_free(c);
-				return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-			}
-	return 0;
-}
-
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err)
 {
 	int fmt;
@@ -264,108 +250,20 @@ static void note(struct ordo_load_info *info, const char *fmt, const char *s)
 	snprintf(info->notes + used, sizeof info->notes - used, fmt, s);
 }
 
-static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                struct ordo_load_info *info_out, struct ordo_err *err);
-
-int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-              struct ordo_load_info *info_out, struct ordo_err *err)
-{
-	struct ordo_load_opts dflt;
-	if (!opts) {
-		ordo_load_opts_init(&dflt);
-		opts = &dflt;
-	}
-	*out = NULL;
-	struct ordo_load_opts with_spill;
-	struct ordo_spill *sp = NULL;
-	if (opts->spill_dir && !opts->build.compress)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "a spill directory (--spill-dir %s) is for a compressed build: "
-		                    "add --compress",
-		                    opts->spill_dir);
-	if (opts->spill_dir && opts->reorder)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "renumbering (--reorder) builds the plain graph first, so a "
-		                    "spill directory (--spill-dir) would not lower the peak; "
-		                    "drop one of them");
-	if (opts->id_map_out && opts->compact_ids && opts->reorder)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "--id-map with both --compact-ids and --reorder: the map "
-		                    "would hold the compacted ids only; write the compacted "
-		                    "graph first, then renumber it");
-	if (opts->reorder < ORDO_ORDER_NONE || opts->reorder > ORDO_ORDER_HILBERT)
-		return ordo_err_set(err, ORDO_EINVAL, "unknown node order %d", opts->reorder);
-	if (opts->spill_dir) {
-		int rc = ordo_spill_open(opts->spill_dir, &sp, err);
-		if (rc)
-			return rc;
-		with_spill = *opts;
-		with_spill.build.spill = sp;
-		opts = &with_spill;
-	}
-	uint64_t old = io_set_budget(opts->mem_budget);
-	int rc = load(path, opts, out, info_out, err);
-	io_set_budget(old);
-	if (sp) {
-		if (rc)
-			ordo_spill_describe(sp, err); /* a failed write is the cause, not memory */
-		else if (info_out) {
-			char what[300];
-			snprintf(what, sizeof what, "%.1f MiB of packed arcs spilled to %s",
-			         ordo_spill_bytes(sp) / 1048576.0, opts->spill_dir);
-			note(info_out, "%s", what);
-		}
-		ordo_spill_close(sp);
-	}
-	return rc;
-}
-
-/* What a graph read whole (read_graph) takes across a rebuild from its arcs. */
-struct kept {
-	int kind; /* coordinates */
-	void *coord;
-	char unit[32];
-	uint32_t *ids;  /* a renumbered graph's input ids */
-	bool symmetric; /* its arcs go both ways already */
-};
-
-/* Step 1 of a load: the file's content. A graph read whole stays in *g unless a build
- * option asks for a rebuild: then its arcs go to arcs->chain and what it holds per
- * node to *k. Text formats fill arcs. */
+/* Step 1 of a load: the file's content, as arcs (text formats) or a graph read whole. */
 static int read_input(const char *path, const struct io_format *f,
-                      const struct ordo_load_opts *opts, bool rebuild, struct ordo_graph **g,
-                      struct io_arcs *arcs, struct kept *k, struct ordo_load_info *info,
-                      struct ordo_err *err)
+                      const struct ordo_load_opts *opts, struct ordo_graph **g,
+                      struct io_arcs *arcs, struct ordo_load_info *info, struct ordo_err *err)
 {
-	if (!f->read_graph) {
-		struct io_in *in;
-		int rc = io_in_open(path, &in, err);
-		if (rc)
-			return rc;
-		info->file_bytes = io_in_file_bytes(in);
-		rc = f->read_arcs(in, path, opts, arcs, info, err);
-		io_in_close(in);
+	if (f->read_graph)
+		return f->read_graph(path, opts, g, info, err);
+	struct io_in *in;
+	int rc = io_in_open(path, &in, err);
+	if (rc)
 		return rc;
-	}
-	int rc = f->read_graph(path, opts, g, info, err);
-	if (rc || !rebuild)
-		return rc;
-	/* rebuilt from its arcs: the coordinates and ids move to the new graph; a
-	 * symmetric graph stays so unless new random weights differ per arc */
-	struct ordo_graph *h = *g;
-	*g = NULL;
-	arcs->n = h->n;
-	*k = (struct kept){.kind = h->coord_kind,
-	                   .coord = h->coord,
-	                   .ids = h->orig_id,
-	                   .symmetric =
-	                       (h->flags & ORDO_GRAPH_SYMMETRIC) && !opts->build.random_weights};
-	snprintf(k->unit, sizeof k->unit, "%s", h->coord_unit);
-	h->coord = NULL;
-	h->coord_kind = ORDO_COORD_NONE;
-	h->orig_id = NULL;
-	rc = csr_to_chain(h, &arcs->chain, err);
-	ordo_graph_free(h);
+	info->file_bytes = io_in_file_bytes(in);
+	rc = f->read_arcs(in, path, opts, arcs, info, err);
+	io_in_close(in);
 	return rc;
 }
 
@@ -393,25 +291,23 @@ static int raw_ids(const char *path, const struct ordo_load_opts *opts, struct i
 	return 0;
 }
 
-/* Step 3: the CSR from the arcs, with every build option; what a rebuilt graph held
- * per node goes back on (k's memory is taken over or freed). */
+/* Step 3, for arcs read: the CSR with every build option, compressed straight away
+ * unless weights from coordinates or a renumbering come first. */
 static int build(const char *path, const struct io_format *f, const struct ordo_load_opts *opts,
-                 struct ordo_build_opts bo, struct io_arcs *arcs, struct kept *k,
-                 struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
+                 struct io_arcs *arcs, struct ordo_graph **out, struct ordo_load_info *info,
+                 struct ordo_err *err)
 {
 	double tb = ordo_now();
+	struct ordo_build_opts bo = opts->build;
+	bo.threads = opts->threads;
+	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
 	if (arcs->symmetric) {
 		bo.symmetrize = true; /* one arc per edge in the file: its reverse is added */
 		note(info, "%s", "symmetric (declared by the file)");
 	}
-	if (k->symmetric)
-		bo.symmetrize = false; /* both arcs are there already */
 	bo.n = arcs->n; /* edge lists: n from ordo's own header, else (0) the largest id + 1 */
-	struct ordo_graph *g;
-	int rc = ordo_graph_build(&arcs->chain, &bo, &g, &info->build, err);
+	int rc = ordo_graph_build(&arcs->chain, &bo, out, &info->build, err);
 	if (rc) {
-		free(k->coord);
-		free(k->ids);
 		ordo_err_prefix(err, "%s: ", path);
 		if (rc == ORDO_ERANGE && (f->info.flags & ORDO_FORMAT_RAW_IDS) && arcs->n &&
 		    !opts->compact_ids) {
@@ -423,18 +319,6 @@ static int build(const char *path, const struct io_format *f, const struct ordo_
 		return rc;
 	}
 	info->build_seconds = ordo_now() - tb;
-	if (k->symmetric)
-		g->flags |= ORDO_GRAPH_SYMMETRIC;
-	if (k->coord) {
-		g->coord_kind = k->kind;
-		g->coord = k->coord;
-		snprintf(g->coord_unit, sizeof g->coord_unit, "%s", k->unit);
-	}
-	if (k->ids && (rc = ordo_graph_set_ids(g, k->ids, err))) {
-		ordo_graph_free(g);
-		return rc;
-	}
-	*out = g;
 	return 0;
 }
 
@@ -460,51 +344,174 @@ static int coords(const char *path, int fmt, const struct ordo_load_opts *opts,
 	return rc;
 }
 
-/* Step 5: weights from coordinates, renumbering, the id map, compression (last). */
-static int finish(const char *path, const struct ordo_load_opts *opts, bool random_weights,
-                  struct ordo_graph **g, struct ordo_load_info *info, struct ordo_err *err)
+/* The checks a file and a generated graph share: options that would be ignored or that
+ * contradict each other are refused, naming them. */
+static int check_opts(const struct ordo_load_opts *opts, struct ordo_err *err)
 {
-	int rc = 0;
-	if (opts->weights_from_coords) { /* on the plain form, of a compressed .ordo too */
-		rc = ordo_graph_convert(g, false, opts->threads, err);
-		if (!rc)
-			rc = ordo_graph_weights_from_coords(*g, err);
+	if (opts->spill_dir && !opts->build.compress)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "a spill directory (--spill-dir %s) is for a compressed build: "
+		                    "add --compress",
+		                    opts->spill_dir);
+	if (opts->spill_dir && opts->reorder)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "renumbering (--reorder) builds the plain graph first, so a "
+		                    "spill directory (--spill-dir) would not lower the peak; "
+		                    "drop one of them");
+	if (opts->id_map_out && opts->compact_ids && opts->reorder)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--id-map with both --compact-ids and --reorder: the map "
+		                    "would hold the compacted ids only; write the compacted "
+		                    "graph first, then renumber it");
+	if (opts->reorder < ORDO_ORDER_NONE || opts->reorder > ORDO_ORDER_HILBERT)
+		return ordo_err_set(err, ORDO_EINVAL, "unknown node order %d", opts->reorder);
+	if (opts->build.random_weights && opts->weights_from_coords)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--random-weights and --weights-from-coords both set the "
+		                    "weights; choose one");
+	return 0;
+}
+
+/* A load's body: a file's (load) or a generator's (gen); what names the input. */
+typedef int load_body(const char *what, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                      struct ordo_load_info *info, char *resolved, size_t cap,
+                      struct ordo_err *err);
+
+/* Runs body with the spill file opts asks for, open around it, and the memory budget;
+ * the spill's figure goes to the notes. */
+static int with_spill(load_body *body, const char *what, const struct ordo_load_opts *opts,
+                      struct ordo_graph **out, struct ordo_load_info *info, char *resolved,
+                      size_t cap, struct ordo_err *err)
+{
+	struct ordo_load_opts with = *opts;
+	struct ordo_spill *sp = NULL;
+	if (opts->spill_dir) {
+		int rc = ordo_spill_open(opts->spill_dir, &sp, err);
+		if (rc)
+			return rc;
+		with.build.spill = sp;
+	}
+	uint64_t old = io_set_budget(opts->mem_budget);
+	memset(info, 0, sizeof *info);
+	int rc = body(what, &with, out, info, resolved, cap, err);
+	io_set_budget(old);
+	if (sp) {
 		if (rc) {
-			ordo_err_prefix(err, "%s: ", path);
-			return rc;
+			ordo_spill_describe(sp, err); /* a failed write is the cause, not memory */
+		} else if (ordo_spill_bytes(sp)) {
+			char text[300];
+			snprintf(text, sizeof text, "%.1f MiB of packed arcs spilled to %s",
+			         ordo_spill_bytes(sp) / 1048576.0, opts->spill_dir);
+			note(info, "%s", text);
 		}
-		note(info, "%s", "weights = rounded Euclidean length from coordinates");
-	} else if (random_weights) {
-		note(info, "%s",
-		     info->build.weights_replaced ? "input weights replaced by random weights"
-		                                  : "random weights");
+		ordo_spill_close(sp);
 	}
-	if (opts->reorder) {
-		double tr = ordo_now();
-		if ((rc = ordo_graph_reorder(g, opts->reorder, opts->threads, err))) {
-			ordo_err_prefix(err, "%s: ", path);
-			return rc;
-		}
-		char what[80];
-		snprintf(what, sizeof what, "nodes renumbered in %s order in %.3f s",
-		         ordo_order_name(opts->reorder), ordo_now() - tr);
-		note(info, "%s", what);
-	}
-	if (opts->id_map_out && !opts->compact_ids &&
-	    (rc = io_write_order_map(*g, path, opts->id_map_out, err)))
-		return rc;
-	if (opts->build.compress)
-		rc = ordo_graph_convert(g, true, opts->threads, err);
 	return rc;
 }
 
-/* ordo_load without its option checks and spill set-up: the steps above, in order. */
-static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                struct ordo_load_info *info_out, struct ordo_err *err)
+static load_body load, gen;
+
+int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+              struct ordo_load_info *info_out, struct ordo_err *err)
 {
-	struct ordo_load_info info;
-	memset(&info, 0, sizeof info);
+	struct ordo_load_opts dflt;
+	if (!opts) {
+		ordo_load_opts_init(&dflt);
+		opts = &dflt;
+	}
 	*out = NULL;
+	struct ordo_load_info info;
+	int rc = check_opts(opts, err);
+	if (!rc)
+		rc = with_spill(load, path, opts, out, &info, NULL, 0, err);
+	if (!rc && info_out)
+		*info_out = info;
+	return rc;
+}
+
+int ordo_load_gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                  char *resolved, size_t cap, struct ordo_load_info *info_out, struct ordo_err *err)
+{
+	struct ordo_load_opts dflt;
+	if (!opts) {
+		ordo_load_opts_init(&dflt);
+		opts = &dflt;
+	}
+	*out = NULL;
+	const char *file_only = opts->coords                    ? "--coords"
+	                        : opts->compact_ids             ? "--compact-ids"
+	                        : opts->mtx_real                ? "--mtx-real"
+	                        : opts->id_map_out              ? "--id-map"
+	                        : opts->format != ORDO_FMT_AUTO ? "--input-format"
+	                                                        : NULL;
+	if (file_only)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s applies to input files, not to a generated graph (gen:%s); "
+		                    "write it with ordo-gen and load the file",
+		                    file_only, spec);
+	struct ordo_load_info info;
+	int rc = check_opts(opts, err);
+	if (!rc)
+		rc = with_spill(gen, spec, opts, out, &info, resolved, cap, err);
+	if (!rc && info_out)
+		*info_out = info;
+	return rc;
+}
+
+/* What a load option asks of ordo_graph_prepare; `built`: the arcs went through the
+ * builder with the build options already, so only what follows a build is left. */
+static struct ordo_prep prep_of(const struct ordo_load_opts *opts, bool built)
+{
+	struct ordo_prep p = {.build = opts->build,
+	                      .weights_from_coords = opts->weights_from_coords,
+	                      .reorder = opts->reorder};
+	p.build.threads = opts->threads;
+	if (built)
+		p.build.symmetrize = p.build.dedup = p.build.random_weights = false;
+	return p;
+}
+
+/* The last step of both: ordo_graph_prepare, its figures and notes into info. */
+static int prepare(const char *what, const struct ordo_prep *p, struct ordo_graph **g,
+                   struct ordo_load_info *info, struct ordo_err *err)
+{
+	struct ordo_prep_info pi;
+	int rc = ordo_graph_prepare(g, p, true, &pi, err);
+	if (rc) {
+		ordo_err_prefix(err, "%s: ", what);
+		return rc;
+	}
+	if (pi.rebuilt) {
+		info->build = pi.build;
+		info->build_seconds += pi.rebuild_seconds;
+	}
+	if (pi.notes[0])
+		note(info, "%s", pi.notes);
+	return 0;
+}
+
+static int gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_graph **out,
+               struct ordo_load_info *info, char *resolved, size_t cap, struct ordo_err *err)
+{
+	const double t0 = ordo_now();
+	const struct ordo_prep p = prep_of(opts, false);
+	/* straight into the compressed form when nothing else is asked (see ordo_gen.h) */
+	const bool direct = p.build.compress && !p.build.symmetrize && !p.build.dedup &&
+	                    !p.build.random_weights && !p.weights_from_coords && !p.reorder;
+	info->format = ORDO_FMT_AUTO;
+	int rc = ordo_generate_as(spec, opts->threads, direct, direct ? opts->build.spill : NULL,
+	                          out, resolved, cap, err);
+	if (!rc)
+		rc = prepare(spec, &p, out, info, err);
+	info->seconds = ordo_now() - t0;
+	return rc;
+}
+
+/* A file's load: the steps above, in order. */
+static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                struct ordo_load_info *info, char *resolved, size_t cap, struct ordo_err *err)
+{
+	(void)resolved, (void)cap;
 	double t0 = ordo_now();
 	int fmt = opts->format;
 	bool z = false;
@@ -513,8 +520,8 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		return rc;
 	if (opts->format != ORDO_FMT_AUTO)
 		fmt = opts->format;
-	info.format = fmt;
-	info.compressed = z;
+	info->format = fmt;
+	info->compressed = z;
 	const struct io_format *f = io_format(fmt);
 	if (!f)
 		return ordo_err_set(err, ORDO_EINVAL, "%s: unknown format %d", path, fmt);
@@ -535,36 +542,39 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		    "%s: --mtx-real applies to Matrix Market files, but this is a %s "
 		    "file",
 		    path, ordo_format_name(fmt));
-	struct ordo_build_opts bo = opts->build;
-	bo.threads = opts->threads;
-	/* weights from coordinates are set on a plain graph, then it is compressed */
-	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
-	/* a graph read whole is rebuilt only when a build option asks for it */
-	const bool rebuild = bo.symmetrize || bo.dedup || bo.random_weights;
 	struct ordo_graph *g = NULL;
 	struct io_arcs arcs = {.n = 0};
 	ordo_chain_init(&arcs.chain, false);
-	struct kept k = {.kind = ORDO_COORD_NONE};
-	rc = read_input(path, f, opts, rebuild, &g, &arcs, &k, &info, err);
+	rc = read_input(path, f, opts, &g, &arcs, info, err);
 	if (!rc && !g && (f->info.flags & ORDO_FORMAT_RAW_IDS))
-		rc = raw_ids(path, opts, &arcs, &info, err);
+		rc = raw_ids(path, opts, &arcs, info, err);
 	if (rc) {
 		ordo_chain_free(&arcs.chain);
-		free(k.coord);
-		free(k.ids);
 		return rc;
 	}
-	info.parse_seconds = ordo_now() - t0;
-	if (!g && (rc = build(path, f, opts, bo, &arcs, &k, &g, &info, err)))
+	info->parse_seconds = ordo_now() - t0;
+	/* arcs read go through the builder with the build options (compressed straight
+	 * away when nothing follows); a graph read whole is rebuilt by the preparation */
+	const bool built = !g;
+	if (built && (rc = build(path, f, opts, &arcs, &g, info, err)))
 		return rc;
-	if ((rc = coords(path, fmt, opts, g, &info, err)) ||
-	    (rc = finish(path, opts, bo.random_weights, &g, &info, err))) {
+	if ((rc = coords(path, fmt, opts, g, info, err))) {
 		ordo_graph_free(g);
 		return rc;
 	}
-	info.seconds = ordo_now() - t0;
-	if (info_out)
-		*info_out = info;
+	if (built && opts->build.random_weights)
+		note(info, "%s",
+		     info->build.weights_replaced ? "input weights replaced by random weights"
+		                                  : "random weights");
+	const struct ordo_prep p = prep_of(opts, built);
+	if ((rc = prepare(path, &p, &g, info, err)))
+		return rc;
+	if (opts->id_map_out && !opts->compact_ids &&
+	    (rc = io_write_order_map(g, path, opts->id_map_out, err))) {
+		ordo_graph_free(g);
+		return rc;
+	}
+	info->seconds = ordo_now() - t0;
 	*out = g;
 	return 0;
 }

@@ -129,9 +129,17 @@ struct ordo_load_info {
 	char notes[512]; /* human-readable remarks ("weights from coordinates", ...) */
 };
 
-/* Loads `path` into a new graph. On error *out is NULL and nothing is leaked. */
+/* Loads `path` into a new graph, prepared as opts asks (ordo_graph_prepare: rebuilt,
+ * weighed, renumbered, compressed). On error *out is NULL and nothing is leaked. */
 int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
               struct ordo_load_info *info, struct ordo_err *err);
+/* The same for a generated graph (an ordo-gen spec; its resolved form into resolved):
+ * the build options, weights from coordinates, reorder, compress (straight into the
+ * compressed form when nothing else is asked, with the spill directory) apply; options
+ * for files (coords, compact_ids, mtx_real, id_map_out, a format) are EINVAL. */
+int ordo_load_gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_graph **out,
+                  char *resolved, size_t cap, struct ordo_load_info *info,
+                  struct ordo_err *err);
 
 /* Reads coordinates (co or xyz, detected) for the n nodes of g into g. */
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err);

@@ -368,6 +368,13 @@ grep -q "symmetric (declared by the file)" "$tmp/sym.out" || fail "the load line
 "$bin/sssp" --gen rmat:scale=12,ef=8 --compress --spill-dir "$tmp" -n 1 >"$tmp/spill.out" 2>&1 || fail "gen + spill: $(cat "$tmp/spill.out")"
 grep -q "MiB of packed arcs spilled to" "$tmp/spill.out" && grep -q "verification PASS" "$tmp/spill.out" || fail "gen + spill: $(cat "$tmp/spill.out")"
 expect2 "--spill-dir without --compress for a generator" "add --compress" "$bin/sssp" --gen rmat:scale=10 --spill-dir "$tmp"
+# a generated graph is prepared as a file is (ordo_graph_prepare): a directed R-MAT
+# symmetrised, weighed at random, renumbered and compressed, verified
+"$bin/sssp" --gen rmat:scale=10,ef=4,sym=0 --symmetrize --random-weights 1:9 --reorder rcm --compress -n 1 >"$tmp/gprep.out" 2>&1 ||
+	fail "gen + preparation: $(cat "$tmp/gprep.out")"
+grep -q "random weights; nodes renumbered in rcm order" "$tmp/gprep.out" && grep -q "compressed CSR" "$tmp/gprep.out" &&
+	grep -q "verification PASS" "$tmp/gprep.out" || fail "gen + preparation: $(cat "$tmp/gprep.out")"
+expect2 "--coords for a generator" "applies to input files, not to a generated graph" "$bin/sssp" --gen rmat:scale=8 --coords "$tmp/x.co"
 # (the baseline's time varies: the rule is checked on whichever side of 1 ms it fell)
 "$bin/mst" --gen grid:W=2,H=2 -n 1 >"$tmp/tiny.out" 2>&1
 line=$(grep summary "$tmp/tiny.out")

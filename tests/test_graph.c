@@ -348,3 +348,110 @@ Test(graph, weights_from_coords)
 			cr_assert(g->w[k] == (g->dst[k] / 3 == u / 3 ? 3u : 4u));
 	ordo_graph_free(g);
 }
+
+/* ---- ordo_graph_prepare: one fixed order, ownership, errors ---- */
+
+/* every arc of g as (u << 32 | v) -> w, sorted, in input ids */
+static uint64_t *arc_list(const struct ordo_graph *g, uint32_t **wout)
+{
+	uint64_t *k = malloc((g->m + 1) * sizeof *k);
+	uint32_t *w = malloc((g->m + 1) * sizeof *w);
+	uint64_t i = 0;
+	uint32_t v, wt;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &wt); i++)
+			k[i] = (uint64_t)ordo_graph_orig_of(g, u) << 32 | ordo_graph_orig_of(g, v);
+	cr_assert_eq(i, g->m);
+	/* sort keys, then read each weight back by key (unique arcs here) */
+	for (uint64_t a = 1; a < i; a++)
+		for (uint64_t b = a; b > 0 && k[b - 1] > k[b]; b--) {
+			uint64_t t = k[b];
+			k[b] = k[b - 1], k[b - 1] = t;
+		}
+	for (uint64_t a = 0; a < i; a++) {
+		uint32_t u = ordo_graph_node_of(g, (uint32_t)(k[a] >> 32)), x;
+		w[a] = UINT32_MAX;
+		for (struct ordo_arcs r = ordo_graph_arcs(g, u); ordo_arcs_next(&r, &x, &wt);)
+			if (ordo_graph_orig_of(g, x) == (uint32_t)k[a])
+				w[a] = wt;
+	}
+	*wout = w;
+	return k;
+}
+
+Test(prepare, every_step_in_order_on_a_borrowed_graph)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	/* a directed, unweighted road-like graph with coordinates */
+	cr_assert_eq(ordo_generate("road:W=12,H=9,seed=4", 1, &g, NULL, 0, &e), 0, "%s", e.msg);
+	const uint64_t m0 = g->m;
+	cr_assert(g->flags & ORDO_GRAPH_SYMMETRIC);
+	g->flags &= ~(uint32_t)ORDO_GRAPH_SYMMETRIC; /* pretend: so symmetrize must run */
+	const struct ordo_prep p = {.build = {.symmetrize = true, .dedup = true, .compress = true},
+	                            .weights_from_coords = true,
+	                            .reorder = ORDO_ORDER_RCM};
+	struct ordo_graph *h = g;
+	struct ordo_prep_info info;
+	cr_assert_eq(ordo_graph_prepare(&h, &p, false, &info, &e), 0, "%s", e.msg);
+	cr_assert_neq(h, g, "a borrowed graph is never changed in place");
+	cr_assert_eq(g->m, m0);
+	cr_assert_not(ordo_graph_compressed(g));
+	cr_assert(info.rebuilt);
+	cr_assert_eq(info.build.reverse_arcs_added, m0, "every arc's reverse added");
+	cr_assert_eq(info.build.duplicates_removed, m0, "and merged with the arc already there");
+	cr_assert(ordo_graph_compressed(h), "compressed, last");
+	cr_assert(h->orig_id, "renumbered: the input ids are kept");
+	cr_assert(strstr(info.notes, "weights = rounded Euclidean length"), "%s", info.notes);
+	cr_assert(strstr(info.notes, "nodes renumbered in rcm order"), "%s", info.notes);
+	cr_assert_eq(ordo_graph_validate(h, &e), 0, "%s", e.msg);
+	/* the same arcs, in input ids, each weighing its length */
+	uint32_t *w0, *w1;
+	uint64_t *a0 = arc_list(g, &w0), *a1 = arc_list(h, &w1);
+	cr_assert_eq(h->m, g->m);
+	cr_assert_eq(memcmp(a0, a1, g->m * sizeof *a0), 0);
+	for (uint64_t i = 0; i < g->m; i++) {
+		double x0, y0, x1, y1;
+		ordo_graph_coord(g, (uint32_t)(a0[i] >> 32), &x0, &y0);
+		ordo_graph_coord(g, (uint32_t)a0[i], &x1, &y1);
+		const double len = round(hypot(x1 - x0, y1 - y0));
+		cr_assert_eq(w1[i], len < 1 ? 1u : (uint32_t)len, "arc %llu", (unsigned long long)i);
+	}
+	free(a0), free(a1), free(w0), free(w1);
+	ordo_graph_free(h);
+	ordo_graph_free(g);
+}
+
+Test(prepare, nothing_asked_is_nothing_done)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("rmat:scale=8,ef=4,seed=2", 1, &g, NULL, 0, &e), 0, "%s", e.msg);
+	struct ordo_graph *h = g;
+	const struct ordo_prep p = {.build = {.symmetrize = true}}; /* rmat is symmetric */
+	struct ordo_prep_info info;
+	cr_assert_eq(ordo_graph_prepare(&h, &p, false, &info, &e), 0, "%s", e.msg);
+	cr_assert_eq(h, g, "a symmetric graph is not rebuilt to symmetrise it");
+	cr_assert_not(info.rebuilt);
+	cr_assert_str_empty(info.notes);
+	ordo_graph_free(g);
+}
+
+Test(prepare, errors_leave_a_borrowed_graph_and_free_an_owned_one)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("rmat:scale=8,ef=4,seed=2", 1, &g, NULL, 0, &e), 0, "%s", e.msg);
+	/* random weights (a rebuild) succeed, then weights from coordinates fail: R-MAT has
+	 * none */
+	const struct ordo_prep p = {
+	    .build = {.random_weights = true, .wlo = 1, .whi = 9, .seed = 3},
+	    .weights_from_coords = true};
+	struct ordo_graph *h = g;
+	cr_assert_eq(ordo_graph_prepare(&h, &p, false, NULL, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "no coordinates"), "%s", e.msg);
+	cr_assert_eq(h, g, "the caller's graph, unchanged");
+	cr_assert_eq(ordo_graph_validate(g, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_prepare(&h, &p, true, NULL, &e), ORDO_EINVAL);
+	cr_assert_null(h, "owned: freed (a leak would show under ASan)");
+}
