@@ -196,7 +196,7 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 		*last = t->q;
 	}
 	t->base = *base;
-	struct ordo_worklist wl = {0};
+	struct ordo_scheduler wl = {0};
 	rc = ordo_sched_create(&r->spec, &r->topo, (uint64_t)c->seed + (uint64_t)i, &wl, err);
 	if (rc)
 		return rc;
@@ -205,7 +205,7 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 	if (c->lookahead >= 0)
 		eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
 	rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, err);
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	if (rc)
 		return rc;
 	ordo_check_init(&t->chk); /* a kernel's check only adds mismatches and figures */

@@ -43,18 +43,18 @@ struct app_run {
 	double load_s;
 	void *st;
 	char sched[256];             /* the resolved scheduler spec (text) */
-	struct ordo_sched spec;      /* the same, resolved once: every trial creates from it */
+	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
-	const struct ordo_wl_ops *ops;
+	const struct ordo_scheduler_ops *ops;
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */
 	FILE *fout;           /* --out file, opened at the first record */
 	bool fout_has_header; /* the file already holds our header */
 	/* scheduler counters: the union of every registered scheduler's names, so that one
 	 * csv file can hold runs of different schedulers under one header */
-	const char *stat_col[ORDO_WL_STATS * 16];
-	char stat_key[ORDO_WL_STATS * 16][48];
+	const char *stat_col[ORDO_SCHED_STATS * 16];
+	char stat_key[ORDO_SCHED_STATS * 16][48];
 	int nstat;
 };
 

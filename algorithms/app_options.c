@@ -144,7 +144,7 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		break;
 	case A_WL:
 		if (!strcmp(arg, "help")) {
-			ordo_wl_print_help(stdout);
+			ordo_scheduler_print_help(stdout);
 			return 0;
 		}
 		c->wl_spec = arg;

@@ -27,13 +27,13 @@ struct field {
 
 void harness_stat_columns(struct app_run *r)
 {
-	for (int i = 0; i < ordo_wl_count(); i++)
-		for (int s = 0; s < ORDO_WL_STATS; s++) {
-			const char *nm = ordo_wl_at(i)->stat_names[s];
+	for (int i = 0; i < ordo_scheduler_count(); i++)
+		for (int s = 0; s < ORDO_SCHED_STATS; s++) {
+			const char *nm = ordo_scheduler_at(i)->stat_names[s];
 			bool seen = !nm;
 			for (int j = 0; j < r->nstat && !seen; j++)
 				seen = !strcmp(r->stat_col[j], nm);
-			if (!seen && r->nstat < ORDO_WL_STATS * 16) {
+			if (!seen && r->nstat < ORDO_SCHED_STATS * 16) {
 				r->stat_col[r->nstat] = nm;
 				snprintf(r->stat_key[r->nstat], sizeof r->stat_key[0], "wl_%s", nm);
 				r->nstat++;
@@ -167,7 +167,7 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 #endif
 	for (int i = 0; i < r->nstat; i++) {
 		int s = -1;
-		for (int j = 0; r->ops && j < ORDO_WL_STATS; j++)
+		for (int j = 0; r->ops && j < ORDO_SCHED_STATS; j++)
 			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
 				s = j;
 		if (s >= 0)
@@ -376,7 +376,7 @@ void harness_human_trial(const struct app_run *r, int i, const struct trial *t)
 	        (unsigned long long)t->base.tasks, harness_work(t), sp,
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
 	        (unsigned long long)t->rs.tasks_max);
-	for (int s = 0; s < ORDO_WL_STATS; s++)
+	for (int s = 0; s < ORDO_SCHED_STATS; s++)
 		if (r->ops->stat_names[s])
 			fprintf(f, "  %s %llu", r->ops->stat_names[s],
 			        (unsigned long long)t->rs.wl_stat[s]);

@@ -53,20 +53,20 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	struct ordo_topology one;
 	if ((rc = ordo_topology_init(&one, 1, 1, ORDO_BIND_NONE, err)))
 		return rc;
-	struct ordo_worklist wl;
-	if (!(rc = ordo_worklist_create("strict", NULL, &one, 1, &wl, err))) {
+	struct ordo_scheduler wl;
+	if (!(rc = ordo_scheduler_create("strict", NULL, &one, 1, &wl, err))) {
 		struct ordo_exec_opts o = {.topo = &one, .seed = 1};
 		struct ordo_run_stats rs;
 		struct ordo_forest f;
 		rc = ordo_mst_run(s->m, &wl, &o, &f, &rs, err);
 		b->tasks = f.work;
-		ordo_worklist_destroy(&wl);
+		ordo_scheduler_destroy(&wl);
 	}
 	ordo_topology_free(&one);
 	return rc;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)q;

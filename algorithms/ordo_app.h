@@ -24,7 +24,7 @@
 #include "ordo_check.h"
 #include "ordo_cli.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 /* What a trial asks of the kernel. */
 enum app_query_kind {
@@ -109,7 +109,7 @@ struct app_kernel {
 	 * executor's loop, ordo_for_each's; a kernel that times itself sets it);
 	 * rs->tasks is divided by the baseline's tasks. o->lookahead 0 means the
 	 * algorithm's default depth, ORDO_LOOKAHEAD_OFF no pipeline. */
-	int (*run)(void *st, const struct app_query *q, struct ordo_worklist *wl,
+	int (*run)(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	           const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err);
 	/* Compares the last run with the last baseline. The harness hands it an empty,
 	 * passing check (ordo_check_init): it only records mismatches and figures. */

@@ -46,7 +46,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return ordo_dijkstra(s->g, q->source, s->ref, &b->tasks, err);
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct sssp_state *s = st;

@@ -29,8 +29,8 @@
 
 #include <omp.h>
 
+#include "ordo_schedulers.h"
 #include "ordo_util.h"
-#include "ordo_wl.h"
 
 struct result {
 	double seconds, pairs_per_s;
@@ -238,8 +238,8 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 		fprintf(stderr, "monotonic: %s\n", e.msg);
 		return 2;
 	}
-	struct ordo_worklist wl;
-	if (ordo_worklist_create(spec, NULL, &topo, 1, &wl, &e)) {
+	struct ordo_scheduler wl;
+	if (ordo_scheduler_create(spec, NULL, &topo, 1, &wl, &e)) {
 		fprintf(stderr, "monotonic: %s\n", e.msg);
 		ordo_topology_free(&topo);
 		return 2;
@@ -334,7 +334,7 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 		}
 	}
 #undef LOG
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	if (oom) {
 		fprintf(stderr, "monotonic: %s ran out of memory\n", spec);
@@ -429,8 +429,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!nspec)
-		for (int i = 0; i < ordo_wl_count(); i++)
-			specs[nspec++] = ordo_wl_at(i)->name;
+		for (int i = 0; i < ordo_scheduler_count(); i++)
+			specs[nspec++] = ordo_scheduler_at(i)->name;
 	if (csv)
 		printf("scheduler,threads,prefill_per_thread,seconds,pairs,pairs_per_s,failed_pops%"
 		       "s\n",

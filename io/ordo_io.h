@@ -138,8 +138,7 @@ int ordo_load(const char *path, const struct ordo_load_opts *opts, struct ordo_g
  * compressed form when nothing else is asked, with the spill directory) apply; options
  * for files (coords, compact_ids, mtx_real, id_map_out, a format) are EINVAL. */
 int ordo_load_gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                  char *resolved, size_t cap, struct ordo_load_info *info,
-                  struct ordo_err *err);
+                  char *resolved, size_t cap, struct ordo_load_info *info, struct ordo_err *err);
 
 /* Reads coordinates (co or xyz, detected) for the n nodes of g into g. */
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err);

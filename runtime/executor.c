@@ -1,6 +1,6 @@
 /*
  * executor.c - ordo_for_each: workers in one OpenMP parallel region pop tasks, run the
- * operator, and hand each operator's children to the worklist as one batch. With a
+ * operator, and hand each operator's children to the scheduler as one batch. With a
  * prefetch hook a worker is a small software pipeline: it holds up to `lookahead`
  * popped tasks behind the one it runs, and before each step tells every held task how
  * many tasks run before it, so an operator can fetch a task's data in dependent stages
@@ -13,7 +13,7 @@
  *
  *   Each worker t owns two monotone counters, published with atomic stores:
  *     pushed[t]  tasks t has pushed (initial slice and children), stored BEFORE the
- *                push that makes them visible (relaxed: the worklist's push is a
+ *                push that makes them visible (relaxed: the scheduler's push is a
  *                release operation, which orders this store before the task is seen);
  *     done[t]    tasks t has finished, stored with release AFTER the operator returned
  *                and its children were pushed (so after their pushed[t] stores).
@@ -52,8 +52,8 @@
 #endif
 
 #include "ordo_runtime.h"
+#include "ordo_scheduler.h"
 #include "ordo_util.h"
-#include "ordo_worklist.h"
 
 void ordo_push_grow(struct ordo_tctx *ctx)
 {
@@ -117,7 +117,7 @@ static void ctx_free(const struct ordo_topology *topo, struct ordo_tctx *c)
 }
 
 /* Tasks a worker holds behind the one it runs. */
-static unsigned pipeline_depth(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops)
+static unsigned pipeline_depth(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops)
 {
 	if (!o->prefetch || o->lookahead == ORDO_LOOKAHEAD_OFF || ops->exact)
 		return 0;
@@ -169,8 +169,8 @@ static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bo
 /* What the workers of one run share. */
 struct run {
 	const struct ordo_exec_opts *o;
-	const struct ordo_wl_ops *ops;
-	struct ordo_wl *wl;
+	const struct ordo_scheduler_ops *ops;
+	struct ordo_sched_state *wl;
 	ordo_operator op;
 	void *user;
 	struct ordo_tctx **ctx;
@@ -186,8 +186,8 @@ struct run {
 static inline __attribute__((always_inline)) void worker(struct run *r, struct ordo_tctx *c)
 {
 	const struct ordo_exec_opts *o = r->o;
-	const struct ordo_wl_ops *ops = r->ops;
-	struct ordo_wl *wl = r->wl;
+	const struct ordo_scheduler_ops *ops = r->ops;
+	struct ordo_sched_state *wl = r->wl;
 	void *user = r->user;
 	const ordo_operator op = r->op;
 	const volatile _Atomic bool *const cancel = o->cancel;
@@ -322,7 +322,7 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 		stats->empty += c->empty;
 		stats->pushes += c->pushes;
 		stats->failed_pops += c->failed_pops;
-		for (int k = 0; k < ORDO_WL_STATS; k++)
+		for (int k = 0; k < ORDO_SCHED_STATS; k++)
 			stats->wl_stat[k] += c->wl_stat[k];
 		if (per)
 			per[t] = c->tasks;
@@ -340,9 +340,9 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	}
 }
 
-int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
-                  const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
-                  struct ordo_run_stats *stats, struct ordo_err *err)
+int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
+                  struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
+                  ordo_operator op, void *user, struct ordo_run_stats *stats, struct ordo_err *err)
 {
 	const struct ordo_topology *topo = o->topo;
 	const int T = topo->nthreads;

@@ -3,9 +3,9 @@
  *
  * A task is a 16-byte value: lower prio = more urgent; operators encode what they need
  * in data. An operator runs on one task at a time per thread and pushes children through
- * its context (ordo_push); the executor hands each operator's children to the worklist as
+ * its context (ordo_push); the executor hands each operator's children to the scheduler as
  * one batch after the operator returns. The runtime knows no scheduler: it drives the
- * struct ordo_wl_ops table of ordo_worklist.h.
+ * struct ordo_scheduler_ops table of ordo_scheduler.h.
  */
 #ifndef ORDO_RUNTIME_H
 #define ORDO_RUNTIME_H
@@ -25,7 +25,7 @@ struct ordo_task {
 	uint64_t data;
 };
 
-#define ORDO_WL_STATS 4 /* scheduler-defined counters per thread (steals, ...) */
+#define ORDO_SCHED_STATS 4 /* scheduler-defined counters per thread (steals, ...) */
 
 /* ---- topology ---- */
 enum ordo_bind { ORDO_BIND_NONE = 0, ORDO_BIND_COMPACT, ORDO_BIND_SCATTER };
@@ -65,7 +65,7 @@ struct ordo_tctx {
 	void *wl_local; /* the scheduler's per-thread state */
 	/* plain counters, summed after the run */
 	uint64_t tasks, empty, pushes, failed_pops;
-	uint64_t wl_stat[ORDO_WL_STATS];
+	uint64_t wl_stat[ORDO_SCHED_STATS];
 	/* utilisation (wall and CPU seconds of busy and idle stretches), owner only */
 	double busy_wall, busy_cpu, idle_wall, idle_cpu;
 	/* termination counters: written by the owner only, read by idle detectors */
@@ -99,8 +99,8 @@ static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data
 #endif
 
 /* ---- executor ---- */
-struct ordo_wl_ops;
-struct ordo_wl;
+struct ordo_scheduler_ops;
+struct ordo_sched_state;
 
 /* Returns true when the task did useful work, false when it was stale ("empty"). */
 typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
@@ -139,7 +139,7 @@ struct ordo_exec_opts {
 struct ordo_run_stats {
 	double seconds; /* the parallel loop, from the first pop to termination */
 	uint64_t tasks, empty, pushes, failed_pops;
-	uint64_t wl_stat[ORDO_WL_STATS];
+	uint64_t wl_stat[ORDO_SCHED_STATS];
 	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
 	int threads;
 	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
@@ -156,9 +156,9 @@ struct ordo_run_stats {
 
 /* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)
  * and everything they push, until no task exists anywhere. Errors: ENOMEM. */
-int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_wl_ops *ops, struct ordo_wl *wl,
-                  const struct ordo_task *initial, uint64_t n, ordo_operator op, void *user,
-                  struct ordo_run_stats *stats, struct ordo_err *err);
+int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
+                  struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
+                  ordo_operator op, void *user, struct ordo_run_stats *stats, struct ordo_err *err);
 
 /* Spin-then-yield-then-sleep backoff for idle loops; round starts at 0. */
 void ordo_backoff(unsigned round);

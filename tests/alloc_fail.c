@@ -32,8 +32,8 @@
 #include "bq.h" /* worklists/: SMQ's bucket queue, driven directly */
 #include "ordo_io.h"
 #include "ordo_mst.h"
+#include "ordo_schedulers.h"
 #include "ordo_sssp.h"
-#include "ordo_wl.h"
 
 /* ---- the hook ---- */
 static _Atomic long alloc_count;   /* allocations since arming */
@@ -155,13 +155,13 @@ static int generate(const struct scenario *s, char *why, size_t cap)
 
 /* The scenario's topology and scheduler: 0, or ended()'s verdict when one failed. */
 static int sched_open(const struct scenario *s, struct ordo_topology *topo,
-                      struct ordo_worklist *wl, char *why, size_t cap)
+                      struct ordo_scheduler *wl, char *why, size_t cap)
 {
 	struct ordo_err e = {0};
 	int rc = ordo_topology_init(topo, s->threads, 0, ORDO_BIND_NONE, &e);
 	if (rc)
 		return ended(rc, &e, why, cap);
-	rc = ordo_worklist_create(s->spec, NULL, topo, 1, wl, &e);
+	rc = ordo_scheduler_create(s->spec, NULL, topo, 1, wl, &e);
 	if (rc) {
 		ordo_topology_free(topo);
 		return ended(rc, &e, why, cap);
@@ -176,7 +176,7 @@ static int sssp_run(const struct scenario *s, char *why, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
-	struct ordo_worklist wl;
+	struct ordo_scheduler wl;
 	int rc = sched_open(s, &topo, &wl, why, cap);
 	if (rc)
 		return rc;
@@ -204,7 +204,7 @@ static int sssp_run(const struct scenario *s, char *why, size_t cap)
 		}
 	}
 	free(dist);
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return res;
 }
@@ -267,7 +267,7 @@ static int mst_run(const struct scenario *s, char *why, size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
-	struct ordo_worklist wl;
+	struct ordo_scheduler wl;
 	int rc = sched_open(s, &topo, &wl, why, cap);
 	if (rc)
 		return rc;
@@ -296,7 +296,7 @@ static int mst_run(const struct scenario *s, char *why, size_t cap)
 		}
 		ordo_mst_free(m);
 	}
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return res;
 }
@@ -442,11 +442,11 @@ int main(int argc, char **argv)
 	ns++;
 	/* every scheduler at its defaults, and the variants with their own OOM paths */
 	const char *extra[] = {"smq:pq=radix", "smq:pq=bucket", "mq-opt:push=batch,pop=batch"};
-	for (int i = 0; i < ordo_wl_count() + (int)(sizeof extra / sizeof *extra) && ns + 2 < 96;
-	     i++) {
-		const char *spec =
-		    i < ordo_wl_count() ? ordo_wl_at(i)->name : extra[i - ordo_wl_count()];
-		for (int T = i < ordo_wl_count() ? 1 : 2; T <= 2; T++) {
+	for (int i = 0;
+	     i < ordo_scheduler_count() + (int)(sizeof extra / sizeof *extra) && ns + 2 < 96; i++) {
+		const char *spec = i < ordo_scheduler_count() ? ordo_scheduler_at(i)->name
+		                                              : extra[i - ordo_scheduler_count()];
+		for (int T = i < ordo_scheduler_count() ? 1 : 2; T <= 2; T++) {
 			sc[ns] = (struct scenario){.run = sssp_run, .spec = spec, .threads = T};
 			snprintf(sc[ns].name, sizeof sc[ns].name, "sssp %s T=%d", spec, T);
 			ns++;

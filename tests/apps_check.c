@@ -24,21 +24,21 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t cap, con
 
 /* Calls run(ops, topo, lookahead, user) for every scheduler and thread count; each
  * thread count also takes one depth of the prefetch pipeline (none, default, 1, the deepest). */
-typedef int (*one_run)(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+typedef int (*one_run)(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                        const struct ordo_exec_opts *o, void *user, char *msg, size_t cap);
 
 static int every_scheduler(const char *what, int maxT, one_run fn, void *user, char *msg,
                            size_t cap)
 {
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
 		for (int T = 1; T <= maxT; T = T == 4 ? 16 : T * 2) {
 			struct ordo_err e = {0};
 			struct ordo_topology topo;
 			if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 				return FAIL("topology: %s", e.msg);
-			struct ordo_worklist wl;
-			if (ordo_worklist_create(ops->name, NULL, &topo, 7, &wl, &e)) {
+			struct ordo_scheduler wl;
+			if (ordo_scheduler_create(ops->name, NULL, &topo, 7, &wl, &e)) {
 				ordo_topology_free(&topo);
 				return FAIL("%s: %s", ops->name, e.msg);
 			}
@@ -49,7 +49,7 @@ static int every_scheduler(const char *what, int maxT, one_run fn, void *user, c
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 3, .lookahead = la};
 			char inner[400] = "";
 			int rc = fn(ops, &wl, &o, user, inner, sizeof inner);
-			ordo_worklist_destroy(&wl);
+			ordo_scheduler_destroy(&wl);
 			ordo_topology_free(&topo);
 			if (rc)
 				return FAIL("%s with %s at %d threads: %s", what, ops->name, T,
@@ -69,7 +69,7 @@ struct bfs_job {
 	_Atomic uint32_t *level;
 };
 
-static int bfs_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+static int bfs_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                    const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
 {
 	(void)ops;
@@ -117,7 +117,7 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 			for (int T = 1; T <= maxT && !rc;
 			     T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2) {
 				struct ordo_topology topo;
-				struct ordo_worklist wl;
+				struct ordo_scheduler wl;
 				struct ordo_frontier_space *sp = NULL;
 				if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e)) {
 					rc = FAIL("topology: %s", e.msg);
@@ -127,7 +127,7 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 				 * scheduler (two kinds, by thread count), from a space reused
 				 * across the sources */
 				const char *spec = T & 1 ? "obim:delta=0" : "smq";
-				if (ordo_worklist_create(spec, NULL, &topo, 7, &wl, &e) ||
+				if (ordo_scheduler_create(spec, NULL, &topo, 7, &wl, &e) ||
 				    ordo_frontier_space_create(g->n, T, &sp, &e)) {
 					ordo_topology_free(&topo);
 					rc = FAIL("%s", e.msg);
@@ -181,7 +181,7 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 					         dirs[d], T, src);
 				apps_bfs_handoffs += st->handed_off != 0;
 				ordo_frontier_space_free(sp);
-				ordo_worklist_destroy(&wl);
+				ordo_scheduler_destroy(&wl);
 				ordo_topology_free(&topo);
 			}
 	}
@@ -218,7 +218,7 @@ struct astar_job {
 	_Atomic uint64_t *dist;
 };
 
-static int astar_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+static int astar_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                      const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
 {
 	(void)ops;
@@ -306,7 +306,7 @@ struct mst_job {
 	struct ordo_forest ref;
 };
 
-static int mst_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+static int mst_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                    const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
 {
 	(void)ops;
@@ -358,7 +358,7 @@ struct kcore_job {
 	_Atomic uint32_t *core;
 };
 
-static int kcore_one(const struct ordo_wl_ops *ops, struct ordo_worklist *wl,
+static int kcore_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                      const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
 {
 	(void)ops;

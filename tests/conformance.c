@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "ordo_rng.h"
+#include "ordo_schedulers.h"
 #include "ordo_sssp.h"
-#include "ordo_wl.h"
 
 /* Variants worth checking on their own, beyond every registered scheduler at its
  * defaults (which conf_build adds from the registry, so a new scheduler is covered
@@ -37,8 +37,8 @@ const char *const *conf_specs = spec_list;
 __attribute__((constructor)) static void conf_build(void)
 {
 	int n = 0;
-	for (int i = 0; i < ordo_wl_count() && n < 62; i++)
-		spec_list[n++] = ordo_wl_at(i)->name;
+	for (int i = 0; i < ordo_scheduler_count() && n < 62; i++)
+		spec_list[n++] = ordo_scheduler_at(i)->name;
 	for (int i = 0; extra_specs[i] && n < 63; i++)
 		spec_list[n++] = extra_specs[i];
 	spec_list[n] = NULL;
@@ -165,8 +165,8 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	         stages);
 	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
-	struct ordo_worklist wl;
-	if (ordo_worklist_create(spec, NULL, &topo, 7, &wl, &e)) {
+	struct ordo_scheduler wl;
+	if (ordo_scheduler_create(spec, NULL, &topo, 7, &wl, &e)) {
 		ordo_topology_free(&topo);
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	}
@@ -195,7 +195,7 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	free(s.count);
 	free((void *)s.stage);
 	free(init);
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return rc ? -1 : 0;
 }
@@ -209,14 +209,14 @@ struct flaky_tl {
 };
 
 struct flaky {
-	struct ordo_wl_ops ops; /* first: the executor sees a struct ordo_wl_ops */
-	const struct ordo_wl_ops *inner;
-	struct ordo_wl *wl;
+	struct ordo_scheduler_ops ops; /* first: the executor sees a struct ordo_scheduler_ops */
+	const struct ordo_scheduler_ops *inner;
+	struct ordo_sched_state *wl;
 	struct flaky_tl *tl;
 };
 
 /* The executor passes the wl pointer through; ours is the struct flaky. */
-static void flaky_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void flaky_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct flaky *f = (struct flaky *)w;
 	ordo_rng_seed(&f->tl[ctx->tid].rng, 99, ctx->tid);
@@ -224,14 +224,14 @@ static void flaky_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 		f->inner->thread_init(f->wl, ctx);
 }
 
-static void flaky_fini(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void flaky_fini(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct flaky *f = (struct flaky *)w;
 	if (f->inner->thread_fini)
 		f->inner->thread_fini(f->wl, ctx);
 }
 
-static void flaky_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+static void flaky_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
                        size_t n)
 {
 	struct flaky *f = (struct flaky *)w;
@@ -249,7 +249,7 @@ static void flaky_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct or
 		f->inner->push(f->wl, ctx, t, n);
 }
 
-static bool flaky_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool flaky_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct flaky *f = (struct flaky *)w;
 	struct flaky_tl *l = &f->tl[ctx->tid];
@@ -268,7 +268,7 @@ static bool flaky_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task
 	return false;
 }
 
-static void flaky_flush(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void flaky_flush(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct flaky *f = (struct flaky *)w;
 	if (f->inner->flush)
@@ -285,8 +285,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 	         chain ? ", a chain" : "");
 	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s", e.msg), -1;
-	struct ordo_worklist wl;
-	if (ordo_worklist_create(spec, NULL, &topo, 5, &wl, &e)) {
+	struct ordo_scheduler wl;
+	if (ordo_scheduler_create(spec, NULL, &topo, 5, &wl, &e)) {
 		ordo_topology_free(&topo);
 		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	}
@@ -304,7 +304,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 	                     .chain = chain};
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {.topo = &topo, .seed = 3};
-	int rc = ordo_for_each(&o, &f.ops, (struct ordo_wl *)&f, &init, 1, mark, &s, &st, &e);
+	int rc =
+	    ordo_for_each(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, mark, &s, &st, &e);
 	if (rc)
 		snprintf(msg, cap, "%s: %s", what, e.msg);
 	else
@@ -322,7 +323,7 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 	}
 	free(s.count);
 	free(f.tl);
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return rc ? -1 : 0;
 }
@@ -350,10 +351,10 @@ int conf_sssp(const char *spec, int T, char *msg, size_t cap)
 		uint32_t src = ordo_graph_pick_source(g, 1, 0);
 		int rc = ordo_dijkstra(g, src, ref, &settled, &e);
 		struct ordo_topology topo;
-		struct ordo_worklist wl = {0};
+		struct ordo_scheduler wl = {0};
 		if (!rc)
 			rc = ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e);
-		if (!rc && (rc = ordo_worklist_create(spec, NULL, &topo, 1, &wl, &e)))
+		if (!rc && (rc = ordo_scheduler_create(spec, NULL, &topo, 1, &wl, &e)))
 			ordo_topology_free(&topo);
 		if (!rc) {
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
@@ -369,7 +370,7 @@ int conf_sssp(const char *spec, int T, char *msg, size_t cap)
 					rc = -1;
 				}
 			}
-			ordo_worklist_destroy(&wl);
+			ordo_scheduler_destroy(&wl);
 			ordo_topology_free(&topo);
 		}
 		if (rc)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 /* n unique tasks (tree: grown by the operators from one root, random priorities)
  * executed exactly once by T threads; fake_numa virtual nodes (0 = real). */

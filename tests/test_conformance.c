@@ -106,8 +106,8 @@ Test(strict, pops_in_priority_order_on_one_thread)
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	cr_assert_eq(ordo_topology_init(&topo, 1, 0, ORDO_BIND_NONE, &e), 0);
-	struct ordo_worklist wl;
-	cr_assert_eq(ordo_worklist_create("strict", NULL, &topo, 1, &wl, &e), 0);
+	struct ordo_scheduler wl;
+	cr_assert_eq(ordo_scheduler_create("strict", NULL, &topo, 1, &wl, &e), 0);
 	uint64_t n = 100000;
 	struct ordo_task *init = malloc(n * sizeof *init);
 	for (uint64_t i = 0; i < n; i++)
@@ -120,7 +120,7 @@ Test(strict, pops_in_priority_order_on_one_thread)
 	cr_assert(in_order);
 	cr_assert_eq(st.tasks, n);
 	free(init);
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 }
 
@@ -143,8 +143,8 @@ Test(obim, shift_0_pops_in_order_over_many_buckets_on_one_thread, .timeout = 300
 	cr_assert_eq(ordo_topology_init(&topo, 1, 0, ORDO_BIND_NONE, &e), 0);
 	const char *specs[] = {"obim:delta=0", "pmod:unmerge=1", "obim:delta=0,period=3"};
 	for (int s = 0; s < 3; s++) {
-		struct ordo_worklist wl;
-		cr_assert_eq(ordo_worklist_create(specs[s], NULL, &topo, 1, &wl, &e), 0, "%s",
+		struct ordo_scheduler wl;
+		cr_assert_eq(ordo_scheduler_create(specs[s], NULL, &topo, 1, &wl, &e), 0, "%s",
 		             e.msg);
 		uint64_t n = 200000;
 		struct ordo_task *init = malloc(n * sizeof *init);
@@ -162,7 +162,7 @@ Test(obim, shift_0_pops_in_order_over_many_buckets_on_one_thread, .timeout = 300
 			cr_assert(in_order, "%s popped out of order", specs[s]);
 		cr_assert_eq(st.tasks, n + 100000, "%s", specs[s]);
 		free(init);
-		ordo_worklist_destroy(&wl);
+		ordo_scheduler_destroy(&wl);
 	}
 	ordo_topology_free(&topo);
 }
@@ -249,28 +249,28 @@ Test(smq, bucket_queue_pops_a_minimum_every_time)
 Test(registry, specs_and_errors)
 {
 	struct ordo_err e = {0};
-	const struct ordo_wl_ops *ops;
+	const struct ordo_scheduler_ops *ops;
 	int64_t p[ORDO_MAX_PARAMS];
 	char buf[256];
-	cr_assert_eq(ordo_worklist_resolve("obim:delta=3", &ops, p, buf, sizeof buf, &e), 0);
+	cr_assert_eq(ordo_scheduler_resolve("obim:delta=3", &ops, p, buf, sizeof buf, &e), 0);
 	cr_assert_str_eq(buf, "obim:delta=3,chunk=64,period=0");
-	cr_assert_eq(ordo_worklist_resolve("nope", &ops, p, buf, sizeof buf, &e), ORDO_EINVAL);
-	for (int i = 0; i < ordo_wl_count(); i++)
-		cr_assert(strstr(e.msg, ordo_wl_at(i)->name), "%s", e.msg);
-	cr_assert_eq(ordo_worklist_resolve("mq-opt:push=wobbly", &ops, p, buf, sizeof buf, &e),
+	cr_assert_eq(ordo_scheduler_resolve("nope", &ops, p, buf, sizeof buf, &e), ORDO_EINVAL);
+	for (int i = 0; i < ordo_scheduler_count(); i++)
+		cr_assert(strstr(e.msg, ordo_scheduler_at(i)->name), "%s", e.msg);
+	cr_assert_eq(ordo_scheduler_resolve("mq-opt:push=wobbly", &ops, p, buf, sizeof buf, &e),
 	             ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "expected sticky|batch"), "%s", e.msg);
-	cr_assert_eq(ordo_worklist_resolve("mq-opt:pop=sticky", &ops, p, buf, sizeof buf, &e), 0);
+	cr_assert_eq(ordo_scheduler_resolve("mq-opt:pop=sticky", &ops, p, buf, sizeof buf, &e), 0);
 	cr_assert(strstr(buf, "push=sticky,pop=sticky"), "%s", buf);
-	cr_assert_eq(ordo_worklist_resolve("obim:chunk=0", &ops, p, buf, sizeof buf, &e),
+	cr_assert_eq(ordo_scheduler_resolve("obim:chunk=0", &ops, p, buf, sizeof buf, &e),
 	             ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "out of range"), "%s", e.msg);
-	cr_assert_eq(ordo_worklist_resolve("fifo:delta=2", &ops, p, buf, sizeof buf, &e),
+	cr_assert_eq(ordo_scheduler_resolve("fifo:delta=2", &ops, p, buf, sizeof buf, &e),
 	             ORDO_EINVAL);
 	cr_assert(strstr(e.msg, "accepted: chunk"), "%s", e.msg);
 	/* resolved once: the spec's own setting wins over a default, a key the scheduler
 	 * lacks is ignored (and said), a default out of range is refused */
-	struct ordo_sched sc;
+	struct ordo_sched_spec sc;
 	bool has;
 	cr_assert_eq(ordo_sched_parse("obim:delta=3", &sc, &e), 0, "%s", e.msg);
 	cr_assert_eq(ordo_sched_default(&sc, "delta", 9, &has, &e), 0);
@@ -288,17 +288,17 @@ Test(registry, specs_and_errors)
 	cr_assert(strstr(sc.spec, "pq=bucket"), "%s", sc.spec);
 	struct ordo_topology tp;
 	cr_assert_eq(ordo_topology_init(&tp, 1, 0, ORDO_BIND_NONE, &e), 0);
-	struct ordo_worklist made;
+	struct ordo_scheduler made;
 	cr_assert_eq(ordo_sched_create(&sc, &tp, 1, &made, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(made.spec, sc.spec);
 	cr_assert_eq(made.ops, sc.ops);
-	ordo_worklist_destroy(&made);
+	ordo_scheduler_destroy(&made);
 	ordo_topology_free(&tp);
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *o = ordo_wl_at(i);
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *o = ordo_scheduler_at(i);
 		cr_assert_not_null(o->push);
 		cr_assert_not_null(o->pop);
-		cr_assert_eq(ordo_wl_find(o->name), o);
+		cr_assert_eq(ordo_scheduler_find(o->name), o);
 	}
 }
 

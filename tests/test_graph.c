@@ -415,7 +415,8 @@ Test(prepare, every_step_in_order_on_a_borrowed_graph)
 		ordo_graph_coord(g, (uint32_t)(a0[i] >> 32), &x0, &y0);
 		ordo_graph_coord(g, (uint32_t)a0[i], &x1, &y1);
 		const double len = round(hypot(x1 - x0, y1 - y0));
-		cr_assert_eq(w1[i], len < 1 ? 1u : (uint32_t)len, "arc %llu", (unsigned long long)i);
+		cr_assert_eq(w1[i], len < 1 ? 1u : (uint32_t)len, "arc %llu",
+		             (unsigned long long)i);
 	}
 	free(a0), free(a1), free(w0), free(w1);
 	ordo_graph_free(h);

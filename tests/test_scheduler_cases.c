@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 #include "wl_rig.h"
 
 /* white-box access to the optimized MQ: its file, compiled here under another name */
-#undef ORDO_WL_DEFINE
-#define ORDO_WL_DEFINE(id, ...) static const struct ordo_wl_ops test_copy_##id = {__VA_ARGS__}
+#undef ORDO_SCHEDULER_DEFINE
+#define ORDO_SCHEDULER_DEFINE(id, ...) \
+	static const struct ordo_scheduler_ops test_copy_##id = {__VA_ARGS__}
 #include "../worklists/mq_opt.c"
 
 static void push1(struct rig *r, int t, uint64_t prio)
@@ -200,7 +201,7 @@ Test(mq_opt, sticky_push_switches_with_probability_one_over_stick)
 		t[i] = (struct ordo_task){i, i};
 	r.wl.ops->push(r.wl.wl, r.ctx[0], t, n);
 	/* which queue holds each task */
-	struct ordo_wl *w = r.wl.wl;
+	struct ordo_sched_state *w = r.wl.wl;
 	uint32_t *where = malloc(n * sizeof *where);
 	for (uint32_t q = 0; q < w->nq; q++)
 		for (size_t k = 0; k < w->q[q].heap.n; k++)
@@ -393,10 +394,10 @@ Test(pmod, order_stays_monotone_across_delta_changes)
 
 /* ---- the executor when a scheduler's thread_init runs out of memory ---- */
 
-static const struct ordo_wl_ops *oom_inner;
+static const struct ordo_scheduler_ops *oom_inner;
 static _Atomic int oom_pushes_after_init;
 
-static void oom_thread_init(struct ordo_wl *wl, struct ordo_tctx *ctx)
+static void oom_thread_init(struct ordo_sched_state *wl, struct ordo_tctx *ctx)
 {
 	if (oom_inner->thread_init)
 		oom_inner->thread_init(wl, ctx);
@@ -404,7 +405,8 @@ static void oom_thread_init(struct ordo_wl *wl, struct ordo_tctx *ctx)
 		ctx->push_oom = true; /* as a scheduler that could not allocate */
 }
 
-static void oom_push(struct ordo_wl *wl, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void oom_push(struct ordo_sched_state *wl, struct ordo_tctx *ctx, const struct ordo_task *t,
+                     size_t n)
 {
 	atomic_fetch_add(&oom_pushes_after_init, 1);
 	oom_inner->push(wl, ctx, t, n);
@@ -415,10 +417,10 @@ Test(executor, no_push_after_a_failed_thread_init)
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	cr_assert_eq(ordo_topology_init(&topo, 4, 0, ORDO_BIND_NONE, &e), 0);
-	struct ordo_worklist wl;
-	cr_assert_eq(ordo_worklist_create("fifo", NULL, &topo, 1, &wl, &e), 0);
+	struct ordo_scheduler wl;
+	cr_assert_eq(ordo_scheduler_create("fifo", NULL, &topo, 1, &wl, &e), 0);
 	oom_inner = wl.ops;
-	struct ordo_wl_ops ops = *wl.ops;
+	struct ordo_scheduler_ops ops = *wl.ops;
 	ops.thread_init = oom_thread_init;
 	ops.push = oom_push;
 	struct ordo_task init[64];
@@ -431,7 +433,7 @@ Test(executor, no_push_after_a_failed_thread_init)
 	cr_assert_eq(atomic_load(&oom_pushes_after_init), 0,
 	             "%d pushes into a scheduler whose thread_init failed",
 	             atomic_load(&oom_pushes_after_init));
-	ordo_worklist_destroy(&wl);
+	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 }
 
@@ -469,8 +471,8 @@ Test(quality, mean_rank_error_per_scheduler, .timeout = 120)
 	 * - mq-opt: stickiness and batches multiply that by the longest run spent on one
 	 *   queue (push_stick, pop_stick or a batch): mean < 2c max(sticks, batches);
 	 * - fifo: unordered by design, no bound. */
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
 		if (!strcmp(ops->name, "fifo"))
 			continue;
 		struct rig r;

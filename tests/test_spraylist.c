@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
-#undef ORDO_WL_DEFINE
-#define ORDO_WL_DEFINE(id, ...) static const struct ordo_wl_ops test_copy_##id = {__VA_ARGS__}
+#undef ORDO_SCHEDULER_DEFINE
+#define ORDO_SCHEDULER_DEFINE(id, ...) \
+	static const struct ordo_scheduler_ops test_copy_##id = {__VA_ARGS__}
 #include "../worklists/spraylist.c"
 #include "wl_rig.h"
 
@@ -85,7 +86,7 @@ Test(spraylist, sprays_land_within_the_rank_bound)
 }
 
 /* ---- the cleaner path ---- */
-static int count_level(struct ordo_wl *w, int l, int *marked_nodes)
+static int count_level(struct ordo_sched_state *w, int l, int *marked_nodes)
 {
 	int n = 0;
 	*marked_nodes = 0;
@@ -100,7 +101,7 @@ Test(spraylist, the_cleaner_unlinks_exactly_the_claimed_nodes)
 {
 	struct rig r;
 	rig_init_seeded(&r, "spraylist", 8, 0, 7);
-	struct ordo_wl *w = r.wl.wl;
+	struct ordo_sched_state *w = r.wl.wl;
 	struct ordo_tctx *c = r.ctx[0];
 	enum { N = 2000 };
 	for (int i = 0; i < N; i++) {
@@ -177,7 +178,7 @@ static void *racer(void *arg)
 	struct race *x = arg;
 	static _Atomic int id;
 	int t = atomic_fetch_add(&id, 1) & 1;
-	struct ordo_wl *w = x->r->wl.wl;
+	struct ordo_sched_state *w = x->r->wl.wl;
 	for (int round = 1; round <= 2000; round++) {
 		atomic_fetch_add(&x->ready, 1);
 		spin_until(&x->go, round);
@@ -195,7 +196,7 @@ Test(spraylist, two_threads_marking_one_node_never_both_win)
 {
 	struct rig r;
 	rig_init_seeded(&r, "spraylist", 2, 0, 7);
-	struct ordo_wl *w = r.wl.wl;
+	struct ordo_sched_state *w = r.wl.wl;
 	struct race x = {.r = &r};
 	pthread_t th[2];
 	for (int t = 0; t < 2; t++)
@@ -244,8 +245,8 @@ Test(spraylist, reclamation_bounds_memory_over_a_long_run, .timeout = 300)
 		struct ordo_err e = {0};
 		struct ordo_topology topo;
 		cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
-		struct ordo_worklist wl;
-		cr_assert_eq(ordo_worklist_create("spraylist", NULL, &topo, 1, &wl, &e), 0, "%s",
+		struct ordo_scheduler wl;
+		cr_assert_eq(ordo_scheduler_create("spraylist", NULL, &topo, 1, &wl, &e), 0, "%s",
 		             e.msg);
 		atomic_store(&spawned, 1024);
 		struct ordo_task init[1024];
@@ -270,7 +271,7 @@ Test(spraylist, reclamation_bounds_memory_over_a_long_run, .timeout = 300)
 		cr_expect_geq(freed + peak + (uint64_t)T * 4096, tasks,
 		              "T=%d: only %lu of %lu nodes freed during the run", T,
 		              (unsigned long)freed, (unsigned long)tasks);
-		ordo_worklist_destroy(&wl);
+		ordo_scheduler_destroy(&wl);
 		ordo_topology_free(&topo);
 	}
 }

@@ -40,13 +40,13 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 	uint32_t src = ordo_graph_pick_source(g, 1, 0);
 	cr_assert_neq(src, UINT32_MAX);
 	cr_assert_eq(ordo_dijkstra(g, src, ref, &settled, &e), 0);
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
 		for (int T = 1; T <= maxT; T *= (T == 4 ? 4 : 2)) {
 			struct ordo_topology topo;
 			cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0);
-			struct ordo_worklist wl;
-			cr_assert_eq(ordo_worklist_create(ops->name, NULL, &topo, 1, &wl, &e), 0);
+			struct ordo_scheduler wl;
+			cr_assert_eq(ordo_scheduler_create(ops->name, NULL, &topo, 1, &wl, &e), 0);
 			/* each thread count also exercises one depth of the executor's
 			 * prefetch pipeline: none, the default, the shortest, the deepest */
 			const unsigned la = T == 1   ? ORDO_LOOKAHEAD_OFF
@@ -71,7 +71,7 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 			cr_assert_geq(st.tasks, settled, "%s: fewer tasks than settled nodes",
 			              ops->name);
 			cr_assert_eq(st.tasks - st.empty >= settled, true);
-			ordo_worklist_destroy(&wl);
+			ordo_scheduler_destroy(&wl);
 			ordo_topology_free(&topo);
 		}
 	}

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 struct rig {
 	struct ordo_topology topo;
-	struct ordo_worklist wl;
+	struct ordo_scheduler wl;
 	struct ordo_tctx *ctx[16];
 	int T;
 };
@@ -27,7 +27,7 @@ static inline void rig_init_seeded(struct rig *r, const char *spec, int T, int f
 	struct ordo_err e = {0};
 	r->T = T;
 	cr_assert_eq(ordo_topology_init(&r->topo, T, fake, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
-	cr_assert_eq(ordo_worklist_create(spec, NULL, &r->topo, 1, &r->wl, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_scheduler_create(spec, NULL, &r->topo, 1, &r->wl, &e), 0, "%s", e.msg);
 	for (int t = 0; t < T; t++) {
 		struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
 		cr_assert_not_null(c);
@@ -72,9 +72,9 @@ static inline uint64_t rank_fw_below(uint64_t k) /* keys < k */
 	return s;
 }
 
-static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct ordo_wl *wl,
-                                         struct ordo_tctx *ctx, int steps, uint64_t seed,
-                                         uint64_t *fails, double *sem)
+static inline double rig_mean_rank_error(const struct ordo_scheduler_ops *ops,
+                                         struct ordo_sched_state *wl, struct ordo_tctx *ctx,
+                                         int steps, uint64_t seed, uint64_t *fails, double *sem)
 {
 	memset(rank_fw, 0, sizeof rank_fw);
 	struct ordo_rng rng;
@@ -112,7 +112,7 @@ static inline double rig_mean_rank_error(const struct ordo_wl_ops *ops, struct o
 
 static inline void rig_free(struct rig *r)
 {
-	ordo_worklist_destroy(&r->wl);
+	ordo_scheduler_destroy(&r->wl);
 	for (int t = 0; t < r->T; t++)
 		free(r->ctx[t]);
 	ordo_topology_free(&r->topo);

@@ -49,7 +49,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return 0;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)st, (void)q, (void)wl, (void)o, (void)err;

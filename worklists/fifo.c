@@ -8,7 +8,7 @@
  * Parameters: chunk (tasks per chunk, default 64).
  */
 #include "chunk.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 
 enum { P_CHUNK, P_N };
 static const struct ordo_param params[P_N] = {
@@ -20,7 +20,7 @@ struct local {
 	struct wl_chunk_cache spare;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t chunk;
 	int nnodes;
 	struct wl_chunk_fifo *fifo; /* one per node */
@@ -28,9 +28,10 @@ struct ordo_wl {
 	const struct ordo_topology *topo;
 };
 
-static int fifo_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int fifo_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                       struct ordo_err *err)
 {
-	struct ordo_wl *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = calloc(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->chunk = (uint32_t)cfg->params[P_CHUNK];
@@ -46,7 +47,7 @@ static int fifo_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, s
 	return 0;
 }
 
-static void fifo_destroy(struct ordo_wl *w)
+static void fifo_destroy(struct ordo_sched_state *w)
 {
 	for (int i = 0; i < w->nnodes; i++)
 		wl_fifo_free(&w->fifo[i]);
@@ -60,7 +61,8 @@ static void fifo_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void fifo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void fifo_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                      size_t n)
 {
 	struct local *l = &w->local[ctx->tid];
 	for (size_t i = 0; i < n; i++) {
@@ -78,7 +80,7 @@ static void fifo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ord
 	}
 }
 
-static bool fifo_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool fifo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct local *l = &w->local[ctx->tid];
 	for (;;) {
@@ -101,7 +103,7 @@ static bool fifo_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task 
 	}
 }
 
-ORDO_WL_DEFINE(fifo, .name = "fifo",
-               .summary = "unordered chunked bag (per-thread chunks, per-node chunk FIFOs)",
-               .params = params, .nparams = P_N, .create = fifo_create, .destroy = fifo_destroy,
-               .push = fifo_push, .pop = fifo_pop);
+ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo",
+                      .summary = "unordered chunked bag (per-thread chunks, per-node chunk FIFOs)",
+                      .params = params, .nparams = P_N, .create = fifo_create,
+                      .destroy = fifo_destroy, .push = fifo_push, .pop = fifo_pop);

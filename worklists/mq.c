@@ -11,7 +11,7 @@
  * Parameters: c (queues per thread), numa_k.
  */
 #include "lqueue.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 
 enum { P_C, P_NUMA, P_N };
 static const struct ordo_param params[P_N] = {
@@ -23,7 +23,7 @@ struct local {
 	alignas(64) struct numa_pick pick;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t nq, c;
 	uint64_t numa_k;
 	const struct ordo_topology *topo;
@@ -31,9 +31,10 @@ struct ordo_wl {
 	struct local *l;
 };
 
-static int mq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int mq_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                     struct ordo_err *err)
 {
-	struct ordo_wl *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = calloc(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->c = (uint32_t)cfg->params[P_C];
@@ -52,14 +53,14 @@ static int mq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, str
 	return 0;
 }
 
-static void mq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void mq_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	if (!numa_pick_init(&w->l[ctx->tid].pick, w->topo, ctx->tid, w->nq, w->c, UINT32_MAX,
 	                    w->numa_k))
 		ctx->push_oom = true;
 }
 
-static void mq_destroy(struct ordo_wl *w)
+static void mq_destroy(struct ordo_sched_state *w)
 {
 	for (int t = 0; t < w->topo->nthreads; t++)
 		numa_pick_free(&w->l[t].pick);
@@ -68,7 +69,8 @@ static void mq_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void mq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void mq_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                    size_t n)
 {
 	const struct numa_pick *pick = &w->l[ctx->tid].pick;
 	for (size_t i = 0; i < n; i++) {
@@ -82,7 +84,7 @@ static void mq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_
 	}
 }
 
-static bool mq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool mq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	const struct numa_pick *pick = &w->l[ctx->tid].pick;
 	struct lqueue *q = lq_lock_two_choice(w->q, w->nq, pick, &ctx->rng, 8);
@@ -95,7 +97,7 @@ static bool mq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *o
 	return true;
 }
 
-ORDO_WL_DEFINE(mq, .name = "mq",
-               .summary = "classic Multi-Queue: c*T locked 8-ary heaps, two-choice pop",
-               .params = params, .nparams = P_N, .create = mq_create, .destroy = mq_destroy,
-               .thread_init = mq_thread_init, .push = mq_push, .pop = mq_pop);
+ORDO_SCHEDULER_DEFINE(mq, .name = "mq",
+                      .summary = "classic Multi-Queue: c*T locked 8-ary heaps, two-choice pop",
+                      .params = params, .nparams = P_N, .create = mq_create, .destroy = mq_destroy,
+                      .thread_init = mq_thread_init, .push = mq_push, .pop = mq_pop);

@@ -22,7 +22,7 @@
  * road graphs (push_stick 4, pop_batch 2) and c = 4 as in its experiments.
  */
 #include "lqueue.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 
 static const char *const modes[] = {"sticky", "batch", NULL};
 enum { STICKY, BATCH };
@@ -47,7 +47,7 @@ struct local {
 	uint32_t npop;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t nq, c;
 	int push, pop;
 	uint64_t push_stick, pop_stick, numa_k;
@@ -57,9 +57,10 @@ struct ordo_wl {
 	struct local *l;
 };
 
-static int mqo_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int mqo_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                      struct ordo_err *err)
 {
-	struct ordo_wl *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = calloc(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	const int64_t *p = cfg->params;
@@ -85,7 +86,7 @@ static int mqo_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, st
 	return 0;
 }
 
-static uint32_t sticky_queue(struct ordo_wl *w, struct ordo_tctx *ctx, struct local *l)
+static uint32_t sticky_queue(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct local *l)
 {
 	uint32_t q = numa_pick(&l->pick, &ctx->rng);
 	if (w->numa_k > 1 && !numa_pick_is_local(w->topo, ctx->tid, q, w->c))
@@ -93,7 +94,7 @@ static uint32_t sticky_queue(struct ordo_wl *w, struct ordo_tctx *ctx, struct lo
 	return q;
 }
 
-static void mqo_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void mqo_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct local *l = &w->l[ctx->tid];
 	l->popbuf = malloc(w->pop_batch * sizeof *l->popbuf);
@@ -105,7 +106,7 @@ static void mqo_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 	l->push_q = sticky_queue(w, ctx, l);
 }
 
-static void mqo_destroy(struct ordo_wl *w)
+static void mqo_destroy(struct ordo_sched_state *w)
 {
 	for (int t = 0; t < w->topo->nthreads; t++) {
 		numa_pick_free(&w->l[t].pick);
@@ -117,7 +118,7 @@ static void mqo_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void flush_pushbuf(struct ordo_wl *w, struct ordo_tctx *ctx, struct local *l)
+static void flush_pushbuf(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct local *l)
 {
 	struct lqueue *q = lq_lock_random(w->q, &l->pick, &ctx->rng);
 	bool ok = wl_heap_reserve(&q->heap, q->heap.n + l->pushbuf.n);
@@ -132,7 +133,8 @@ static void flush_pushbuf(struct ordo_wl *w, struct ordo_tctx *ctx, struct local
 		ctx->push_oom = true;
 }
 
-static void mqo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void mqo_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                     size_t n)
 {
 	struct local *l = &w->l[ctx->tid];
 	if (w->push == BATCH) {
@@ -173,7 +175,8 @@ static void mqo_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 }
 
 /* Takes from a locked queue: one task, or a batch into popbuf. */
-static void take(struct ordo_wl *w, struct local *l, struct lqueue *q, struct ordo_task *out)
+static void take(struct ordo_sched_state *w, struct local *l, struct lqueue *q,
+                 struct ordo_task *out)
 {
 	if (w->pop == BATCH && w->pop_batch > 1) {
 		uint32_t k = lq_pop_locked(q, l->popbuf, w->pop_batch);
@@ -185,7 +188,7 @@ static void take(struct ordo_wl *w, struct local *l, struct lqueue *q, struct or
 	wl_unlock(&q->lock);
 }
 
-static bool mqo_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool mqo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct local *l = &w->l[ctx->tid];
 	if (l->npop) {
@@ -228,7 +231,8 @@ static bool mqo_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *
 	return false;
 }
 
-ORDO_WL_DEFINE(mq_opt, .name = "mq-opt",
-               .summary = "optimized Multi-Queue: sticky or batched push and pop (pp/pl/lp/ll)",
-               .params = params, .nparams = P_N, .create = mqo_create, .destroy = mqo_destroy,
-               .thread_init = mqo_thread_init, .push = mqo_push, .pop = mqo_pop);
+ORDO_SCHEDULER_DEFINE(
+    mq_opt, .name = "mq-opt",
+    .summary = "optimized Multi-Queue: sticky or batched push and pop (pp/pl/lp/ll)",
+    .params = params, .nparams = P_N, .create = mqo_create, .destroy = mqo_destroy,
+    .thread_init = mqo_thread_init, .push = mqo_push, .pop = mqo_pop);

@@ -36,14 +36,16 @@ static const struct ordo_param params[P_N] = {
     {"period", 0, 0, 30, "rescan for a better bucket every 2^period pops (0: never)"},
 };
 
-static int obim_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int obim_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                       struct ordo_err *err)
 {
 	return core_create(cfg, (int)cfg->params[P_DELTA], (uint32_t)cfg->params[P_CHUNK],
 	                   (int)cfg->params[P_PERIOD], out, err);
 }
 
-ORDO_WL_DEFINE(obim, .name = "obim",
-               .summary = "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
+ORDO_SCHEDULER_DEFINE(obim, .name = "obim",
+                      .summary =
+                          "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
                           "bucket log",
-               .params = params, .nparams = P_N, .create = obim_create, .destroy = core_destroy,
-               .push = core_push, .pop = core_pop);
+                      .params = params, .nparams = P_N, .create = obim_create,
+                      .destroy = core_destroy, .push = core_push, .pop = core_pop);

@@ -11,7 +11,7 @@
 
 #include "chunk.h"
 #include "ordo_rng.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 
 #define SEG_BITS 12
 #define SEG_SIZE (1u << SEG_BITS)
@@ -72,7 +72,7 @@ struct tl {
 	struct wl_chunk_cache spare;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	int delta; /* OBIM's fixed shift */
 	uint32_t chunk;
 	/* PMOD: the current shift (written under `adapt` only), its adaptation state */
@@ -90,10 +90,10 @@ struct ordo_wl {
 	struct bag **_Atomic *segs; /* MAX_SEGS segment pointers */
 };
 
-static int core_create(const struct ordo_wl_config *cfg, int delta, uint32_t chunk, int period,
-                       struct ordo_wl **out, struct ordo_err *err)
+static int core_create(const struct ordo_scheduler_config *cfg, int delta, uint32_t chunk,
+                       int period, struct ordo_sched_state **out, struct ordo_err *err)
 {
-	struct ordo_wl *w = ordo_calloc_aligned(1, sizeof *w);
+	struct ordo_sched_state *w = ordo_calloc_aligned(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->delta = delta;
@@ -118,7 +118,7 @@ static int core_create(const struct ordo_wl_config *cfg, int delta, uint32_t chu
 	return 0;
 }
 
-static void core_destroy(struct ordo_wl *w)
+static void core_destroy(struct ordo_sched_state *w)
 {
 	for (int t = 0; t < w->T; t++) {
 		struct tl *l = &w->tl[t];
@@ -335,7 +335,7 @@ static bool map_insert(struct tl *l, struct bag *b)
 }
 
 /* Brings the thread's map up to date with the global log. */
-static bool replay(struct ordo_wl *w, struct tl *l)
+static bool replay(struct ordo_sched_state *w, struct tl *l)
 {
 	/* acquire: the bags (and segment pointers) published before version was raised */
 	uint64_t v = atomic_load_explicit(&w->version, memory_order_acquire);
@@ -349,7 +349,7 @@ static bool replay(struct ordo_wl *w, struct tl *l)
 	return true;
 }
 
-static struct entry *get_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
+static struct entry *get_entry(struct ordo_sched_state *w, struct tl *l, uint64_t index)
 {
 	struct entry *e = find(l, index);
 	if (e)
@@ -388,7 +388,7 @@ static struct entry *get_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
 	return e;
 }
 
-static bool entry_push(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
+static bool entry_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct entry *e,
                        const struct ordo_task *t)
 {
 	struct wl_chunk *c = e->push;
@@ -403,7 +403,7 @@ static bool entry_push(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e
 	return true;
 }
 
-static bool entry_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
+static bool entry_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct entry *e,
                       struct ordo_task *out)
 {
 	for (;;) {
@@ -426,9 +426,9 @@ static bool entry_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct entry *e,
 }
 
 #if OBIM_ADAPTIVE
-static uint64_t pmod_key(struct ordo_wl *w, uint64_t prio);
+static uint64_t pmod_key(struct ordo_sched_state *w, uint64_t prio);
 static void pmod_count_push(struct tl *l, const struct ordo_task *t, size_t n);
-static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l);
+static void pmod_slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l);
 #define OBIM_KEY(w, prio) pmod_key(w, prio)
 #else
 #define OBIM_KEY(w, prio) ((prio) >> (w)->delta)
@@ -436,7 +436,7 @@ static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l
 
 /* Fibonacci hashing: consecutive OBIM indices and PMOD's (end << 6 | d) keys, whose
  * low bits are all alike, both spread over the slots. */
-static inline struct entry *push_entry(struct ordo_wl *w, struct tl *l, uint64_t index)
+static inline struct entry *push_entry(struct ordo_sched_state *w, struct tl *l, uint64_t index)
 {
 	struct push_slot *s = &l->pc[(index * 0x9e3779b97f4a7c15ull) >> (64 - PUSH_CACHE_BITS)];
 	if (s->e && s->index == index)
@@ -447,7 +447,8 @@ static inline struct entry *push_entry(struct ordo_wl *w, struct tl *l, uint64_t
 	return e;
 }
 
-static void core_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void core_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                      size_t n)
 {
 	struct tl *l = &w->tl[ctx->tid];
 #if OBIM_ADAPTIVE
@@ -470,7 +471,8 @@ static void core_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ord
 	}
 }
 
-static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, struct ordo_task *out)
+static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l,
+                     struct ordo_task *out)
 {
 #if OBIM_ADAPTIVE
 	pmod_slow_pop(w, ctx, l);
@@ -510,7 +512,7 @@ static bool slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l, str
 	return false;
 }
 
-static bool core_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool core_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct tl *l = &w->tl[ctx->tid];
 #if OBIM_ADAPTIVE

@@ -62,7 +62,7 @@ static const struct ordo_param params[P_N] = {
 
 #define MAX_INDEX ((1ull << 57) - 1)
 
-static uint64_t pmod_key(struct ordo_wl *w, uint64_t prio)
+static uint64_t pmod_key(struct ordo_sched_state *w, uint64_t prio)
 {
 	const uint64_t d = (uint64_t)atomic_load_explicit(&w->cur_delta, memory_order_relaxed);
 	uint64_t k = prio >> w->delta;
@@ -93,7 +93,7 @@ static void pmod_count_push(struct tl *l, const struct ordo_task *t, size_t n)
 }
 
 /* Pushes since the last check, and the priority range they spanned, over all threads. */
-static void gather(struct ordo_wl *w, uint64_t *pushes, uint64_t *lo, uint64_t *hi)
+static void gather(struct ordo_sched_state *w, uint64_t *pushes, uint64_t *lo, uint64_t *hi)
 {
 	*pushes = 0, *lo = UINT64_MAX, *hi = 0;
 	for (int t = 0; t < w->T; t++) {
@@ -109,7 +109,7 @@ static void gather(struct ordo_wl *w, uint64_t *pushes, uint64_t *lo, uint64_t *
 	}
 }
 
-static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l)
+static void pmod_slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l)
 {
 	l->slow_pops++;
 	/* a check by any thread starts every thread's window afresh (Galois resets every
@@ -165,7 +165,8 @@ static void pmod_slow_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct tl *l
 	wl_unlock(&w->adapt);
 }
 
-static int pmod_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int pmod_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                       struct ordo_err *err)
 {
 	int rc = core_create(cfg, (int)cfg->params[P_DELTA], (uint32_t)cfg->params[P_CHUNK],
 	                     (int)cfg->params[P_PERIOD], out, err);
@@ -176,8 +177,9 @@ static int pmod_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, s
 	return rc;
 }
 
-ORDO_WL_DEFINE(pmod, .name = "pmod",
-               .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
-                          "thin)",
-               .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},
-               .create = pmod_create, .destroy = core_destroy, .push = core_push, .pop = core_pop);
+ORDO_SCHEDULER_DEFINE(
+    pmod, .name = "pmod",
+    .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
+               "thin)",
+    .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},
+    .create = pmod_create, .destroy = core_destroy, .push = core_push, .pop = core_pop);

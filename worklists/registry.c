@@ -1,32 +1,32 @@
-/* registry.c - the scheduler table built from ORDO_WL_LIST, and spec parsing. */
+/* registry.c - the scheduler table built from ORDO_SCHEDULER_LIST, and spec parsing. */
 #include <string.h>
 
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 #include "registry.h"
 
-#define DECLARE(id) extern const struct ordo_wl_ops ordo_wl_##id;
-ORDO_WL_LIST(DECLARE)
+#define DECLARE(id) extern const struct ordo_scheduler_ops ordo_scheduler_##id;
+ORDO_SCHEDULER_LIST(DECLARE)
 #undef DECLARE
 
-static const struct ordo_wl_ops *const table[] = {
-#define ENTRY(id) &ordo_wl_##id,
-    ORDO_WL_LIST(ENTRY)
+static const struct ordo_scheduler_ops *const table[] = {
+#define ENTRY(id) &ordo_scheduler_##id,
+    ORDO_SCHEDULER_LIST(ENTRY)
 #undef ENTRY
 };
 
-int ordo_wl_count(void)
+int ordo_scheduler_count(void)
 {
 	return (int)(sizeof table / sizeof table[0]);
 }
 
-const struct ordo_wl_ops *ordo_wl_at(int i)
+const struct ordo_scheduler_ops *ordo_scheduler_at(int i)
 {
-	return i >= 0 && i < ordo_wl_count() ? table[i] : NULL;
+	return i >= 0 && i < ordo_scheduler_count() ? table[i] : NULL;
 }
 
-const struct ordo_wl_ops *ordo_wl_find(const char *name)
+const struct ordo_scheduler_ops *ordo_scheduler_find(const char *name)
 {
-	for (int i = 0; i < ordo_wl_count(); i++)
+	for (int i = 0; i < ordo_scheduler_count(); i++)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
 	return NULL;
@@ -35,14 +35,14 @@ const struct ordo_wl_ops *ordo_wl_find(const char *name)
 static int names(char *buf, size_t cap)
 {
 	size_t used = 0;
-	for (int i = 0; i < ordo_wl_count() && used < cap; i++)
+	for (int i = 0; i < ordo_scheduler_count() && used < cap; i++)
 		used +=
 		    (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", table[i]->name);
 	return 0;
 }
 
 /* The index of parameter `key` of ops, -1 when it has none. */
-static int param_index(const struct ordo_wl_ops *ops, const char *key)
+static int param_index(const struct ordo_scheduler_ops *ops, const char *key)
 {
 	for (int i = 0; i < ops->nparams; i++)
 		if (!strcmp(ops->params[i].name, key))
@@ -50,20 +50,20 @@ static int param_index(const struct ordo_wl_ops *ops, const char *key)
 	return -1;
 }
 
-static void format_spec(struct ordo_sched *s)
+static void format_spec(struct ordo_sched_spec *s)
 {
 	ordo_params_format(s->spec, sizeof s->spec, s->ops->name, s->ops->params, s->ops->nparams,
 	                   s->params);
 }
 
-int ordo_sched_parse(const char *spec, struct ordo_sched *out, struct ordo_err *err)
+int ordo_sched_parse(const char *spec, struct ordo_sched_spec *out, struct ordo_err *err)
 {
 	memset(out, 0, sizeof *out);
 	struct ordo_spec s;
 	int rc = ordo_spec_parse(spec, &s, err);
 	if (rc)
 		return rc;
-	const struct ordo_wl_ops *ops = ordo_wl_find(s.name);
+	const struct ordo_scheduler_ops *ops = ordo_scheduler_find(s.name);
 	if (!ops) {
 		char list[512];
 		names(list, sizeof list);
@@ -81,7 +81,7 @@ int ordo_sched_parse(const char *spec, struct ordo_sched *out, struct ordo_err *
 	return 0;
 }
 
-int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, bool *has,
+int ordo_sched_default(struct ordo_sched_spec *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err)
 {
 	if (has)
@@ -91,7 +91,7 @@ int ordo_sched_default(struct ordo_sched *s, const char *key, int64_t value, boo
 	return ordo_sched_defaults(s, one, err);
 }
 
-int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err *err)
+int ordo_sched_defaults(struct ordo_sched_spec *s, const char *list, struct ordo_err *err)
 {
 	if (!list || !*list)
 		return 0;
@@ -125,24 +125,24 @@ int ordo_sched_defaults(struct ordo_sched *s, const char *list, struct ordo_err 
 	return 0;
 }
 
-int ordo_sched_create(const struct ordo_sched *s, const struct ordo_topology *topo, uint64_t seed,
-                      struct ordo_worklist *out, struct ordo_err *err)
+int ordo_sched_create(const struct ordo_sched_spec *s, const struct ordo_topology *topo,
+                      uint64_t seed, struct ordo_scheduler *out, struct ordo_err *err)
 {
 	memset(out, 0, sizeof *out);
 	out->ops = s->ops;
 	memcpy(out->params, s->params, sizeof out->params);
 	snprintf(out->spec, sizeof out->spec, "%s", s->spec);
-	struct ordo_wl_config cfg = {.topo = topo, .params = out->params, .seed = seed};
+	struct ordo_scheduler_config cfg = {.topo = topo, .params = out->params, .seed = seed};
 	int rc = s->ops->create(&cfg, &out->wl, err);
 	if (rc)
 		out->ops = NULL;
 	return rc;
 }
 
-int ordo_worklist_resolve(const char *spec, const struct ordo_wl_ops **ops, int64_t *params,
-                          char *resolved, size_t cap, struct ordo_err *err)
+int ordo_scheduler_resolve(const char *spec, const struct ordo_scheduler_ops **ops, int64_t *params,
+                           char *resolved, size_t cap, struct ordo_err *err)
 {
-	struct ordo_sched s;
+	struct ordo_sched_spec s;
 	int rc = ordo_sched_parse(spec, &s, err);
 	if (rc)
 		return rc;
@@ -153,18 +153,18 @@ int ordo_worklist_resolve(const char *spec, const struct ordo_wl_ops **ops, int6
 	return 0;
 }
 
-int ordo_worklist_create(const char *spec, const char *overrides, const struct ordo_topology *topo,
-                         uint64_t seed, struct ordo_worklist *out, struct ordo_err *err)
+int ordo_scheduler_create(const char *spec, const char *overrides, const struct ordo_topology *topo,
+                          uint64_t seed, struct ordo_scheduler *out, struct ordo_err *err)
 {
 	memset(out, 0, sizeof *out);
-	struct ordo_sched s;
+	struct ordo_sched_spec s;
 	int rc = ordo_sched_parse(spec, &s, err);
 	if (!rc)
 		rc = ordo_sched_defaults(&s, overrides, err);
 	return rc ? rc : ordo_sched_create(&s, topo, seed, out, err);
 }
 
-void ordo_worklist_destroy(struct ordo_worklist *w)
+void ordo_scheduler_destroy(struct ordo_scheduler *w)
 {
 	if (w && w->ops && w->wl)
 		w->ops->destroy(w->wl);
@@ -172,11 +172,11 @@ void ordo_worklist_destroy(struct ordo_worklist *w)
 		memset(w, 0, sizeof *w);
 }
 
-void ordo_wl_print_help(FILE *f)
+void ordo_scheduler_print_help(FILE *f)
 {
 	fprintf(f, "schedulers (--wl NAME:key=value,...):\n");
-	for (int i = 0; i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *o = table[i];
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *o = table[i];
 		fprintf(f, "  %-8s %s\n", o->name, o->summary);
 		for (int k = 0; k < o->nparams; k++) {
 			const struct ordo_param *p = &o->params[k];

@@ -7,22 +7,23 @@
  * Parameters: none.
  */
 #include "lqueue.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 
 struct local {
 	alignas(64) struct numa_pick pick;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t T;
 	const struct ordo_topology *topo;
 	struct lqueue *q;
 	struct local *l;
 };
 
-static int reld_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int reld_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                       struct ordo_err *err)
 {
-	struct ordo_wl *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = calloc(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
@@ -39,13 +40,13 @@ static int reld_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, s
 	return 0;
 }
 
-static void reld_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void reld_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	if (!numa_pick_init(&w->l[ctx->tid].pick, w->topo, ctx->tid, w->T, 1, UINT32_MAX, 1))
 		ctx->push_oom = true;
 }
 
-static void reld_destroy(struct ordo_wl *w)
+static void reld_destroy(struct ordo_sched_state *w)
 {
 	for (uint32_t t = 0; t < w->T; t++)
 		numa_pick_free(&w->l[t].pick);
@@ -54,7 +55,8 @@ static void reld_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void reld_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void reld_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                      size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct lqueue *q = lq_lock_random(w->q, &w->l[ctx->tid].pick, &ctx->rng);
@@ -67,7 +69,7 @@ static void reld_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ord
 	}
 }
 
-static bool reld_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool reld_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct lqueue *q = &w->q[ctx->tid];
 	if (lq_top(q) == UINT64_MAX)
@@ -78,8 +80,8 @@ static bool reld_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task 
 	return got == 1;
 }
 
-ORDO_WL_DEFINE(reld, .name = "reld",
-               .summary = "Random Enqueue, Local Dequeue: per-thread locked 8-ary heaps, no "
-                          "stealing",
-               .create = reld_create, .destroy = reld_destroy, .thread_init = reld_thread_init,
-               .push = reld_push, .pop = reld_pop);
+ORDO_SCHEDULER_DEFINE(reld, .name = "reld",
+                      .summary = "Random Enqueue, Local Dequeue: per-thread locked 8-ary heaps, no "
+                                 "stealing",
+                      .create = reld_create, .destroy = reld_destroy,
+                      .thread_init = reld_thread_init, .push = reld_push, .pop = reld_pop);

@@ -49,7 +49,7 @@
  */
 #include "bq.h"
 #include "numa_pick.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 #include "radix.h"
 #include "wl_common.h"
 
@@ -88,7 +88,7 @@ struct queue {
 	struct numa_pick pick;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t T, size;
 	int pq;
 	unsigned bq_shift;
@@ -97,9 +97,10 @@ struct ordo_wl {
 	struct queue *q;
 };
 
-static int smq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int smq_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                      struct ordo_err *err)
 {
-	struct ordo_wl *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = calloc(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
@@ -118,7 +119,7 @@ static int smq_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, st
 	return 0;
 }
 
-static void smq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void smq_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	/* each thread allocates its own queue's memory: first touch puts it on its node */
 	struct queue *q = &w->q[ctx->tid];
@@ -131,7 +132,7 @@ static void smq_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 		ctx->push_oom = true;
 }
 
-static void smq_destroy(struct ordo_wl *w)
+static void smq_destroy(struct ordo_sched_state *w)
 {
 	for (uint32_t t = 0; t < w->T; t++) {
 		struct queue *q = &w->q[t];
@@ -147,14 +148,14 @@ static void smq_destroy(struct ordo_wl *w)
 }
 
 /* ---- the owner's local queue ---- */
-static inline size_t lpq_size(const struct ordo_wl *w, const struct queue *q)
+static inline size_t lpq_size(const struct ordo_sched_state *w, const struct queue *q)
 {
 	return w->pq == PQ_HEAP    ? q->heap.n
 	       : w->pq == PQ_RADIX ? radix_size(&q->radix)
 	                           : bq_size(&q->bq);
 }
 
-static inline uint64_t lpq_top(const struct ordo_wl *w, struct queue *q)
+static inline uint64_t lpq_top(const struct ordo_sched_state *w, struct queue *q)
 {
 	return w->pq == PQ_HEAP    ? wl_heap_top(&q->heap)
 	       : w->pq == PQ_RADIX ? radix_top(&q->radix)
@@ -163,7 +164,7 @@ static inline uint64_t lpq_top(const struct ordo_wl *w, struct queue *q)
 
 /* The queue must not be empty. False only when the radix or bucket queue could not
  * allocate (then nothing was taken; smq_pop reports it as out of memory). */
-static inline bool lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo_task *out)
+static inline bool lpq_pop(const struct ordo_sched_state *w, struct queue *q, struct ordo_task *out)
 {
 	if (w->pq == PQ_HEAP) {
 		wl_heap_pop(&q->heap, out, 4);
@@ -174,7 +175,7 @@ static inline bool lpq_pop(const struct ordo_wl *w, struct queue *q, struct ordo
 
 /* Owner: moves the local queue's best tasks into the (taken, even) buffer and
  * publishes it. */
-static void fill_buffer(struct ordo_wl *w, struct queue *q)
+static void fill_buffer(struct ordo_sched_state *w, struct queue *q)
 {
 	uint32_t k = 0;
 	while (k < w->size && lpq_size(w, q)) {
@@ -203,7 +204,7 @@ static void fill_buffer(struct ordo_wl *w, struct queue *q)
 	atomic_store_explicit(&q->version, v + 1, memory_order_release);
 }
 
-static inline void fill_if_taken(struct ordo_wl *w, struct queue *q)
+static inline void fill_if_taken(struct ordo_sched_state *w, struct queue *q)
 {
 	if (w->T == 1)
 		return; /* no thief: the buffer is never filled (see smq_pop) */
@@ -254,7 +255,7 @@ static uint32_t take_buffer(struct queue *q, struct ordo_task *out, uint32_t siz
 
 /* Owner takes its own buffer back by the same CAS a thief uses; the best task is
  * returned and the rest kept, in order, as the local batch. */
-static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
+static bool take_own(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q,
                      struct ordo_task *out)
 {
 	bool race = false;
@@ -269,7 +270,7 @@ static bool take_own(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *q,
 }
 
 /* One steal attempt on a random victim whose buffer beats ours (retried on races). */
-static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me,
+static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *me,
                       struct ordo_task *out)
 {
 	bool race = false;
@@ -309,7 +310,8 @@ static bool try_steal(struct ordo_wl *w, struct ordo_tctx *ctx, struct queue *me
 	return false;
 }
 
-static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void smq_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                     size_t n)
 {
 	struct queue *q = &w->q[ctx->tid];
 	if (w->pq == PQ_HEAP) {
@@ -335,7 +337,7 @@ static void smq_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo
 	fill_if_taken(w, q);
 }
 
-static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct queue *q = &w->q[ctx->tid];
 	if (__builtin_expect(q->radix.failed || q->bq.failed, 0)) {
@@ -366,10 +368,10 @@ static bool smq_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *
 	return w->T > 1 && try_steal(w, ctx, q, out);
 }
 
-ORDO_WL_DEFINE(smq, .name = "smq",
-               .summary = "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
-                          "buffers",
-               .params = params, .nparams = P_N,
-               .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"},
-               .create = smq_create, .destroy = smq_destroy, .thread_init = smq_thread_init,
-               .push = smq_push, .pop = smq_pop);
+ORDO_SCHEDULER_DEFINE(
+    smq, .name = "smq",
+    .summary = "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
+               "buffers",
+    .params = params, .nparams = P_N,
+    .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"}, .create = smq_create,
+    .destroy = smq_destroy, .thread_init = smq_thread_init, .push = smq_push, .pop = smq_pop);

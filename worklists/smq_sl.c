@@ -28,7 +28,7 @@
 
 #include "ebr.h"
 #include "numa_pick.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 #include "wl_common.h"
 
 enum { P_PROB, P_SIZE, P_NUMA, P_N };
@@ -60,7 +60,7 @@ struct slist {
 	struct numa_pick pick;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t T, size;
 	uint64_t prob, numa_k;
 	const struct ordo_topology *topo;
@@ -116,7 +116,8 @@ static bool insert(struct slist *s, const struct ordo_task *t)
 }
 
 /* Owner: unlinks the claimed prefix of level 0 from every level and retires it. */
-static void unlink_claimed_prefix(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *s)
+static void unlink_claimed_prefix(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                                  struct slist *s)
 {
 	struct node *h = s->head, *x = atomic_load_explicit(&h->next[0], memory_order_relaxed);
 	struct node *last = NULL;
@@ -177,9 +178,10 @@ static uint64_t peek(struct slist *s)
 	return x ? x->prio : UINT64_MAX;
 }
 
-static int sl_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err)
+static int sl_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+                     struct ordo_err *err)
 {
-	struct ordo_wl *w = ordo_calloc_aligned(1, sizeof *w);
+	struct ordo_sched_state *w = ordo_calloc_aligned(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
@@ -209,7 +211,7 @@ static int sl_create(const struct ordo_wl_config *cfg, struct ordo_wl **out, str
 	return 0;
 }
 
-static void sl_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void sl_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct slist *s = &w->s[ctx->tid];
 	s->batch = malloc(w->size * sizeof *s->batch);
@@ -217,7 +219,7 @@ static void sl_thread_init(struct ordo_wl *w, struct ordo_tctx *ctx)
 		ctx->push_oom = true;
 }
 
-static void sl_destroy(struct ordo_wl *w)
+static void sl_destroy(struct ordo_sched_state *w)
 {
 	for (uint32_t t = 0; t < w->T; t++) {
 		struct slist *s = &w->s[t];
@@ -235,7 +237,8 @@ static void sl_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void sl_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t, size_t n)
+static void sl_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                    size_t n)
 {
 	struct slist *s = &w->s[ctx->tid];
 	ebr_enter(&w->ebr, ctx->tid);
@@ -247,8 +250,8 @@ static void sl_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_
 	ebr_leave(&w->ebr, ctx->tid);
 }
 
-static bool steal_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *me, struct slist *v,
-                       struct ordo_task *out)
+static bool steal_from(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct slist *me,
+                       struct slist *v, struct ordo_task *out)
 {
 	uint32_t k = claim(v, me->batch, w->size);
 	if (!k)
@@ -259,7 +262,7 @@ static bool steal_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct slist *m
 	return true;
 }
 
-static bool sl_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool sl_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct slist *me = &w->s[ctx->tid];
 	if (me->nbatch) {
@@ -283,10 +286,10 @@ static bool sl_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *o
 	return ok;
 }
 
-ORDO_WL_DEFINE(smq_sl, .name = "smq-sl",
-               .summary = "Stealing Multi-Queue over per-thread lock-free skip lists (epoch "
-                          "reclamation)",
-               .params = params, .nparams = P_N,
-               .stat_names = {"steals", "stolen_tasks", "nodes_freed"}, .create = sl_create,
-               .destroy = sl_destroy, .thread_init = sl_thread_init, .push = sl_push,
-               .pop = sl_pop);
+ORDO_SCHEDULER_DEFINE(smq_sl, .name = "smq-sl",
+                      .summary = "Stealing Multi-Queue over per-thread lock-free skip lists (epoch "
+                                 "reclamation)",
+                      .params = params, .nparams = P_N,
+                      .stat_names = {"steals", "stolen_tasks", "nodes_freed"}, .create = sl_create,
+                      .destroy = sl_destroy, .thread_init = sl_thread_init, .push = sl_push,
+                      .pop = sl_pop);

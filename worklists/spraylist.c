@@ -45,7 +45,7 @@
 #include <stdio.h>
 
 #include "ebr.h"
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 #include "wl_common.h"
 
 enum { P_HEIGHT, P_JUMP, P_PAD, P_N };
@@ -74,7 +74,7 @@ struct local {
 	struct ordo_rng lvl_rng;
 };
 
-struct ordo_wl {
+struct ordo_sched_state {
 	uint32_t T, height, jump;
 	uint64_t padding;
 	struct node *head;
@@ -132,7 +132,7 @@ static struct node *node_new(uint32_t level)
  * it, unlinking every marked node met on the way (a node marked at a level is checked
  * before it is compared, so the node with `key` itself is unlinked if it is marked).
  * Restarts from the head when a predecessor turns out to be marked itself. */
-static void search(struct ordo_wl *w, const struct node *key, struct node **preds,
+static void search(struct ordo_sched_state *w, const struct node *key, struct node **preds,
                    struct node **succs)
 {
 retry:;
@@ -168,7 +168,7 @@ retry:;
 
 /* Drops one of n's two references; the last one unlinks and retires it (see the
  * header). `defer`: the claimer files it for its next cleaner turn instead. */
-static void release(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n, bool defer)
+static void release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct node *n, bool defer)
 {
 	if (atomic_fetch_sub_explicit(&n->refs, 1, memory_order_acq_rel) != 1)
 		return;
@@ -186,7 +186,7 @@ static void release(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n, bo
 
 /* Claims n if it is still unclaimed: marks level 0 (the linearisation point), then the
  * upper levels. */
-static bool claim(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n)
+static bool claim(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct node *n)
 {
 	uintptr_t v = link_of(n, 0);
 	ORDO_PERTURB_POINT(SPRAY_CLAIM);
@@ -200,7 +200,7 @@ static bool claim(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n)
 }
 
 /* The first unclaimed node at or after n, claimed; NULL at the end of the list. */
-static struct node *claim_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct node *n)
+static struct node *claim_from(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct node *n)
 {
 	while (n) {
 		if (claim(w, ctx, n))
@@ -211,7 +211,7 @@ static struct node *claim_from(struct ordo_wl *w, struct ordo_tctx *ctx, struct 
 }
 
 /* The cleaner's turn: unlinks and retires the nodes this thread claimed. */
-static void clean(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void clean(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct local *me = &w->l[ctx->tid];
 	struct node *n = me->claimed;
@@ -229,7 +229,7 @@ static void clean(struct ordo_wl *w, struct ordo_tctx *ctx)
 	me->nclaimed = 0;
 }
 
-static bool insert(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t)
+static bool insert(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t)
 {
 	struct local *me = &w->l[ctx->tid];
 	uint32_t level = wl_skip_level(&me->lvl_rng, LEVELS);
@@ -276,10 +276,10 @@ done:
 	return true;
 }
 
-static int spray_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
+static int spray_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
                         struct ordo_err *err)
 {
-	struct ordo_wl *w = ordo_calloc_aligned(1, sizeof *w);
+	struct ordo_sched_state *w = ordo_calloc_aligned(1, sizeof *w);
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
@@ -305,7 +305,7 @@ static int spray_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
 	return 0;
 }
 
-static void spray_destroy(struct ordo_wl *w)
+static void spray_destroy(struct ordo_sched_state *w)
 {
 	/* quiescent: unclaimed nodes are only in the list; claimed ones are on their
 	 * claimer's list or already retired (then unlinked from level 0) */
@@ -330,7 +330,7 @@ static void spray_destroy(struct ordo_wl *w)
 	free(w);
 }
 
-static void spray_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+static void spray_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
                        size_t n)
 {
 	ebr_enter(&w->ebr, ctx->tid);
@@ -344,7 +344,7 @@ static void spray_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct or
 
 /* A spray: the landing node, or the head while still inside the padding. A walk that
  * meets the end of a level stops there and goes down (as the paper's code does). */
-static struct node *spray_walk(struct ordo_wl *w, struct ordo_tctx *ctx)
+static struct node *spray_walk(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	struct node *cur = w->head;
 	uint64_t pad = 0;
@@ -366,7 +366,7 @@ static struct node *spray_walk(struct ordo_wl *w, struct ordo_tctx *ctx)
 	return cur;
 }
 
-static bool spray_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool spray_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	ebr_enter(&w->ebr, ctx->tid);
 	struct node *got = NULL;
@@ -395,15 +395,16 @@ static bool spray_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task
 	return got != NULL;
 }
 
-static void spray_thread_fini(struct ordo_wl *w, struct ordo_tctx *ctx)
+static void spray_thread_fini(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 {
 	ORDO_STAT(ctx, S_LIMBO_PEAK, w->ebr.slot[ctx->tid].pending_peak);
 }
 
-ORDO_WL_DEFINE(spraylist, .name = "spraylist",
-               .summary = "SprayList: one global lock-free skip list, pops spray near the front "
+ORDO_SCHEDULER_DEFINE(spraylist, .name = "spraylist",
+                      .summary =
+                          "SprayList: one global lock-free skip list, pops spray near the front "
                           "(epoch reclamation)",
-               .params = params, .nparams = P_N,
-               .stat_names = {"sprays", "cleans", "nodes_freed", "limbo_peak"},
-               .create = spray_create, .destroy = spray_destroy, .thread_fini = spray_thread_fini,
-               .push = spray_push, .pop = spray_pop);
+                      .params = params, .nparams = P_N,
+                      .stat_names = {"sprays", "cleans", "nodes_freed", "limbo_peak"},
+                      .create = spray_create, .destroy = spray_destroy,
+                      .thread_fini = spray_thread_fini, .push = spray_push, .pop = spray_pop);

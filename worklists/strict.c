@@ -5,20 +5,20 @@
  * the relaxed schedulers' wasted work is read.
  * Parameters: none.
  */
-#include "ordo_worklist.h"
+#include "ordo_scheduler.h"
 #include "wl_common.h"
 
-struct ordo_wl {
+struct ordo_sched_state {
 	alignas(64) struct wl_lock lock;
 	_Atomic size_t size; /* heap.n, readable without the lock */
 	struct wl_heap heap;
 };
 
-static int strict_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
+static int strict_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
                          struct ordo_err *err)
 {
 	(void)cfg;
-	struct ordo_wl *w = ordo_calloc_aligned(1, sizeof *w);
+	struct ordo_sched_state *w = ordo_calloc_aligned(1, sizeof *w);
 	if (!w || !wl_heap_reserve(&w->heap, 1024)) {
 		free(w);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
@@ -27,14 +27,14 @@ static int strict_create(const struct ordo_wl_config *cfg, struct ordo_wl **out,
 	return 0;
 }
 
-static void strict_destroy(struct ordo_wl *w)
+static void strict_destroy(struct ordo_sched_state *w)
 {
 	wl_heap_free(&w->heap);
 	free(w);
 }
 
-static void strict_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct ordo_task *t,
-                        size_t n)
+static void strict_push(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                        const struct ordo_task *t, size_t n)
 {
 	wl_lock(&w->lock);
 	if (!wl_heap_reserve(&w->heap, w->heap.n + n)) {
@@ -47,7 +47,7 @@ static void strict_push(struct ordo_wl *w, struct ordo_tctx *ctx, const struct o
 	wl_unlock(&w->lock);
 }
 
-static bool strict_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_task *out)
+static bool strict_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	(void)ctx;
 	/* empty check without the lock: a stale answer is a spurious failure, allowed */
@@ -63,7 +63,8 @@ static bool strict_pop(struct ordo_wl *w, struct ordo_tctx *ctx, struct ordo_tas
 	return ok;
 }
 
-ORDO_WL_DEFINE(strict, .name = "strict",
-               .summary = "exact global 4-ary heap under one lock (rank-error-free reference)",
-               .create = strict_create, .destroy = strict_destroy, .push = strict_push,
-               .pop = strict_pop, .exact = true);
+ORDO_SCHEDULER_DEFINE(
+    strict, .name = "strict",
+    .summary = "exact global 4-ary heap under one lock (rank-error-free reference)",
+    .create = strict_create, .destroy = strict_destroy, .push = strict_push, .pop = strict_pop,
+    .exact = true);

@@ -175,7 +175,7 @@ static bool astar_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *use
 		if (nd + hv >= dt)
 			continue; /* cannot beat the target's distance: prune */
 		while (nd < old) {
-			/* relaxed: g travels in the task; the worklist orders the rest */
+			/* relaxed: g travels in the task; the scheduler orders the rest */
 			if (atomic_compare_exchange_weak_explicit(&s->dist[v], &old, nd,
 			                                          memory_order_relaxed,
 			                                          memory_order_relaxed)) {
@@ -217,7 +217,7 @@ static void astar_prefetch(const struct ordo_task *t, unsigned ahead, void *user
 }
 
 int ordo_astar(const struct ordo_graph *g, const struct ordo_geo *geo, double scale, uint32_t src,
-               uint32_t dst, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+               uint32_t dst, struct ordo_scheduler *wl, const struct ordo_exec_opts *o,
                _Atomic uint64_t *dist, uint64_t *out, struct ordo_run_stats *st,
                struct ordo_err *err)
 {

@@ -43,7 +43,7 @@ ORDO_GRAPH_HOOK(bfs_prefetch, bfs_prefetch_body)
 
 /* The scheduled operator from n0 tasks (levels already set); count: per-thread counters
  * of its work (a frontier run's tail, run by the counting copy), or NULL. */
-static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
+static int bfs_scheduled(const struct ordo_graph *g, struct ordo_scheduler *wl,
                          const struct ordo_exec_opts *o, _Atomic uint32_t *level,
                          const struct ordo_task *init, uint64_t n0, struct relax_count *count,
                          struct ordo_run_stats *st, struct ordo_err *err)
@@ -59,7 +59,7 @@ static int bfs_scheduled(const struct ordo_graph *g, struct ordo_worklist *wl,
 	return ordo_for_each(&eo, wl->ops, wl->wl, init, n0, op, &s, st, err);
 }
 
-int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
              const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
              struct ordo_err *err)
 {
@@ -172,7 +172,7 @@ static uint64_t bfs_degree(uint32_t v, void *user)
 }
 
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
-                      const struct ordo_frontier_opts *o, struct ordo_worklist *wl,
+                      const struct ordo_frontier_opts *o, struct ordo_scheduler *wl,
                       const struct ordo_exec_opts *eo, _Atomic uint32_t *level,
                       struct ordo_bfs_stats *st, struct ordo_err *err)
 {

@@ -193,8 +193,9 @@ int ordo_kcore_max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo
 	return 0;
 }
 
-int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
-               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err)
+int ordo_kcore(const struct ordo_graph *g, struct ordo_scheduler *wl,
+               const struct ordo_exec_opts *o, _Atomic uint32_t *core, struct ordo_run_stats *st,
+               struct ordo_err *err)
 {
 	const int T = o->topo->nthreads;
 	uint64_t maxdeg;

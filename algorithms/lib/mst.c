@@ -343,7 +343,7 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m);
 }
 
-int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ordo_exec_opts *o,
                  struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err)
 {
 	const struct ordo_graph *g = m->g;

@@ -21,7 +21,7 @@
 #include "ordo_check.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 #define ORDO_EARTH_RADIUS_M 6371008.8 /* mean Earth radius (IUGG) */
 /* tasks each worker holds for staged prefetching, its stages spread over them */
@@ -71,7 +71,7 @@ int ordo_astar_seq(const struct ordo_graph *g, const struct ordo_geo *geo, doubl
  * cannot improve the target is empty work. The run ends when no task is left (no early
  * exit). dist[n] is work space (initialised here); *out the target's distance. */
 int ordo_astar(const struct ordo_graph *g, const struct ordo_geo *geo, double scale, uint32_t src,
-               uint32_t dst, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+               uint32_t dst, struct ordo_scheduler *wl, const struct ordo_exec_opts *o,
                _Atomic uint64_t *dist, uint64_t *out, struct ordo_run_stats *st,
                struct ordo_err *err);
 

@@ -13,7 +13,7 @@
 #include "ordo_frontier.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 #define ORDO_LEVEL_INF UINT32_MAX
 /* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead); the hook's
@@ -52,14 +52,14 @@ struct ordo_bfs_stats {
  * st->rounds: rounds each way, levels set (added, the source not counted), arcs. Errors: EINVAL
  * (bad source, missing transpose), ENOMEM. */
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
-                      const struct ordo_frontier_opts *o, struct ordo_worklist *wl,
+                      const struct ordo_frontier_opts *o, struct ordo_scheduler *wl,
                       const struct ordo_exec_opts *eo, _Atomic uint32_t *level,
                       struct ordo_bfs_stats *st, struct ordo_err *err);
 
 /* Parallel BFS: priority = level; one task per successful level decrease (atomic min);
  * a popped task whose level is no longer current is empty work. level[n] is
  * initialised here. */
-int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+int ordo_bfs(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
              const struct ordo_exec_opts *o, _Atomic uint32_t *level, struct ordo_run_stats *st,
              struct ordo_err *err);
 

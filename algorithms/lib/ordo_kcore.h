@@ -13,7 +13,7 @@
 #include "ordo_check.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 /* The largest degree into *out; ERANGE when it does not fit the 32-bit core numbers. */
 int ordo_kcore_max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo_err *err);
@@ -23,8 +23,9 @@ int ordo_kcore_max_degree(const struct ordo_graph *g, uint64_t *out, struct ordo
 int ordo_kcore_seq(const struct ordo_graph *g, uint32_t *core, struct ordo_err *err);
 
 /* Parallel: core[n] receives the core numbers (initialised here). */
-int ordo_kcore(const struct ordo_graph *g, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
-               _Atomic uint32_t *core, struct ordo_run_stats *st, struct ordo_err *err);
+int ordo_kcore(const struct ordo_graph *g, struct ordo_scheduler *wl,
+               const struct ordo_exec_opts *o, _Atomic uint32_t *core, struct ordo_run_stats *st,
+               struct ordo_err *err);
 
 /* What a peeling run did (ordo_kcore_peel). */
 struct ordo_kcore_stats {

@@ -13,7 +13,7 @@
 #include "ordo_check.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 /* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead) */
 #define ORDO_MST_LOOKAHEAD 4
@@ -59,7 +59,7 @@ uint32_t ordo_mst_sweep_nodes(uint64_t n); /* the range size for a graph of n no
  * merged component has at most ORDO_MST_GROW_MAX nodes the task goes on with it, else
  * the merged component gets a new task. A task whose component was merged away is
  * empty work. *f receives the forest. */
-int ordo_mst_run(struct ordo_mst *m, struct ordo_worklist *wl, const struct ordo_exec_opts *o,
+int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ordo_exec_opts *o,
                  struct ordo_forest *f, struct ordo_run_stats *st, struct ordo_err *err);
 
 /* Checks the last run's forest edges: acyclic, and as many components and as much

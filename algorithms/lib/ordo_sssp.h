@@ -12,7 +12,7 @@
 #include "ordo_check.h"
 #include "ordo_graph.h"
 #include "ordo_runtime.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 #define ORDO_DIST_INF UINT64_MAX
 /* tasks each worker holds for staged prefetching (ordo_exec_opts.lookahead); the hook's
@@ -27,7 +27,7 @@ int ordo_dijkstra(const struct ordo_graph *g, uint32_t src, uint64_t *dist, uint
 /* Parallel SSSP: one task per successful relaxation (atomic min on the distance),
  * priority = tentative distance; a popped task whose distance is no longer current is
  * empty work. dist[n] is initialised here. */
-int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err);
 

@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) uint64_t relax_load(const void *lab
 static inline __attribute__((always_inline)) bool relax_lower(void *label, uint32_t v, uint64_t nd,
                                                               const bool wide)
 {
-	/* relaxed: the label travels in the task; the worklist's push/pop orders the rest */
+	/* relaxed: the label travels in the task; the scheduler's push/pop orders the rest */
 	if (wide) {
 		_Atomic uint64_t *p = &((_Atomic uint64_t *)label)[v];
 		uint64_t old = atomic_load_explicit(p, memory_order_relaxed);

@@ -36,7 +36,7 @@ ORDO_GRAPH_OPERATOR(sssp_op, sssp_op_body, bool, struct ordo_tctx *ctx, const st
                     void *user)
 ORDO_GRAPH_HOOK(sssp_prefetch, sssp_prefetch_body)
 
-int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_worklist *wl,
+int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err)
 {

@@ -41,7 +41,7 @@ static bool wcc_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	return true;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_worklist *wl,
+static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)q;

@@ -28,7 +28,7 @@
 
 #include "ordo_apps.h"
 #include "ordo_io.h"
-#include "ordo_wl.h"
+#include "ordo_schedulers.h"
 
 static PyObject *Error; /* ordo.Error */
 
@@ -630,8 +630,8 @@ static PyObject *py_schedulers(PyObject *mod, PyObject *noargs)
 {
 	(void)mod, (void)noargs;
 	PyObject *out = PyList_New(0);
-	for (int i = 0; out && i < ordo_wl_count(); i++) {
-		const struct ordo_wl_ops *ops = ordo_wl_at(i);
+	for (int i = 0; out && i < ordo_scheduler_count(); i++) {
+		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
 		PyObject *params = PyList_New(0);
 		for (int p = 0; params && p < ops->nparams; p++) {
 			const struct ordo_param *q = &ops->params[p];
@@ -657,11 +657,11 @@ static PyObject *py_resolve(PyObject *mod, PyObject *args)
 	const char *spec;
 	if (!PyArg_ParseTuple(args, "s", &spec))
 		return NULL;
-	const struct ordo_wl_ops *ops;
+	const struct ordo_scheduler_ops *ops;
 	int64_t params[ORDO_MAX_PARAMS];
 	char resolved[256];
 	struct ordo_err err = {0};
-	if (ordo_worklist_resolve(spec, &ops, params, resolved, sizeof resolved, &err))
+	if (ordo_scheduler_resolve(spec, &ops, params, resolved, sizeof resolved, &err))
 		return raise_err(&err);
 	return PyUnicode_FromString(resolved);
 }

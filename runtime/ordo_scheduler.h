@@ -1,8 +1,8 @@
 /*
- * ordo_worklist.h - the contract between the executor and a scheduler.
+ * ordo_scheduler.h - the contract between the executor and a scheduler.
  *
- * A scheduler is one `const struct ordo_wl_ops` (defined at the end of its file with
- * ORDO_WL_DEFINE) plus one line in worklists/registry.h. The executor calls:
+ * A scheduler is one `const struct ordo_scheduler_ops` (defined at the end of its file with
+ * ORDO_SCHEDULER_DEFINE) plus one line in worklists/registry.h. The executor calls:
  *   create      once, before the run, from one thread
  *   thread_init each worker, once, before its first push (may be NULL)
  *   push        a batch of tasks (all children of one task, or a slice of the initial
@@ -19,40 +19,42 @@
  * Memory order: a pop that returns a task must synchronise with (acquire) the push that
  * made it visible (release). The executor's termination detection relies on this.
  */
-#ifndef ORDO_WORKLIST_H
-#define ORDO_WORKLIST_H
+#ifndef ORDO_SCHEDULER_H
+#define ORDO_SCHEDULER_H
 
 #include "ordo_runtime.h"
 #include "ordo_util.h"
 
-struct ordo_wl; /* a scheduler's own type */
+struct ordo_sched_state; /* a scheduler's own type */
 
-struct ordo_wl_config {
+struct ordo_scheduler_config {
 	const struct ordo_topology *topo;
 	const int64_t *params; /* resolved, in the order of ops->params */
 	uint64_t seed;
 };
 
-struct ordo_wl_ops {
+struct ordo_scheduler_ops {
 	const char *name;
 	const char *summary;
 	const struct ordo_param *params;
 	int nparams;
-	const char *stat_names[ORDO_WL_STATS]; /* names of ctx->wl_stat[i], NULL if unused */
+	const char *stat_names[ORDO_SCHED_STATS]; /* names of ctx->wl_stat[i], NULL if unused */
 	/* true for a scheduler whose point is exact priority order (strict): the executor
 	 * then holds no popped tasks ahead of the running one, whatever the prefetch
 	 * pipeline asks, since held tasks would run after better children pushed later */
 	bool exact;
-	int (*create)(const struct ordo_wl_config *cfg, struct ordo_wl **out, struct ordo_err *err);
-	void (*destroy)(struct ordo_wl *wl);
-	void (*thread_init)(struct ordo_wl *wl, struct ordo_tctx *ctx);
-	void (*thread_fini)(struct ordo_wl *wl, struct ordo_tctx *ctx);
-	void (*push)(struct ordo_wl *wl, struct ordo_tctx *ctx, const struct ordo_task *t,
+	int (*create)(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
+	              struct ordo_err *err);
+	void (*destroy)(struct ordo_sched_state *wl);
+	void (*thread_init)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
+	void (*thread_fini)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
+	void (*push)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, const struct ordo_task *t,
 	             size_t n);
-	bool (*pop)(struct ordo_wl *wl, struct ordo_tctx *ctx, struct ordo_task *out);
-	void (*flush)(struct ordo_wl *wl, struct ordo_tctx *ctx);
+	bool (*pop)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, struct ordo_task *out);
+	void (*flush)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
 };
 
-#define ORDO_WL_DEFINE(id, ...) const struct ordo_wl_ops ordo_wl_##id = {__VA_ARGS__}
+#define ORDO_SCHEDULER_DEFINE(id, ...) \
+	const struct ordo_scheduler_ops ordo_scheduler_##id = {__VA_ARGS__}
 
 #endif
