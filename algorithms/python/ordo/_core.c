@@ -82,40 +82,20 @@ static GraphObject *graph_new(struct ordo_graph *g, bool owned, PyObject *refs)
 	return o;
 }
 
-static PyObject *Graph_get_n(GraphObject *self, void *c)
+/* The graph's properties, one getter: `which` is the property's name. */
+static PyObject *Graph_get(GraphObject *self, void *which)
 {
-	(void)c;
-	return PyLong_FromUnsignedLong(self->g->n);
-}
-static PyObject *Graph_get_m(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyLong_FromUnsignedLongLong(self->g->m);
-}
-static PyObject *Graph_get_weighted(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyBool_FromLong(ordo_graph_weighted(self->g));
-}
-static PyObject *Graph_get_symmetric(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyBool_FromLong((self->g->flags & ORDO_GRAPH_SYMMETRIC) != 0);
-}
-static PyObject *Graph_get_compressed(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyBool_FromLong(ordo_graph_compressed(self->g));
-}
-static PyObject *Graph_get_borrowed(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyBool_FromLong(!self->owned);
-}
-static PyObject *Graph_get_has_coords(GraphObject *self, void *c)
-{
-	(void)c;
-	return PyBool_FromLong(self->g->coord_kind != ORDO_COORD_NONE);
+	const struct ordo_graph *g = self->g;
+	const char *w = which;
+	if (!strcmp(w, "n"))
+		return PyLong_FromUnsignedLong(g->n);
+	if (!strcmp(w, "m"))
+		return PyLong_FromUnsignedLongLong(g->m);
+	return PyBool_FromLong(!strcmp(w, "weighted")     ? ordo_graph_weighted(g)
+	                       : !strcmp(w, "symmetric")  ? (g->flags & ORDO_GRAPH_SYMMETRIC) != 0
+	                       : !strcmp(w, "compressed") ? ordo_graph_compressed(g)
+	                       : !strcmp(w, "borrowed")   ? !self->owned
+	                                                  : g->coord_kind != ORDO_COORD_NONE);
 }
 
 /* A read-only NumPy view of `count` values at p, kept alive by `owner`. */
@@ -186,16 +166,21 @@ static PyObject *Graph_bytes(GraphObject *self, PyObject *noargs)
 	return PyLong_FromUnsignedLongLong(ordo_graph_csr_bytes(self->g));
 }
 
+#define PROP(name, doc)                                  \
+	{                                                \
+		name, (getter)Graph_get, NULL, doc, name \
+	}
 static PyGetSetDef Graph_getset[] = {
-    {"n", (getter)Graph_get_n, NULL, "nodes", NULL},
-    {"m", (getter)Graph_get_m, NULL, "arcs (an undirected edge is two)", NULL},
-    {"weighted", (getter)Graph_get_weighted, NULL, "arcs have weights", NULL},
-    {"symmetric", (getter)Graph_get_symmetric, NULL, "every arc has its reverse", NULL},
-    {"compressed", (getter)Graph_get_compressed, NULL, "compressed CSR", NULL},
-    {"borrowed", (getter)Graph_get_borrowed, NULL, "the arrays are the caller's", NULL},
-    {"has_coords", (getter)Graph_get_has_coords, NULL, "nodes have coordinates", NULL},
+    PROP("n", "nodes"),
+    PROP("m", "arcs (an undirected edge is two)"),
+    PROP("weighted", "arcs have weights"),
+    PROP("symmetric", "every arc has its reverse"),
+    PROP("compressed", "compressed CSR"),
+    PROP("borrowed", "the arrays are the caller's"),
+    PROP("has_coords", "nodes have coordinates"),
     {NULL, NULL, NULL, NULL, NULL},
 };
+#undef PROP
 
 static PyMethodDef Graph_methods[] = {
     {"_csr", (PyCFunction)Graph_csr, METH_NOARGS, "views of (indptr, indices, weights)"},
@@ -490,6 +475,44 @@ static PyObject *answer_array(const struct app_array *a, const struct ordo_graph
 	return o;
 }
 
+/* The queries of a run: sources and targets (sequences of input ids, or None) as the
+ * graph's ids, one per trial (one when the app takes none); NULL with an exception set. */
+static struct app_query *queries_of(PyObject *srcs, PyObject *tgts, const struct ordo_graph *g0,
+                                    Py_ssize_t *count)
+{
+	Py_ssize_t nq = srcs == Py_None ? 1 : PySequence_Size(srcs);
+	if (nq < 0)
+		return NULL;
+	struct app_query *q = calloc((size_t)(nq ? nq : 1), sizeof *q);
+	if (!q)
+		return (struct app_query *)PyErr_NoMemory();
+	for (Py_ssize_t i = 0; i < nq; i++) {
+		q[i] = (struct app_query){APP_NO_NODE, APP_NO_NODE};
+		for (int side = 0; side < 2; side++) {
+			PyObject *seq = side ? tgts : srcs;
+			if (seq == Py_None)
+				continue;
+			PyObject *it = PySequence_GetItem(seq, i);
+			unsigned long long id = it ? PyLong_AsUnsignedLongLong(it) : 0;
+			Py_XDECREF(it);
+			if (PyErr_Occurred()) {
+				free(q);
+				return NULL;
+			}
+			if (id >= g0->n) {
+				free(q);
+				PyErr_Format(PyExc_ValueError, "%s %llu: the graph has nodes 0..%u",
+				             side ? "target" : "source", id, g0->n - 1);
+				return NULL;
+			}
+			uint32_t u = ordo_graph_node_of(g0, (uint32_t)id);
+			*(side ? &q[i].target : &q[i].source) = u;
+		}
+	}
+	*count = nq;
+	return q;
+}
+
 /* run(app, graph, sources, targets, scheduler, delta, threads, seed, verify, lookahead,
  * input, options) -> list of (record JSON, passed, {name: array}) per query; sources and
  * targets are sequences of input ids (or None for apps without them), one trial each;
@@ -521,36 +544,10 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 		PyErr_Format(PyExc_ValueError, "no app named %s", app);
 		return NULL;
 	}
-	Py_ssize_t nq = srcs == Py_None ? 1 : PySequence_Size(srcs);
-	if (nq < 0)
-		return NULL;
-	struct app_query *q = calloc((size_t)(nq ? nq : 1), sizeof *q);
+	Py_ssize_t nq;
+	struct app_query *q = queries_of(srcs, tgts, go->g, &nq);
 	if (!q)
-		return PyErr_NoMemory();
-	const struct ordo_graph *g0 = go->g;
-	for (Py_ssize_t i = 0; i < nq; i++) {
-		q[i] = (struct app_query){APP_NO_NODE, APP_NO_NODE};
-		for (int side = 0; side < 2; side++) {
-			PyObject *seq = side ? tgts : srcs;
-			if (seq == Py_None)
-				continue;
-			PyObject *it = PySequence_GetItem(seq, i);
-			unsigned long long id = it ? PyLong_AsUnsignedLongLong(it) : 0;
-			Py_XDECREF(it);
-			if (PyErr_Occurred()) {
-				free(q);
-				return NULL;
-			}
-			if (id >= g0->n) {
-				free(q);
-				PyErr_Format(PyExc_ValueError, "%s %llu: the graph has nodes 0..%u",
-				             side ? "target" : "source", id, g0->n - 1);
-				return NULL;
-			}
-			uint32_t u = ordo_graph_node_of(g0, (uint32_t)id);
-			*(side ? &q[i].target : &q[i].source) = u;
-		}
-	}
+		return NULL;
 	struct app_session_opts so = {.input = input,
 	                              .wl = wl,
 	                              .delta = delta,
