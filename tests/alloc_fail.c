@@ -102,7 +102,9 @@ struct scenario {
 	int (*run)(const struct scenario *s, char *why, size_t cap);
 	const char *path, *coords, *spec;
 	int threads;
-	int reorder; /* load_one: renumber in this order (enum ordo_order) */
+	int reorder;  /* load_one: renumber in this order (enum ordo_order) */
+	bool prepare; /* load_one: every preparation step (a dedup rebuild, weights from
+	                 coordinates, the order, compression) */
 	uint32_t n;
 	uint64_t m;
 };
@@ -126,13 +128,18 @@ static int load_one(const struct scenario *s, char *why, size_t cap)
 	o.coords = s->coords;
 	o.threads = 2;
 	o.reorder = s->reorder;
+	if (s->prepare) {
+		o.build.dedup = true;
+		o.weights_from_coords = true;
+		o.build.compress = true;
+	}
 	struct ordo_graph *g = NULL;
 	struct ordo_err e = {0};
 	int rc = ordo_load(s->path, &o, &g, NULL, &e);
 	if (rc)
 		return ended(rc, &e, why, cap);
 	int ok = g->n == s->n && g->m == s->m && (!s->coords || g->coord_kind != ORDO_COORD_NONE) &&
-	         (!s->reorder || g->new_id);
+	         (!s->reorder || g->new_id) && (!s->prepare || ordo_graph_compressed(g));
 	if (!ok)
 		snprintf(why, cap, "loaded %u nodes %llu arcs", g->n, (unsigned long long)g->m);
 	ordo_graph_free(g);
@@ -436,6 +443,15 @@ int main(int argc, char **argv)
 		         ordo_order_name(order));
 		ns++;
 	}
+	/* ordo_graph_prepare's every step, each allocation of each failing in turn */
+	sc[ns] = (struct scenario){.run = load_one,
+	                           .path = native,
+	                           .n = road->n,
+	                           .m = road->m,
+	                           .reorder = ORDO_ORDER_RCM,
+	                           .prepare = true};
+	snprintf(sc[ns].name, sizeof sc[ns].name, "load native + every preparation step");
+	ns++;
 	sc[ns] = (struct scenario){
 	    .run = generate, .spec = "road:W=24,H=18,seed=2", .n = road->n, .m = road->m};
 	snprintf(sc[ns].name, sizeof sc[ns].name, "generate road + build");
