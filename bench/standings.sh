@@ -3,7 +3,7 @@
 # the binaries of build/ and regenerates the page: every app with every scheduler on the
 # yardsticks, SSSP over SMQ's and OBIM's parameters, the schedulers alone (throughput,
 # rank error), loading. Each result file is made anew in bench/results/ (gzip JSON
-# lines) with the command recorded in it; about 45 minutes on a 2-vCPU machine.
+# lines) with the command recorded in it; about 50 minutes on a 2-vCPU machine.
 # Usage: bench/standings.sh [PART...]   (parts: apps heat mono rank load; default all)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
