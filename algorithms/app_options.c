@@ -361,24 +361,3 @@ void harness_galois_aliases(int argc, char **argv)
 {
 	cli_galois_aliases(argc, argv, galois_aliases);
 }
-
-int app_opt_int(const char *name, const char *arg, int64_t lo, int64_t hi, int64_t *out,
-                struct ordo_err *err)
-{
-	if (!arg || !ordo_parse_i64(arg, out, true) || *out < lo || *out > hi)
-		return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected an integer in %lld..%lld",
-		                    name, arg ? arg : "", (long long)lo, (long long)hi);
-	return 0;
-}
-
-int app_opt_double(const char *name, const char *arg, bool zero_ok, double *out,
-                   struct ordo_err *err)
-{
-	char *end = NULL;
-	const double x = arg ? strtod(arg, &end) : 0;
-	if (!arg || end == arg || *end || !(zero_ok ? x >= 0 : x > 0) || x > 1e9)
-		return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected a number %s 0", name,
-		                    arg ? arg : "", zero_ok ? ">=" : ">");
-	*out = x;
-	return 0;
-}

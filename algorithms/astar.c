@@ -30,8 +30,8 @@ static const struct astar_options astar_option_defaults = {.scale = -1};
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	(void)key;
-	return app_opt_double("--heuristic-scale", arg, true,
-	                      &((struct astar_options *)opts)->scale, err);
+	return cli_parse_double("--heuristic-scale", arg, true,
+	                        &((struct astar_options *)opts)->scale, err);
 }
 
 struct astar_state {

@@ -54,9 +54,9 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 		return 0;
 	}
 	if (key == O_HANDOFF)
-		return app_opt_int("--handoff-round", arg, 0, UINT32_MAX, &o->handoff_round, err);
-	return app_opt_double(key == O_ALPHA ? "--alpha" : "--beta", arg, false,
-	                      key == O_ALPHA ? &o->alpha : &o->beta, err);
+		return cli_parse_int("--handoff-round", arg, 0, UINT32_MAX, &o->handoff_round, err);
+	return cli_parse_double(key == O_ALPHA ? "--alpha" : "--beta", arg, false,
+	                        key == O_ALPHA ? &o->alpha : &o->beta, err);
 }
 
 struct bfs_state {

@@ -353,15 +353,35 @@ int cli_fail(const char *prog, const struct ordo_err *err)
 	return ordo_exit_status(err->code);
 }
 
+int cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi, int64_t *out,
+                  struct ordo_err *err)
+{
+	if (!arg || !ordo_parse_i64(arg, out, true) || *out < lo || *out > hi)
+		return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected an integer in %lld..%lld",
+		                    opt, arg ? arg : "", (long long)lo, (long long)hi);
+	return 0;
+}
+
+int cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out,
+                     struct ordo_err *err)
+{
+	char *end = NULL;
+	const double x = arg ? strtod(arg, &end) : 0;
+	if (!arg || end == arg || *end || !(zero_ok ? x >= 0 : x > 0) || x > 1e9)
+		return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected a number %s 0", opt,
+		                    arg ? arg : "", zero_ok ? ">=" : ">");
+	*out = x;
+	return 0;
+}
+
 bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
              int64_t *out)
 {
-	if (!ordo_parse_i64(arg, out, true) || *out < lo || *out > hi) {
-		fprintf(stderr, "%s: %s %s: expected an integer in %lld..%lld\n", prog, opt, arg,
-		        (long long)lo, (long long)hi);
-		return false;
-	}
-	return true;
+	struct ordo_err err = {0};
+	if (!cli_parse_int(opt, arg, lo, hi, out, &err))
+		return true;
+	fprintf(stderr, "%s: %s\n", prog, err.msg);
+	return false;
 }
 
 /* The one-line report of a load or a generation, on stderr. */

@@ -140,13 +140,6 @@ static inline int app_answer_one(struct app_array *out, int max, const char *nam
 	return 1;
 }
 
-/* For option hooks: arg as an integer in lo..hi, or as a number > 0 (>= 0 when
- * zero_ok, at most 1e9); ORDO_EINVAL with a message naming the option otherwise. */
-int app_opt_int(const char *name, const char *arg, int64_t lo, int64_t hi, int64_t *out,
-                struct ordo_err *err);
-int app_opt_double(const char *name, const char *arg, bool zero_ok, double *out,
-                   struct ordo_err *err);
-
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
 int app_main(const struct app_kernel *k, int argc, char **argv);

@@ -60,6 +60,13 @@ int cli_fail(const char *prog, const struct ordo_err *err);
 /* Parses an integer option value; prints an error and returns false when invalid. */
 bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
              int64_t *out);
+/* The same without printing (for option hooks, ordo_app.h): arg as an integer in lo..hi,
+ * or as a number > 0 (>= 0 when zero_ok, at most 1e9); ORDO_EINVAL with a message
+ * naming the option otherwise. */
+int cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi, int64_t *out,
+                  struct ordo_err *err);
+int cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out,
+                     struct ordo_err *err);
 
 extern const char *cli_prog;
 

@@ -22,6 +22,19 @@ struct ordo_prep {
 	int reorder;              /* enum ordo_order; ORDO_ORDER_NONE (0) keeps the order */
 };
 
+/* True when nothing after a build needs the plain form, so the build (a file's, a
+ * generator's, prepare's rebuild) makes the compressed graph directly. */
+static inline bool ordo_prep_builds_compressed(const struct ordo_prep *p)
+{
+	return p->build.compress && !p->weights_from_coords && !p->reorder;
+}
+
+/* How a build with random weights says so in reports. */
+static inline const char *ordo_random_weights_note(const struct ordo_build_stats *s)
+{
+	return s->weights_replaced ? "input weights replaced by random weights" : "random weights";
+}
+
 struct ordo_prep_info {
 	bool rebuilt; /* the builder ran (its figures below) */
 	struct ordo_build_stats build;

@@ -86,14 +86,11 @@ static int steps(struct ordo_graph **g, const struct ordo_prep *p, const struct 
 	char what[96];
 	if (wants_rebuild(*g, &p->build)) {
 		struct ordo_graph *h;
-		const bool direct = p->build.compress && !p->weights_from_coords && !p->reorder;
-		if ((rc = rebuild(*g, &p->build, direct, &h, info, err)))
+		if ((rc = rebuild(*g, &p->build, ordo_prep_builds_compressed(p), &h, info, err)))
 			return rc;
 		replace(g, h, keep);
 		if (p->build.random_weights)
-			note(info, info->build.weights_replaced
-			               ? "input weights replaced by random weights"
-			               : "random weights");
+			note(info, ordo_random_weights_note(&info->build));
 	}
 	if (p->weights_from_coords) {
 		if ((*g)->coord_kind == ORDO_COORD_NONE)

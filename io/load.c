@@ -291,6 +291,19 @@ static int raw_ids(const char *path, const struct ordo_load_opts *opts, struct i
 	return 0;
 }
 
+/* What a load option asks of ordo_graph_prepare; `built`: the arcs went through the
+ * builder with the build options already, so only what follows a build is left. */
+static struct ordo_prep prep_of(const struct ordo_load_opts *opts, bool built)
+{
+	struct ordo_prep p = {.build = opts->build,
+	                      .weights_from_coords = opts->weights_from_coords,
+	                      .reorder = opts->reorder};
+	p.build.threads = opts->threads;
+	if (built)
+		p.build.symmetrize = p.build.dedup = p.build.random_weights = false;
+	return p;
+}
+
 /* Step 3, for arcs read: the CSR with every build option, compressed straight away
  * unless weights from coordinates or a renumbering come first. */
 static int build(const char *path, const struct io_format *f, const struct ordo_load_opts *opts,
@@ -298,9 +311,9 @@ static int build(const char *path, const struct io_format *f, const struct ordo_
                  struct ordo_err *err)
 {
 	double tb = ordo_now();
-	struct ordo_build_opts bo = opts->build;
-	bo.threads = opts->threads;
-	bo.compress = opts->build.compress && !opts->weights_from_coords && !opts->reorder;
+	const struct ordo_prep p = prep_of(opts, false);
+	struct ordo_build_opts bo = p.build;
+	bo.compress = ordo_prep_builds_compressed(&p);
 	if (arcs->symmetric) {
 		bo.symmetrize = true; /* one arc per edge in the file: its reverse is added */
 		note(info, "%s", "symmetric (declared by the file)");
@@ -458,19 +471,6 @@ int ordo_load_gen(const char *spec, const struct ordo_load_opts *opts, struct or
 	return rc;
 }
 
-/* What a load option asks of ordo_graph_prepare; `built`: the arcs went through the
- * builder with the build options already, so only what follows a build is left. */
-static struct ordo_prep prep_of(const struct ordo_load_opts *opts, bool built)
-{
-	struct ordo_prep p = {.build = opts->build,
-	                      .weights_from_coords = opts->weights_from_coords,
-	                      .reorder = opts->reorder};
-	p.build.threads = opts->threads;
-	if (built)
-		p.build.symmetrize = p.build.dedup = p.build.random_weights = false;
-	return p;
-}
-
 /* The last step of both: ordo_graph_prepare, its figures and notes into info. */
 static int prepare(const char *what, const struct ordo_prep *p, struct ordo_graph **g,
                    struct ordo_load_info *info, struct ordo_err *err)
@@ -496,8 +496,8 @@ static int gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_
 	const double t0 = ordo_now();
 	const struct ordo_prep p = prep_of(opts, false);
 	/* straight into the compressed form when nothing else is asked (see ordo_gen.h) */
-	const bool direct = p.build.compress && !p.build.symmetrize && !p.build.dedup &&
-	                    !p.build.random_weights && !p.weights_from_coords && !p.reorder;
+	const bool direct = ordo_prep_builds_compressed(&p) && !p.build.symmetrize &&
+	                    !p.build.dedup && !p.build.random_weights;
 	info->format = ORDO_FMT_AUTO;
 	int rc = ordo_generate_as(spec, opts->threads, direct, direct ? opts->build.spill : NULL,
 	                          out, resolved, cap, err);
@@ -563,9 +563,7 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		return rc;
 	}
 	if (built && opts->build.random_weights)
-		note(info, "%s",
-		     info->build.weights_replaced ? "input weights replaced by random weights"
-		                                  : "random weights");
+		note(info, "%s", ordo_random_weights_note(&info->build));
 	const struct ordo_prep p = prep_of(opts, built);
 	if ((rc = prepare(path, &p, &g, info, err)))
 		return rc;
