@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "ordo_coop.h"
 #include "ordo_util.h"
 
 /* ---- set-up ---- */
@@ -105,6 +106,15 @@ static int app_setup(struct app_run *r)
 		        cli_prog, (long long)c->delta, r->ops->name);
 	if (c->out_path && (rc = harness_check_out(r)))
 		return rc;
+	if ((c->coop || c->seats) && !r->ops->release && !c->quiet)
+		fprintf(stderr,
+		        "%s: note: %s cannot hand a worker's tasks over (no release hook): every "
+		        "worker runs, and --seats and --coop do not apply\n",
+		        cli_prog, r->ops->name);
+	if (c->coop && r->ops->release &&
+	    ordo_coop_open(c->coop_name ? c->coop_name : ordo_coop_default_name(), 0, &r->coop,
+	                   &err))
+		return cli_fail(cli_prog, &err);
 	int fmt;
 	rc = cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen), &c->lo,
 	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s, &fmt);
@@ -200,8 +210,11 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 	rc = ordo_sched_create(&r->spec, &r->topo, (uint64_t)c->seed + (uint64_t)i, &wl, err);
 	if (rc)
 		return rc;
-	struct ordo_exec_opts eo = {
-	    .topo = &r->topo, .seed = (uint64_t)c->seed + (uint64_t)i, .cancel = r->cancel};
+	struct ordo_exec_opts eo = {.topo = &r->topo,
+	                            .seed = (uint64_t)c->seed + (uint64_t)i,
+	                            .cancel = r->cancel,
+	                            .seats = (int)c->seats,
+	                            .coop = r->coop};
 	if (c->lookahead >= 0)
 		eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
 	rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, err);
@@ -329,6 +342,7 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	ordo_graph_free(r.g);
 	if (r.topo.node)
 		ordo_topology_free(&r.topo);
+	ordo_coop_close(r.coop);
 	if (r.fout && fclose(r.fout) && !status) {
 		fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, cfg.out_path);
 		status = 3;

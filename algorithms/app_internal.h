@@ -17,8 +17,11 @@ struct app_cfg {
 	const char *file, *gen, *wl_spec, *out_path;
 	bool wl_given; /* --wl was on the command line */
 	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
-	int fmt;     /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
-	int out_fmt; /* --out file: F_JSON or F_CSV */
+	int64_t seats;         /* ORDO_SEATS_AUTO, ORDO_SEATS_ALL or a count */
+	bool coop;             /* --coop */
+	const char *coop_name; /* NULL: ordo_coop_default_name() */
+	int fmt;               /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
+	int out_fmt;           /* --out file: F_JSON or F_CSV */
 	bool fmt_given;
 	int bind;
 	bool verify, quiet;
@@ -46,6 +49,7 @@ struct app_run {
 	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
+	struct ordo_coop *coop;              /* --coop's budget, or NULL */
 	const struct ordo_scheduler_ops *ops;
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */

@@ -19,6 +19,9 @@ enum {
 	A_TARGET,
 	A_PAIRS,
 	A_VERSION,
+	A_SEATS,
+	A_COOP,
+	A_COOP_NAME,
 };
 
 static const struct cli_opt app_opts[] = {
@@ -41,6 +44,15 @@ static const struct cli_opt app_opts[] = {
     {"lookahead", A_LOOKAHEAD, "K",
      "tasks a worker holds to prefetch their data in stages, 0..15 (0: none; default: the "
      "algorithm's)"},
+    {"seats", A_SEATS, "auto|all|N",
+     "workers that run tasks at once; the others park, their tasks handed over: auto "
+     "(default: at most the CPUs, fewer while other work takes cores), all (every thread), "
+     "or N"},
+    {"coop", A_COOP, NULL,
+     "share a budget of one token per core with other ordo processes run with --coop "
+     "(a worker runs only while it holds one)"},
+    {"coop-name", A_COOP_NAME, "NAME",
+     "the budget --coop uses (implies it; default ordo-coop-UID in /dev/shm)"},
     {"quiet", 'q', NULL, "no human-readable report"},
     {"help", 'h', NULL, "this help"},
     {"version", A_VERSION, NULL, "version, git revision and build options"},
@@ -211,6 +223,24 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 	case A_LOOKAHEAD:
 		if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD, &c->lookahead))
 			return 2;
+		break;
+	case A_SEATS:
+		if (!strcmp(arg, "auto"))
+			c->seats = ORDO_SEATS_AUTO;
+		else if (!strcmp(arg, "all"))
+			c->seats = ORDO_SEATS_ALL;
+		else if (cli_parse_int("--seats", arg, 1, 4096, &c->seats, &(struct ordo_err){0})) {
+			fprintf(stderr,
+			        "%s: --seats %s: expected auto, all or a count in 1..4096\n",
+			        cli_prog, arg);
+			return 2;
+		}
+		break;
+	case A_COOP_NAME:
+		c->coop_name = arg;
+		/* fall through */
+	case A_COOP:
+		c->coop = true;
 		break;
 	case 'q':
 		c->quiet = true;

@@ -150,6 +150,19 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		F_N("thread_idle_s");
 		F_N("thread_descheduled_s");
 	}
+	/* seats (runtime/seats.h): workers allowed to run at the start and the end, times a
+	 * worker parked, tasks parking workers handed over */
+	if (timed) {
+		F_U("seats", t->rs.seats_start);
+		F_U("seats_end", t->rs.seats_end);
+		F_U("parks", t->rs.parks);
+		F_U("handed_over", t->rs.handed_over);
+	} else {
+		F_N("seats");
+		F_N("seats_end");
+		F_N("parks");
+		F_N("handed_over");
+	}
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
 		if (ordo_check_get(&t->chk, k->figures[i], &v))
@@ -380,6 +393,12 @@ void harness_human_trial(const struct app_run *r, int i, const struct trial *t)
 		if (r->ops->stat_names[s])
 			fprintf(f, "  %s %llu", r->ops->stat_names[s],
 			        (unsigned long long)t->rs.wl_stat[s]);
+	if (t->rs.seats_start && t->rs.seats_start < t->rs.threads)
+		fprintf(f, "  seats %d", t->rs.seats_start);
+	if (t->rs.parks)
+		fprintf(f, "  parked %llu times, %llu tasks handed over, seats at the end %d",
+		        (unsigned long long)t->rs.parks, (unsigned long long)t->rs.handed_over,
+		        t->rs.seats_end);
 	fprintf(f, "\n        ");
 	for (int j = 0; k->figures[j]; j++) {
 		uint64_t v;

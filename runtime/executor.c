@@ -51,9 +51,11 @@
 #include <numa.h>
 #endif
 
+#include "ordo_coop.h"
 #include "ordo_runtime.h"
 #include "ordo_scheduler.h"
 #include "ordo_util.h"
+#include "seats.h"
 
 void ordo_push_grow(struct ordo_tctx *ctx)
 {
@@ -177,7 +179,108 @@ struct run {
 	int T;
 	bool oversubscribed;
 	_Atomic bool finished, canceled;
+	struct seats seats;
+	_Atomic uint64_t handed_over;
 };
+
+/* The run is over (terminated, canceled or out of memory): parked workers wake. */
+static void run_end(struct run *r)
+{
+	atomic_store(&r->finished, true);
+	if (r->seats.parking)
+		seats_wake_all(&r->seats);
+}
+
+/* Takes everything parking workers handed over into this worker's scheduler state.
+ * The tasks stay pending (counted pushed by whoever pushed them first, not done), and
+ * the pool's lock orders their first push before this one, so the termination
+ * argument at the top holds for them unchanged. */
+static void adopt(struct run *r, struct ordo_tctx *c)
+{
+	struct ordo_task *t;
+	const size_t n = seats_adopt(&r->seats, &t);
+	for (size_t b = 0; b < n && !c->push_oom; b += 4096)
+		r->ops->push(r->wl, c, t + b, n - b < 4096 ? n - b : 4096);
+	free(t);
+}
+
+/* Gives away every task the scheduler keeps private to this worker (its release
+ * hook) into the pool; the worker's pipeline is empty by then (it ran its held tasks
+ * before it parked, so their prefetch stages count down as the executor promises).
+ * False: out of memory. */
+static bool hand_over(struct run *r, struct ordo_tctx *c)
+{
+	struct ordo_task buf[512];
+	const size_t cap = sizeof buf / sizeof *buf;
+	size_t k = 0;
+	for (;;) {
+		const size_t got = r->ops->release(r->wl, c, buf + k, cap - k);
+		const bool full = got == cap - k;
+		k += got;
+		if (c->push_oom || !seats_give(&r->seats, buf, k)) {
+			c->push_oom = true; /* the tasks stay counted: the run ends with ENOMEM */
+			return false;
+		}
+		atomic_fetch_add_explicit(&r->handed_over, k, memory_order_relaxed);
+		if (!full)
+			return true;
+		k = 0;
+	}
+}
+
+/* A parked worker's wait: until it gets a seat (true) or the run is over (false).
+ * It holds nothing, so it only looks for a seat, the run's end and a stop. */
+static bool park(struct run *r, struct ordo_tctx *c)
+{
+	struct seats *s = &r->seats;
+	if (!hand_over(r, c)) {
+		run_end(r);
+		return false;
+	}
+	atomic_fetch_add(&s->parked, 1);
+	bool seated = false;
+	for (;;) {
+		const uint32_t seen = atomic_load(&s->bell);
+		if (atomic_load(&r->finished))
+			break;
+		if (r->o->cancel && atomic_load_explicit(r->o->cancel, memory_order_relaxed)) {
+			atomic_store(&r->canceled, true);
+			run_end(r);
+			break;
+		}
+		if (seats_take(s) || (seats_probe(s) && seats_take(s))) {
+			seated = true;
+			break;
+		}
+		/* with every seat given up (cooperating processes hold the tokens), the
+		 * end of the run is seen here */
+		if (all_done(r->ctx, r->T)) {
+			run_end(r);
+			break;
+		}
+		/* a seat freed here rings the bell; another process's token, a probe's
+		 * moment and a stop are looked at on the timeout */
+		seats_wait(s, seen, s->coop ? 1000000 : s->adapt ? 20000000 : 100000000);
+	}
+	atomic_fetch_sub(&s->parked, 1);
+	return seated;
+}
+
+/* A seated worker's check point: true when it gave its seat up (the test hook, the
+ * limit fell, another process's turn, or it saw itself descheduled). */
+static bool must_leave(struct run *r, struct ordo_tctx *c)
+{
+	struct seats *s = &r->seats;
+	if (r->o->seat_shuffle && ordo_rng_below(&c->rng, r->o->seat_shuffle) == 0) {
+		seats_leave(s);
+		return true;
+	}
+	if (seats_must_leave(s)) {
+		seats_leave(s);
+		return true;
+	}
+	return false;
+}
 
 /* One worker's run: pop, run, push the children, publish the counters; when a pop
  * fails, flush, back off and scan for termination (the protocol at the top of this
@@ -207,8 +310,20 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	/* utilisation: clocks read only where a busy stretch turns idle or back */
 	double w_mark = ordo_now(), c_mark = thread_cpu();
 	bool idling = false;
+	struct seats *const seats = &r->seats;
+	if (!seats_start(seats, (int)c->tid)) {
+		idling = true; /* parked time counts as idle */
+		if (!park(r, c))
+			goto out;
+	}
+	/* gave its seat up: runs the tasks it holds, pops no more, then parks */
+	bool leaving = false;
 	for (;;) {
-		while (cnt <= ahead && ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
+		if (__builtin_expect(
+		        atomic_load_explicit(&seats->pending, memory_order_relaxed) != 0, 0))
+			adopt(r, c);
+		while (!leaving && cnt <= ahead &&
+		       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
 			cnt++;
 		if (cnt) {
 			if (__builtin_expect(idling, 0)) {
@@ -241,15 +356,42 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			atomic_store_explicit(&c->pub_done, ++done, memory_order_release);
 			idle = idle_start;
 			if (__builtin_expect(c->push_oom, 0)) {
-				atomic_store(&r->finished, true);
+				run_end(r);
 				break;
 			}
-			/* a caller's stop, looked at every 64 tasks */
-			if (__builtin_expect(cancel != NULL, 0) && !(done & 63) &&
-			    atomic_load_explicit(cancel, memory_order_relaxed)) {
+			if (__builtin_expect(leaving, 0) && !cnt) {
+				leaving = false;
+				mark_stretch(c, &w_mark, &c_mark, false);
+				idling = true;
+				if (!park(r, c))
+					break;
+				continue;
+			}
+			if (__builtin_expect(done & 63, 1) || leaving)
+				continue;
+			/* every 64 tasks: a caller's stop, and the seat */
+			if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 				atomic_store(&r->canceled, true);
-				atomic_store(&r->finished, true);
+				run_end(r);
 				break;
+			}
+			if (!seats->parking)
+				continue;
+			bool leave = must_leave(r, c);
+			if (!leave && seats->adapt && !(done & 255) &&
+			    ordo_now() - w_mark >= 0.010) {
+				/* a 10 ms stretch of running tasks: how much of it was on a CPU */
+				const double w0 = w_mark, c0 = c_mark;
+				mark_stretch(c, &w_mark, &c_mark, false);
+				leave = seats_observe(seats, w_mark - w0, c_mark - c0);
+			}
+			leaving = leave;
+			if (leave && !cnt) {
+				leaving = false;
+				mark_stretch(c, &w_mark, &c_mark, false);
+				idling = true;
+				if (!park(r, c))
+					break;
 			}
 			continue;
 		}
@@ -262,26 +404,36 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 		 * reorganise) ends the run: the tasks it holds stay counted, the run fails
 		 * with ENOMEM instead of waiting for them */
 		if (__builtin_expect(c->push_oom, 0)) {
-			atomic_store(&r->finished, true);
+			run_end(r);
 			break;
 		}
 		if (atomic_load_explicit(&r->finished, memory_order_relaxed))
 			break;
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 			atomic_store(&r->canceled, true);
-			atomic_store(&r->finished, true);
+			run_end(r);
 			break;
 		}
 		if (idle >= idle_start + 2 && all_done(r->ctx, r->T)) {
-			atomic_store_explicit(&r->finished, true, memory_order_relaxed);
+			run_end(r);
 			break;
 		}
 		if (!idling && idle >= idle_start + 1) { /* a second failed pop */
 			mark_stretch(c, &w_mark, &c_mark, false);
 			idling = true;
 		}
+		if (seats->parking && idle >= idle_start + 1 && must_leave(r, c)) {
+			if (!idling)
+				mark_stretch(c, &w_mark, &c_mark, false);
+			idling = true;
+			if (!park(r, c))
+				break;
+			idle = idle_start;
+			continue;
+		}
 		ordo_backoff(idle++);
 	}
+out:
 	mark_stretch(c, &w_mark, &c_mark, idling);
 	c->pushes = pushed;
 }
@@ -315,6 +467,12 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	stats->threads = T;
 	stats->lookahead = pipeline_depth(r->o, r->ops);
 	stats->seconds = seconds;
+	stats->seats_start = r->seats.max;
+	stats->seats_end = atomic_load(&r->seats.limit);
+	stats->parks = atomic_load(&r->seats.parks);
+	stats->seats_lowered = atomic_load(&r->seats.lowered);
+	stats->seats_raised = atomic_load(&r->seats.raised);
+	stats->handed_over = atomic_load(&r->handed_over);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	for (int t = 0; t < T; t++) {
 		const struct ordo_tctx *c = r->ctx[t];
@@ -356,6 +514,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	                .oversubscribed = T > ordo_cpus_available()};
 	if (!r.ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	seats_init(&r.seats, o, ops->release != NULL, T);
 	struct ordo_tctx **ctx = r.ctx;
 	int got_threads = 0;
 	bool oom = false;
@@ -385,6 +544,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		if (!ok && got_threads == T)
 			oom = true; /* a context or its push buffer or the scheduler's state */
 		struct ordo_tctx *c = ok ? ctx[t] : NULL;
+		if (c && r.seats.parking)
+			c->running = &r.seats.held;
 		if (c) {
 			/* seed this thread's slice of the initial tasks */
 			uint64_t lo = n * (uint64_t)t / (uint64_t)T,
@@ -424,5 +585,10 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	for (int t = 0; t < T; t++)
 		ctx_free(topo, ctx[t]);
 	free(ctx);
+	/* the workers seated at the end give their tokens back */
+	if (r.seats.coop)
+		for (int h = atomic_load(&r.seats.held); h > 0; h--)
+			ordo_coop_release(r.seats.coop);
+	seats_fini(&r.seats);
 	return rc;
 }

@@ -63,6 +63,10 @@ struct ordo_tctx {
 	bool push_oom;
 	struct ordo_rng rng;
 	void *wl_local; /* the scheduler's per-thread state */
+	/* workers running tasks now (seats.h), or NULL when every worker runs all along: a
+	 * scheduler may skip work that only serves other running workers while it reads 1
+	 * (a relaxed load; it changes only when workers park or come back) */
+	const _Atomic int *running;
 	/* plain counters, summed after the run */
 	uint64_t tasks, empty, pushes, failed_pops;
 	uint64_t wl_stat[ORDO_SCHED_STATS];
@@ -101,6 +105,7 @@ static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data
 /* ---- executor ---- */
 struct ordo_scheduler_ops;
 struct ordo_sched_state;
+struct ordo_coop;
 
 /* Returns true when the task did useful work, false when it was stale ("empty"). */
 typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
@@ -134,7 +139,23 @@ struct ordo_exec_opts {
 	 * stops at the next task or round boundary, its tasks dropped, and fails with
 	 * ORDO_ECANCELED; the answer is then incomplete. NULL: never (no cost). */
 	const volatile _Atomic bool *cancel;
+	/* Workers that run tasks at once (runtime/seats.h): ORDO_SEATS_AUTO (0, the
+	 * default: at most the CPUs of the affinity mask, and fewer while other work takes
+	 * cores), ORDO_SEATS_ALL (every thread, as an OS would run them), or a fixed N >= 1.
+	 * The other workers park: they hand every task they hold to a running worker and
+	 * sleep until a seat is free. Needs the scheduler's release hook; without one every
+	 * worker runs. */
+	int seats;
+	/* A machine-wide budget of cores shared by cooperating processes (ordo_coop_open);
+	 * a seat then also needs one of its tokens. NULL: none. */
+	struct ordo_coop *coop;
+	/* Tests: a running worker gives its seat up at a check point (every 64 tasks, and
+	 * when idle) with probability 1/seat_shuffle, so workers park and come back at
+	 * arbitrary points of the run. 0: never. */
+	unsigned seat_shuffle;
 };
+
+enum { ORDO_SEATS_AUTO = 0, ORDO_SEATS_ALL = -1 };
 
 struct ordo_run_stats {
 	double seconds; /* the parallel loop, from the first pop to termination */
@@ -143,6 +164,11 @@ struct ordo_run_stats {
 	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
 	int threads;
 	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
+	/* seats (runtime/seats.h): the limit at the start and at the end (equal to threads
+	 * when nobody parks), times a worker gave its seat up, times the auto limit fell
+	 * and rose, tasks handed over by parking workers */
+	int seats_start, seats_end;
+	uint64_t parks, seats_lowered, seats_raised, handed_over;
 	/* Per worker (the first ORDO_STATS_THREADS), in seconds of the loop: busy (between
 	 * a successful pop after an idle stretch and the next idle stretch, an idle stretch
 	 * being two failed pops or more), idle (looking for work, backing off), and

@@ -14,6 +14,14 @@
  *               structures must be found by some worker's pops eventually
  *   flush       (may be NULL) called when the worker's pop failed, before it idles:
  *               publish private buffers if the scheduler wants others to see them
+ *   release     (may be NULL) called when the worker gives up its seat and parks (the
+ *               executor runs fewer workers than threads: oversubscription, a busy
+ *               core, --seats, --coop): make every task only the caller can see
+ *               reachable without it, by publishing it in shared structures or by
+ *               copying it into out[] (at most cap; the executor calls again while a
+ *               call fills out[]; tasks copied out are no longer the scheduler's).
+ *               Nobody pushes into a parked worker's private buffers. NULL means the
+ *               scheduler cannot do this: its runs keep every worker running.
  *   thread_fini each worker after termination (may be NULL)
  *   destroy     once, after the run
  * Memory order: a pop that returns a task must synchronise with (acquire) the push that
@@ -52,6 +60,8 @@ struct ordo_scheduler_ops {
 	             size_t n);
 	bool (*pop)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, struct ordo_task *out);
 	void (*flush)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
+	size_t (*release)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, struct ordo_task *out,
+	                  size_t cap);
 };
 
 #define ORDO_SCHEDULER_DEFINE(id, ...) \

@@ -236,6 +236,17 @@ grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "k
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 2>&1 | grep -q "level-synchronous peeling" || fail "kcore does not peel by default"
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 --format json | grep -q '"verify":"PASS"' || fail "kcore peel"
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 --algo bounds 2>&1 | grep -q "level-synchronous" && fail "kcore --algo bounds peeled"
+expect2 "--seats bogus" "expected auto, all or a count in 1..4096" "$bin/sssp" --gen road:W=20,H=20 -n 1 --seats 0
+# seats: 4 workers, 1 running at a time, verified; with a budget of its own the same
+"$bin/sssp" --gen road:W=48,H=48 -n 1 -t 4 --seats 1 --format json 2>/dev/null |
+	grep -q '"seats":1,.*"verify":"PASS"' || fail "--seats 1: not verified or not reported"
+"$bin/sssp" --gen road:W=48,H=48 -n 1 -t 4 --seats all --format json 2>/dev/null |
+	grep -q '"seats":4,"seats_end":4,"parks":0,' || fail "--seats all: workers parked"
+"$bin/sssp" --gen road:W=48,H=48 -n 2 -t 2 --coop-name "ordo-cli-test-$$" --format json 2>/dev/null |
+	grep -c '"verify":"PASS"' | grep -q '^2$' || fail "--coop: two verified trials"
+rm -f "/dev/shm/ordo-cli-test-$$"
+"$bin/sssp" --gen road:W=20,H=20 -n 1 --wl reld --seats 1 2>&1 >/dev/null |
+	grep -q "reld cannot hand a worker's tasks over" || fail "--seats with reld: no note"
 expect2 "kcore --algo bogus" "expected peel or bounds" "$bin/kcore" --gen rmat:scale=8,ef=4 --algo up
 # A*: a fixed pair, the Galois spellings, the heuristic's report
 "$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -startNode 0 -destNode 10799 -n 1 >"$tmp/as.txt" || fail "astar fixed pair"

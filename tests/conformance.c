@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ordo_rng.h"
 #include "ordo_schedulers.h"
@@ -78,6 +79,7 @@ struct seen_ctx {
 	unsigned max_ahead; /* lookahead / the stages' spacing (prefetch_stages) */
 	bool exact;         /* the scheduler refuses the pipeline (strict) */
 	_Atomic uint64_t bad_stages;
+	bool stall; /* a running task sleeps 1 ms now and then (a stalled worker) */
 };
 
 enum { STAGE_RAN = 255 };
@@ -107,6 +109,10 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 		    atomic_exchange_explicit(&s->stage[id], STAGE_RAN, memory_order_relaxed);
 		if (prev > 1) /* ran before its last stage, or twice */
 			atomic_fetch_add_explicit(&s->bad_stages, 1, memory_order_relaxed);
+	}
+	if (s->stall && ordo_rng_below(&ctx->rng, 4096) == 0) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
 	}
 	if (s->chain && id + 1 < s->n)
 		ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, id + 1);
@@ -275,14 +281,31 @@ static void flaky_flush(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 		f->inner->flush(f->wl, ctx);
 }
 
-/* The flaky wrapper over a tree (chain: false) or a chain of n tasks. */
-static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg, size_t cap)
+/* Parking: the privately held tasks first, then the inner scheduler's. */
+static size_t flaky_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                            struct ordo_task *out, size_t cap)
+{
+	struct flaky *f = (struct flaky *)w;
+	struct flaky_tl *l = &f->tl[ctx->tid];
+	size_t k = 0;
+	while (k < cap && l->nheld)
+		out[k++] = l->held[--l->nheld];
+	return k + f->inner->release(f->wl, ctx, out + k, cap - k);
+}
+
+/* The flaky wrapper over a tree (chain: false) or a chain of n tasks; seats > 0: that
+ * many workers run at once, and they park and come back at random points (1 in 32
+ * check points) while tasks stall their worker now and then. */
+static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats, char *msg,
+                     size_t cap)
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
-	char what[128];
-	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s", spec, T,
-	         chain ? ", a chain" : "");
+	char what[160];
+	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s%s", spec, T,
+	         chain ? ", a chain" : "", seats ? ", parking at random" : "");
+	if (seats)
+		snprintf(what + strlen(what), sizeof what - strlen(what), " with %d seats", seats);
 	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 		return snprintf(msg, cap, "%s", e.msg), -1;
 	struct ordo_scheduler wl;
@@ -296,14 +319,17 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 	f.ops.push = flaky_push;
 	f.ops.pop = flaky_pop;
 	f.ops.flush = flaky_flush;
+	f.ops.release = wl.ops->release ? flaky_release : NULL;
 	f.tl = ordo_calloc_aligned((size_t)T, sizeof *f.tl);
 	struct ordo_task init = {0, 0};
 	struct seen_ctx s = {.count = calloc(n, sizeof *s.count),
 	                     .n = n,
 	                     .fanout_limit = chain ? 0 : n,
-	                     .chain = chain};
+	                     .chain = chain,
+	                     .stall = seats > 0};
 	struct ordo_run_stats st;
-	struct ordo_exec_opts o = {.topo = &topo, .seed = 3};
+	struct ordo_exec_opts o = {
+	    .topo = &topo, .seed = 3, .seats = seats, .seat_shuffle = seats ? 32 : 0};
 	int rc =
 	    ordo_for_each(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, mark, &s, &st, &e);
 	if (rc)
@@ -321,6 +347,19 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 		snprintf(msg, cap, "%s: no batch was kept private", what);
 		rc = -1;
 	}
+	/* a scheduler with a release hook must have parked workers and handed tasks over;
+	 * one without runs every worker (st.seats_start == T) */
+	if (!rc && seats && wl.ops->release &&
+	    (st.seats_start != seats || st.parks == 0 || (n >= 1000 && st.handed_over == 0))) {
+		snprintf(msg, cap, "%s: %d seats reported, %llu parks, %llu tasks handed over",
+		         what, st.seats_start, (unsigned long long)st.parks,
+		         (unsigned long long)st.handed_over);
+		rc = -1;
+	}
+	if (!rc && seats && !wl.ops->release && st.seats_start != T) {
+		snprintf(msg, cap, "%s: no release hook, yet %d seats", what, st.seats_start);
+		rc = -1;
+	}
 	free(s.count);
 	free(f.tl);
 	ordo_scheduler_destroy(&wl);
@@ -330,12 +369,17 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, char *msg,
 
 int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, false, msg, cap);
+	return flaky_run(spec, T, n, false, 0, msg, cap);
 }
 
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, true, msg, cap);
+	return flaky_run(spec, T, n, true, 0, msg, cap);
+}
+
+int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap)
+{
+	return flaky_run(spec, T, n, chain, seats, msg, cap);
 }
 
 int conf_sssp(const char *spec, int T, char *msg, size_t cap)

@@ -23,6 +23,10 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap);
  * worker scans for termination while it runs; through the same flaky wrapper. A scan
  * that reads pushed[] before done[] stops the run with the chain unfinished. */
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap);
+/* The same wrapper with `seats` of T workers running at once, parking and coming back
+ * at random points, tasks that stall their worker for 1 ms now and then: every task
+ * once, tasks handed over (a tree, or a chain of n). */
+int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 

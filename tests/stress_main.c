@@ -30,6 +30,12 @@ int main(int argc, char **argv)
 				rc = conf_spurious(spec, T, conf_scale(200000), msg, sizeof msg);
 			if (!rc)
 				rc = conf_chain(spec, T, conf_scale(20000), msg, sizeof msg);
+			if (!rc && T >= 2)
+				rc = conf_parking(spec, T, conf_scale(100000), T / 2, false, msg,
+				                  sizeof msg);
+			if (!rc && T >= 2)
+				rc = conf_parking(spec, T, conf_scale(5000), 1, true, msg,
+				                  sizeof msg);
 			if (!rc)
 				rc = conf_sssp(spec, T, msg, sizeof msg);
 			printf("%-40s T=%-2d %s%s\n", spec, T, rc ? "FAIL: " : "ok", rc ? msg : "");

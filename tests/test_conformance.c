@@ -77,6 +77,24 @@ ParameterizedTest(int *i, conformance, chain, .timeout = 900)
 		             "%s", msg);
 }
 
+/* Workers park and come back at random points (seats.h): a tree and a chain. */
+ParameterizedTestParameters(conformance, parking)
+{
+	return all_schedulers();
+}
+ParameterizedTest(int *i, conformance, parking, .timeout = 900)
+{
+	char msg[1024];
+	for (int T = 2; T <= conf_max_threads() && T <= 8; T *= 2) {
+		cr_assert_eq(conf_parking(conf_specs[*i], T, conf_scale(100000), T / 2, false, msg,
+		                          sizeof msg),
+		             0, "%s", msg);
+		cr_assert_eq(
+		    conf_parking(conf_specs[*i], T, conf_scale(5000), 1, true, msg, sizeof msg), 0,
+		    "%s", msg);
+	}
+}
+
 ParameterizedTestParameters(conformance, sssp)
 {
 	return all_schedulers();

@@ -67,6 +67,16 @@ static inline void wl_chunk_put(struct wl_chunk_cache *k, struct wl_chunk *c)
 	k->n++;
 }
 
+/* Copies up to cap of c's remaining tasks into out (c may be NULL); returns how many.
+ * A scheduler's release hook (parking) empties its private chunks with it. */
+static inline size_t wl_chunk_drain(struct wl_chunk *c, struct ordo_task *out, size_t cap)
+{
+	size_t k = 0;
+	while (c && k < cap && c->head < c->tail)
+		out[k++] = c->items[c->head++];
+	return k;
+}
+
 static inline void wl_chunk_cache_free(struct wl_chunk_cache *k)
 {
 	while (k->top) {

@@ -103,7 +103,18 @@ static bool fifo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct o
 	}
 }
 
+/* Parking: the thread's partial push chunk and partly taken pop chunk go to the
+ * executor (full chunks are in the shared FIFOs already). */
+static size_t fifo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
+                           size_t cap)
+{
+	struct local *l = &w->local[ctx->tid];
+	size_t k = wl_chunk_drain(l->pop, out, cap);
+	return k + wl_chunk_drain(l->push, out + k, cap - k);
+}
+
 ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo",
                       .summary = "unordered chunked bag (per-thread chunks, per-node chunk FIFOs)",
                       .params = params, .nparams = P_N, .create = fifo_create,
-                      .destroy = fifo_destroy, .push = fifo_push, .pop = fifo_pop);
+                      .destroy = fifo_destroy, .push = fifo_push, .pop = fifo_pop,
+                      .release = fifo_release);

@@ -100,4 +100,5 @@ static bool mq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ord
 ORDO_SCHEDULER_DEFINE(mq, .name = "mq",
                       .summary = "classic Multi-Queue: c*T locked 8-ary heaps, two-choice pop",
                       .params = params, .nparams = P_N, .create = mq_create, .destroy = mq_destroy,
-                      .thread_init = mq_thread_init, .push = mq_push, .pop = mq_pop);
+                      .thread_init = mq_thread_init, .push = mq_push, .pop = mq_pop,
+                      .release = wl_release_none);

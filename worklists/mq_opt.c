@@ -231,8 +231,21 @@ static bool mqo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 	return false;
 }
 
+/* Parking: a popped batch and the push buffer are private; they go to the executor. */
+static size_t mqo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
+                          size_t cap)
+{
+	struct local *l = &w->l[ctx->tid];
+	size_t k = 0;
+	while (k < cap && l->npop)
+		out[k++] = l->popbuf[--l->npop];
+	while (k < cap && l->pushbuf.n)
+		wl_heap_pop(&l->pushbuf, &out[k++], 8);
+	return k;
+}
+
 ORDO_SCHEDULER_DEFINE(
     mq_opt, .name = "mq-opt",
     .summary = "optimized Multi-Queue: sticky or batched push and pop (pp/pl/lp/ll)",
     .params = params, .nparams = P_N, .create = mqo_create, .destroy = mqo_destroy,
-    .thread_init = mqo_thread_init, .push = mqo_push, .pop = mqo_pop);
+    .thread_init = mqo_thread_init, .push = mqo_push, .pop = mqo_pop, .release = mqo_release);

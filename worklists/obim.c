@@ -43,9 +43,9 @@ static int obim_create(const struct ordo_scheduler_config *cfg, struct ordo_sche
 	                   (int)cfg->params[P_PERIOD], out, err);
 }
 
-ORDO_SCHEDULER_DEFINE(obim, .name = "obim",
-                      .summary =
-                          "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
-                          "bucket log",
-                      .params = params, .nparams = P_N, .create = obim_create,
-                      .destroy = core_destroy, .push = core_push, .pop = core_pop);
+ORDO_SCHEDULER_DEFINE(
+    obim, .name = "obim",
+    .summary = "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
+               "bucket log",
+    .params = params, .nparams = P_N, .create = obim_create, .destroy = core_destroy,
+    .push = core_push, .pop = core_pop, .release = core_release);

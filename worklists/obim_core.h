@@ -62,6 +62,11 @@ struct tl {
 	struct entry **hash;                     /* open addressing by index over all entries */
 	size_t hcap;                             /* a power of two, at least twice the entries */
 	alignas(64) _Atomic uint64_t scan_start; /* read by other threads */
+	/* set by the release hook (the thread parked, runtime/seats.h), cleared by its next
+	 * push or pop: a parked thread's scan start is stale, and others look past it */
+	_Atomic bool parked;
+	size_t rel_b; /* where a release that filled its buffer goes on (owner only) */
+	uint32_t rel_i;
 	/* PMOD's statistics: written by the owner only (plain load + store, no atomic
 	 * read-modify-write), read by the adapting thread; min/max are reset by it. Their
 	 * own line: every push writes them, and every slow pop of another thread reads
@@ -388,6 +393,13 @@ static struct entry *get_entry(struct ordo_sched_state *w, struct tl *l, uint64_
 	return e;
 }
 
+/* A thread's push or pop: it runs (again), its scan start counts (see slow_pop). */
+static inline void unpark_mark(struct tl *l)
+{
+	if (__builtin_expect(atomic_load_explicit(&l->parked, memory_order_relaxed), 0))
+		atomic_store_explicit(&l->parked, false, memory_order_relaxed);
+}
+
 static bool entry_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct entry *e,
                        const struct ordo_task *t)
 {
@@ -451,6 +463,7 @@ static void core_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const s
                       size_t n)
 {
 	struct tl *l = &w->tl[ctx->tid];
+	unpark_mark(l);
 #if OBIM_ADAPTIVE
 	pmod_count_push(l, t, n);
 #endif
@@ -471,30 +484,23 @@ static void core_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const s
 	}
 }
 
-static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l,
-                     struct ordo_task *out)
+/* The lowest scan start of every thread (running ones only: with_parked false), and
+ * ss. */
+static uint64_t min_scan_start(struct ordo_sched_state *w, uint64_t ss, bool with_parked)
 {
-#if OBIM_ADAPTIVE
-	pmod_slow_pop(w, ctx, l);
-#endif
-	if (!replay(w, l)) {
-		ctx->push_oom = true;
-		return false;
-	}
-	uint64_t ss = atomic_load_explicit(&l->scan_start, memory_order_relaxed);
-	int leader = w->topo->first_of_node[ctx->node];
-	if ((int)ctx->tid == leader) {
-		for (int t = 0; t < w->T; t++) {
-			uint64_t s =
-			    atomic_load_explicit(&w->tl[t].scan_start, memory_order_relaxed);
-			ss = s < ss ? s : ss;
-		}
-	} else {
-		uint64_t s = atomic_load_explicit(&w->tl[leader].scan_start, memory_order_relaxed);
+	for (int t = 0; t < w->T; t++) {
+		if (!with_parked && atomic_load_explicit(&w->tl[t].parked, memory_order_relaxed))
+			continue;
+		uint64_t s = atomic_load_explicit(&w->tl[t].scan_start, memory_order_relaxed);
 		ss = s < ss ? s : ss;
 	}
-	if (!l->nblk)
-		return false;
+	return ss;
+}
+
+/* Pops from the first bucket at or above ss (in this thread's map) that has a task. */
+static bool scan_from(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l, uint64_t ss,
+                      struct ordo_task *out)
+{
 	size_t b = block_of(l, ss);
 	for (uint32_t i = block_lower(l->blk[b], ss); b < l->nblk; b++, i = 0) {
 		const struct oblock *k = l->blk[b];
@@ -512,9 +518,69 @@ static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct t
 	return false;
 }
 
+static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct tl *l,
+                     struct ordo_task *out)
+{
+#if OBIM_ADAPTIVE
+	pmod_slow_pop(w, ctx, l);
+#endif
+	if (!replay(w, l)) {
+		ctx->push_oom = true;
+		return false;
+	}
+	uint64_t ss = atomic_load_explicit(&l->scan_start, memory_order_relaxed);
+	int leader = w->topo->first_of_node[ctx->node];
+	/* the leader looks from the lowest scan start of the running threads, the others
+	 * from theirs and the leader's (the lowest of the running ones when it parked) */
+	if ((int)ctx->tid == leader ||
+	    atomic_load_explicit(&w->tl[leader].parked, memory_order_relaxed)) {
+		ss = min_scan_start(w, ss, false);
+	} else {
+		uint64_t s = atomic_load_explicit(&w->tl[leader].scan_start, memory_order_relaxed);
+		ss = s < ss ? s : ss;
+	}
+	if (!l->nblk)
+		return false;
+	if (scan_from(w, ctx, l, ss, out))
+		return true;
+	/* Nothing from there. A parked thread's full chunks stay in the shared bags, and
+	 * its scan start, no longer updated, may be what covers them: before giving up,
+	 * look from the lowest of all. (Only here: a stale low start in every scan would
+	 * make each slow pop walk every emptied bucket above it.) */
+	const uint64_t all = min_scan_start(w, ss, true);
+	return all < ss && scan_from(w, ctx, l, all, out);
+}
+
+/* Parking: the thread's partly filled push chunks and partly taken pop chunks hold tasks
+ * nobody else reaches (full chunks in the bags are shared already). They are copied
+ * out, and the running worker that adopts them pushes them again, which also lowers
+ * its scan start: a parked thread's own is read by nobody but its node's leader. */
+static size_t core_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
+                           size_t cap)
+{
+	struct tl *l = &w->tl[ctx->tid];
+	atomic_store_explicit(&l->parked, true, memory_order_relaxed);
+	size_t k = 0;
+	/* the executor calls again while a call fills out[]: go on from where it stopped
+	 * (the map does not change in between), so a release costs one walk of the map */
+	for (size_t b = l->rel_b; b < l->nblk; b++, l->rel_i = 0)
+		for (uint32_t i = l->rel_i; i < l->blk[b]->n; i++) {
+			struct entry *e = l->blk[b]->e[i];
+			k += wl_chunk_drain(e->push, out + k, cap - k);
+			k += wl_chunk_drain(e->pop, out + k, cap - k);
+			if (k == cap) {
+				l->rel_b = b, l->rel_i = i;
+				return k;
+			}
+		}
+	l->rel_b = 0, l->rel_i = 0;
+	return k;
+}
+
 static bool core_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
 {
 	struct tl *l = &w->tl[ctx->tid];
+	unpark_mark(l);
 #if OBIM_ADAPTIVE
 	l->pops++;
 #endif

@@ -182,4 +182,5 @@ ORDO_SCHEDULER_DEFINE(
     .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
                "thin)",
     .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},
-    .create = pmod_create, .destroy = core_destroy, .push = core_push, .pop = core_pop);
+    .create = pmod_create, .destroy = core_destroy, .push = core_push, .pop = core_pop,
+    .release = core_release);

@@ -204,10 +204,17 @@ static void fill_buffer(struct ordo_sched_state *w, struct queue *q)
 	atomic_store_explicit(&q->version, v + 1, memory_order_release);
 }
 
-static inline void fill_if_taken(struct ordo_sched_state *w, struct queue *q)
+/* No other worker runs now: one thread, or the others parked (runtime/seats.h). */
+static inline bool solo(const struct ordo_sched_state *w, const struct ordo_tctx *ctx)
 {
-	if (w->T == 1)
-		return; /* no thief: the buffer is never filled (see smq_pop) */
+	return w->T == 1 ||
+	       (ctx->running && atomic_load_explicit(ctx->running, memory_order_relaxed) == 1);
+}
+
+static inline void fill_if_taken(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q)
+{
+	if (solo(w, ctx))
+		return; /* no thief: the buffer is not refilled (see smq_pop) */
 	/* acquire: an even version may be a thief's release CAS; its copy of the slots
 	 * must happen before our refill overwrites them */
 	if (!(atomic_load_explicit(&q->version, memory_order_acquire) & 1))
@@ -276,7 +283,7 @@ static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
 	bool race = false;
 	uint64_t mine = buffer_min(me, &race);
 	if (mine == UINT64_MAX) {
-		fill_if_taken(w, me);
+		fill_if_taken(w, ctx, me);
 		race = false;
 		mine = buffer_min(me, &race);
 	}
@@ -334,7 +341,7 @@ static void smq_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const st
 				return;
 			}
 	}
-	fill_if_taken(w, q);
+	fill_if_taken(w, ctx, q);
 }
 
 static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
@@ -346,12 +353,21 @@ static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 	}
 	if (q->nbatch) {
 		*out = q->batch[--q->nbatch];
-		fill_if_taken(w, q);
+		fill_if_taken(w, ctx, q);
 		return true;
 	}
 	if (w->T == 1) /* alone: the exact local queue, without a buffer to take back */
 		return lpq_size(w, q) && lpq_pop(w, q, out);
-	if (w->T > 1 && ordo_rng_below(&ctx->rng, w->prob) == 0 && try_steal(w, ctx, q, out))
+	if (solo(w, ctx)) {
+		/* the others parked: no steal attempts, no refills; a buffer filled
+		 * before comes back when it beats the local queue */
+		bool race = false;
+		uint64_t b = buffer_min(q, &race);
+		if (lpq_size(w, q) && (b == UINT64_MAX || lpq_top(w, q) < b))
+			return lpq_pop(w, q, out);
+		return take_own(w, ctx, q, out) || (lpq_size(w, q) && lpq_pop(w, q, out));
+	}
+	if (ordo_rng_below(&ctx->rng, w->prob) == 0 && try_steal(w, ctx, q, out))
 		return true;
 	bool race = false;
 	uint64_t b = buffer_min(q, &race);
@@ -360,7 +376,7 @@ static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 		return true;
 	}
 	if (lpq_size(w, q) && lpq_pop(w, q, out)) {
-		fill_if_taken(w, q);
+		fill_if_taken(w, ctx, q);
 		return true;
 	}
 	if (take_own(w, ctx, q, out)) /* a race above, retried once */
@@ -368,10 +384,34 @@ static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 	return w->T > 1 && try_steal(w, ctx, q, out);
 }
 
-ORDO_SCHEDULER_DEFINE(
-    smq, .name = "smq",
-    .summary = "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
-               "buffers",
-    .params = params, .nparams = P_N,
-    .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"}, .create = smq_create,
-    .destroy = smq_destroy, .thread_init = smq_thread_init, .push = smq_push, .pop = smq_pop);
+/* Parking (the executor runs fewer workers than threads): the batch, the local queue
+ * and the steal buffer go to the executor, which hands them to a running worker. */
+static size_t smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
+                          size_t cap)
+{
+	struct queue *q = &w->q[ctx->tid];
+	size_t k = 0;
+	while (k < cap && q->nbatch)
+		out[k++] = q->batch[--q->nbatch];
+	if (k + w->size <= cap) {
+		bool race = false;
+		k += take_buffer(q, out + k, w->size, &race);
+	}
+	while (k < cap && lpq_size(w, q)) {
+		if (!lpq_pop(w, q, &out[k])) {
+			ctx->push_oom = true; /* the queue could not reorganise: ENOMEM */
+			break;
+		}
+		k++;
+	}
+	return k;
+}
+
+ORDO_SCHEDULER_DEFINE(smq, .name = "smq",
+                      .summary =
+                          "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
+                          "buffers",
+                      .params = params, .nparams = P_N,
+                      .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"},
+                      .create = smq_create, .destroy = smq_destroy, .thread_init = smq_thread_init,
+                      .push = smq_push, .pop = smq_pop, .release = smq_release);

@@ -67,4 +67,4 @@ ORDO_SCHEDULER_DEFINE(
     strict, .name = "strict",
     .summary = "exact global 4-ary heap under one lock (rank-error-free reference)",
     .create = strict_create, .destroy = strict_destroy, .push = strict_push, .pop = strict_pop,
-    .exact = true);
+    .release = wl_release_none, .exact = true);

@@ -80,6 +80,15 @@ static inline uint32_t wl_batch_split(struct ordo_task *a, uint32_t k, struct or
 	return k - 1;
 }
 
+/* The release hook (parking) of a scheduler that keeps no task private: its queues are
+ * all shared, so a parked worker holds nothing. */
+static inline size_t wl_release_none(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                                     struct ordo_task *out, size_t cap)
+{
+	(void)w, (void)ctx, (void)out, (void)cap;
+	return 0;
+}
+
 /* ---- d-ary heap ----
  * a[0] is the root; the children of i are D*i+1 .. D*i+D. The array is offset so that
  * a[1] starts a cache line; with 16-byte tasks and D = 4 (or 8) every sibling group then

@@ -1,0 +1,219 @@
+/*
+ * seats.c - the seats of a run (seats.h): the limit and who holds a seat, the futex
+ * parked workers sleep on, the hand-off pool, and the auto limit's two signals.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ordo_coop.h"
+#include "ordo_util.h"
+#include "seats.h"
+
+/* A seated worker that was off its CPU for this share of a stretch of running tasks
+ * gives its seat up (3 runnable threads on 2 cores: each is off a third of the time;
+ * quiet: under 1%). */
+#define DESCHEDULED_SHARE 0.25
+#define SETTLE_NS         20000000ull /* no second change of the limit within 20 ms */
+#define PROBE_MIN_NS      20000000ull
+#define PROBE_MAX_NS      1280000000ull
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_release, int T)
+{
+	memset(s, 0, sizeof *s);
+	pthread_mutex_init(&s->lock, NULL);
+	s->cpus = ordo_cpus_available();
+	int max = T;
+	if (o->seats > 0)
+		max = o->seats < T ? o->seats : T;
+	else if (o->seats == ORDO_SEATS_AUTO)
+		max = s->cpus < T ? s->cpus : T;
+	s->coop = o->coop;
+	/* parking needs the scheduler's release hook; it is wanted when the limit is below
+	 * T now or may fall (auto, coop) */
+	const bool may_fall = o->coop || (o->seats == ORDO_SEATS_AUTO && T > 1);
+	s->parking = can_release && (max < T || may_fall);
+	if (!s->parking)
+		max = T, s->coop = NULL;
+	s->adapt = s->parking && o->seats == ORDO_SEATS_AUTO && !s->coop;
+	s->max = max;
+	atomic_store(&s->limit, max);
+	atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);
+}
+
+void seats_fini(struct seats *s)
+{
+	free(s->pool);
+	pthread_mutex_destroy(&s->lock);
+}
+
+bool seats_start(struct seats *s, int t)
+{
+	if (!s->parking)
+		return true;
+	if (s->coop)
+		return seats_take(s);
+	if (t >= atomic_load(&s->limit))
+		return false;
+	atomic_fetch_add(&s->held, 1);
+	return true;
+}
+
+bool seats_take(struct seats *s)
+{
+	int h = atomic_load_explicit(&s->held, memory_order_relaxed);
+	do {
+		if (h >= atomic_load_explicit(&s->limit, memory_order_relaxed))
+			return false;
+	} while (!atomic_compare_exchange_weak(&s->held, &h, h + 1));
+	if (s->coop && !ordo_coop_acquire(s->coop)) {
+		atomic_fetch_sub(&s->held, 1);
+		return false;
+	}
+	return true;
+}
+
+static void ring(struct seats *s, int n)
+{
+	atomic_fetch_add_explicit(&s->bell, 1, memory_order_release);
+	if (atomic_load(&s->parked))
+		syscall(SYS_futex, &s->bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+bool seats_must_leave(struct seats *s)
+{
+	if (atomic_load_explicit(&s->held, memory_order_relaxed) >
+	    atomic_load_explicit(&s->limit, memory_order_relaxed))
+		return true;
+	return s->coop && ordo_coop_should_yield(s->coop);
+}
+
+void seats_leave(struct seats *s)
+{
+	atomic_fetch_sub(&s->held, 1);
+	atomic_fetch_add_explicit(&s->parks, 1, memory_order_relaxed);
+	if (s->coop)
+		ordo_coop_release(s->coop);
+	ring(s, 1);
+}
+
+bool seats_observe(struct seats *s, double wall, double cpu)
+{
+	if (!s->adapt || wall <= 0 || (wall - cpu) < DESCHEDULED_SHARE * wall)
+		return false;
+	const uint64_t t = now_ns();
+	uint64_t last = atomic_load_explicit(&s->changed_ns, memory_order_relaxed);
+	int lim = atomic_load(&s->limit);
+	if (lim <= 1 || t - last < SETTLE_NS ||
+	    !atomic_compare_exchange_strong(&s->changed_ns, &last, t))
+		return false;
+	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim - 1))
+		return false;
+	atomic_fetch_add_explicit(&s->lowered, 1, memory_order_relaxed);
+	/* a probe that failed soon after it raised the limit: wait longer for the next */
+	uint64_t gap = atomic_load(&s->probe_gap_ns);
+	if (t - last < 2 * gap && gap < PROBE_MAX_NS)
+		atomic_store(&s->probe_gap_ns, 2 * gap);
+	atomic_fetch_sub(&s->held, 1);
+	atomic_fetch_add_explicit(&s->parks, 1, memory_order_relaxed);
+	return true;
+}
+
+/* Runnable threads on the machine (/proc/loadavg's fourth field counts the reader),
+ * or -1 when unreadable. */
+static int runnable_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (!f)
+		return -1;
+	double a, b, c;
+	int run = -1, total;
+	if (fscanf(f, "%lf %lf %lf %d/%d", &a, &b, &c, &run, &total) != 5)
+		run = -1;
+	fclose(f);
+	return run;
+}
+
+bool seats_probe(struct seats *s)
+{
+	if (!s->adapt)
+		return false;
+	int lim = atomic_load(&s->limit);
+	const uint64_t t = now_ns();
+	uint64_t last = atomic_load(&s->changed_ns);
+	if (lim >= s->max || t - last < atomic_load(&s->probe_gap_ns))
+		return false;
+	/* the reader is runnable, and so are the seated workers: a free core means no
+	 * more runnable threads than CPUs */
+	int run = runnable_now();
+	if (run > s->cpus || !atomic_compare_exchange_strong(&s->changed_ns, &last, t))
+		return false;
+	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim + 1))
+		return false;
+	atomic_fetch_add_explicit(&s->raised, 1, memory_order_relaxed);
+	if (lim + 1 == s->max) /* back to the ceiling: the next drop starts afresh */
+		atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);
+	return true;
+}
+
+void seats_wait(struct seats *s, uint32_t seen, uint64_t timeout_ns)
+{
+	struct timespec ts = {(time_t)(timeout_ns / 1000000000ull),
+	                      (long)(timeout_ns % 1000000000ull)};
+	syscall(SYS_futex, &s->bell, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+void seats_wake_all(struct seats *s)
+{
+	ring(s, INT_MAX);
+}
+
+bool seats_give(struct seats *s, const struct ordo_task *t, size_t n)
+{
+	if (!n)
+		return true;
+	pthread_mutex_lock(&s->lock);
+	bool ok = true;
+	if (s->n + n > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		while (cap < s->n + n)
+			cap *= 2;
+		struct ordo_task *p = realloc(s->pool, cap * sizeof *p);
+		ok = p != NULL;
+		if (ok)
+			s->pool = p, s->cap = cap;
+	}
+	if (ok) {
+		memcpy(s->pool + s->n, t, n * sizeof *t);
+		s->n += n;
+		atomic_store_explicit(&s->pending, s->n, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ok;
+}
+
+size_t seats_adopt(struct seats *s, struct ordo_task **out)
+{
+	pthread_mutex_lock(&s->lock);
+	size_t n = s->n;
+	*out = s->pool;
+	s->pool = NULL;
+	s->n = s->cap = 0;
+	atomic_store_explicit(&s->pending, 0, memory_order_relaxed);
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
