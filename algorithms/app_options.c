@@ -44,10 +44,10 @@ static const struct cli_opt app_opts[] = {
     {"lookahead", A_LOOKAHEAD, "K",
      "tasks a worker holds to prefetch their data in stages, 0..15 (0: none; default: the "
      "algorithm's)"},
-    {"seats", A_SEATS, "auto|all|N",
+    {"seats", A_SEATS, "auto|adapt|all|N",
      "workers that run tasks at once; the others park, their tasks handed over: auto "
-     "(default: at most the CPUs, fewer while other work takes cores), all (every thread), "
-     "or N"},
+     "(default: at most the CPUs), adapt (also fewer while other processes take cores), "
+     "all (every thread), or N"},
     {"coop", A_COOP, NULL,
      "share a budget of one token per core with other ordo processes run with --coop "
      "(a worker runs only while it holds one)"},
@@ -227,11 +227,13 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 	case A_SEATS:
 		if (!strcmp(arg, "auto"))
 			c->seats = ORDO_SEATS_AUTO;
+		else if (!strcmp(arg, "adapt"))
+			c->seats = ORDO_SEATS_ADAPT;
 		else if (!strcmp(arg, "all"))
 			c->seats = ORDO_SEATS_ALL;
 		else if (cli_parse_int("--seats", arg, 1, 4096, &c->seats, &(struct ordo_err){0})) {
 			fprintf(stderr,
-			        "%s: --seats %s: expected auto, all or a count in 1..4096\n",
+			        "%s: --seats %s: expected auto, adapt, all or a count in 1..4096\n",
 			        cli_prog, arg);
 			return 2;
 		}

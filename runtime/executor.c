@@ -38,6 +38,16 @@
  *   sched_yield, then sleep with growing pauses, so oversubscribed runs do not starve
  *   the workers that hold tasks), and scan; the worker that sees equal sums raises a
  *   shared flag that the others read while idle.
+ *
+ *   Seats (seats.h): a worker that gives its seat up runs the tasks its pipeline holds,
+ *   then hands the scheduler's private tasks (release hook) to a locked pool and parks.
+ *   Tasks in the pool are pending like queued ones: counted pushed, not done. A seated
+ *   worker adopts the pool and pushes its tasks into its own scheduler state without
+ *   counting them again. The argument above holds for them: the pool's lock orders the
+ *   parking worker's pop (which acquired the first push, after its pushed[] store)
+ *   before the adopter's push, and the adopter's push before the pop that runs the task.
+ *   Parked workers wait on a futex and scan too (when every seat was given up to other
+ *   processes, --coop, the end is seen there); the worker that ends the run wakes them.
  */
 #include <errno.h>
 #include <sched.h>

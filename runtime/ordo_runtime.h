@@ -140,8 +140,9 @@ struct ordo_exec_opts {
 	 * ORDO_ECANCELED; the answer is then incomplete. NULL: never (no cost). */
 	const volatile _Atomic bool *cancel;
 	/* Workers that run tasks at once (runtime/seats.h): ORDO_SEATS_AUTO (0, the
-	 * default: at most the CPUs of the affinity mask, and fewer while other work takes
-	 * cores), ORDO_SEATS_ALL (every thread, as an OS would run them), or a fixed N >= 1.
+	 * default: at most the CPUs of the affinity mask), ORDO_SEATS_ADAPT (the same, and
+	 * fewer while other work takes cores), ORDO_SEATS_ALL (every thread, as an OS would
+	 * run them), or a fixed N >= 1.
 	 * The other workers park: they hand every task they hold to a running worker and
 	 * sleep until a seat is free. Needs the scheduler's release hook; without one every
 	 * worker runs. */
@@ -155,7 +156,7 @@ struct ordo_exec_opts {
 	unsigned seat_shuffle;
 };
 
-enum { ORDO_SEATS_AUTO = 0, ORDO_SEATS_ALL = -1 };
+enum { ORDO_SEATS_AUTO = 0, ORDO_SEATS_ALL = -1, ORDO_SEATS_ADAPT = -2 };
 
 struct ordo_run_stats {
 	double seconds; /* the parallel loop, from the first pop to termination */

@@ -40,16 +40,16 @@ void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_releas
 	int max = T;
 	if (o->seats > 0)
 		max = o->seats < T ? o->seats : T;
-	else if (o->seats == ORDO_SEATS_AUTO)
+	else if (o->seats == ORDO_SEATS_AUTO || o->seats == ORDO_SEATS_ADAPT)
 		max = s->cpus < T ? s->cpus : T;
 	s->coop = o->coop;
 	/* parking needs the scheduler's release hook; it is wanted when the limit is below
-	 * T now or may fall (auto, coop) */
-	const bool may_fall = o->coop || (o->seats == ORDO_SEATS_AUTO && T > 1);
+	 * T now or may fall (adapt, coop) */
+	const bool may_fall = o->coop || (o->seats == ORDO_SEATS_ADAPT && T > 1);
 	s->parking = can_release && (max < T || may_fall);
 	if (!s->parking)
 		max = T, s->coop = NULL;
-	s->adapt = s->parking && o->seats == ORDO_SEATS_AUTO && !s->coop;
+	s->adapt = s->parking && o->seats == ORDO_SEATS_ADAPT && !s->coop;
 	s->max = max;
 	atomic_store(&s->limit, max);
 	atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);

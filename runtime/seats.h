@@ -9,8 +9,9 @@
  * critical section, so a parked worker stalls nobody: this is what the OS does not give
  * when it preempts a thread that owns queued work.
  *
- * The limit (enum ordo_seats_mode, ordo_exec_opts.seats):
- *   auto   starts at min(T, CPUs of the affinity mask); a seated worker that finds itself
+ * The limit (ordo_exec_opts.seats):
+ *   auto   min(T, CPUs of the affinity mask): more workers than CPUs run as many as CPUs;
+ *   adapt  starts there; a seated worker that finds itself
  *          descheduled for a quarter of a 10 ms stretch of running tasks (another
  *          process wants its core) gives its seat up and lowers the limit by one; a
  *          parked worker raises it again when /proc/loadavg shows a runnable count

@@ -236,7 +236,7 @@ grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "k
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 2>&1 | grep -q "level-synchronous peeling" || fail "kcore does not peel by default"
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 --format json | grep -q '"verify":"PASS"' || fail "kcore peel"
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 --algo bounds 2>&1 | grep -q "level-synchronous" && fail "kcore --algo bounds peeled"
-expect2 "--seats bogus" "expected auto, all or a count in 1..4096" "$bin/sssp" --gen road:W=20,H=20 -n 1 --seats 0
+expect2 "--seats bogus" "expected auto, adapt, all or a count in 1..4096" "$bin/sssp" --gen road:W=20,H=20 -n 1 --seats 0
 # seats: 4 workers, 1 running at a time, verified; with a budget of its own the same
 "$bin/sssp" --gen road:W=48,H=48 -n 1 -t 4 --seats 1 --format json 2>/dev/null |
 	grep -q '"seats":1,.*"verify":"PASS"' || fail "--seats 1: not verified or not reported"
