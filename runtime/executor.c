@@ -332,6 +332,13 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 		if (__builtin_expect(
 		        atomic_load_explicit(&seats->pending, memory_order_relaxed) != 0, 0))
 			adopt(r, c);
+		if (__builtin_expect(leaving, 0) && !cnt) { /* its held tasks ran: park */
+			leaving = false;
+			mark_stretch(c, &w_mark, &c_mark, false);
+			idling = true;
+			if (!park(r, c))
+				break;
+		}
 		while (!leaving && cnt <= ahead &&
 		       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
 			cnt++;
@@ -369,14 +376,6 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 				run_end(r);
 				break;
 			}
-			if (__builtin_expect(leaving, 0) && !cnt) {
-				leaving = false;
-				mark_stretch(c, &w_mark, &c_mark, false);
-				idling = true;
-				if (!park(r, c))
-					break;
-				continue;
-			}
 			if (__builtin_expect(done & 63, 1) || leaving)
 				continue;
 			/* every 64 tasks: a caller's stop, and the seat */
@@ -396,13 +395,6 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 				leave = seats_observe(seats, w_mark - w0, c_mark - c0);
 			}
 			leaving = leave;
-			if (leave && !cnt) {
-				leaving = false;
-				mark_stretch(c, &w_mark, &c_mark, false);
-				idling = true;
-				if (!park(r, c))
-					break;
-			}
 			continue;
 		}
 #ifdef ORDO_COUNT_WORK
