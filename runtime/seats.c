@@ -1,6 +1,6 @@
 /*
  * seats.c - the seats of a run (seats.h): the limit and who holds a seat, the futex
- * parked workers sleep on, the hand-off pool, and and the two signals of the adapt limit.
+ * parked workers sleep on, the hand-off pool, and the two signals of the adapt limit.
  */
 
 #include <errno.h>
