@@ -17,7 +17,7 @@ struct app_cfg {
 	const char *file, *gen, *wl_spec, *out_path;
 	bool wl_given; /* --wl was on the command line */
 	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
-	int64_t seats;         /* ORDO_SEATS_AUTO, ORDO_SEATS_ALL or a count */
+	int64_t seats;         /* ORDO_SEATS_AUTO, _ADAPT, _ALL or a count */
 	bool coop;             /* --coop */
 	const char *coop_name; /* NULL: ordo_coop_default_name() */
 	int fmt;               /* stdout: F_TEXT (human report), F_JSON or F_CSV records */

@@ -280,13 +280,9 @@ static bool park(struct run *r, struct ordo_tctx *c)
  * limit fell, another process's turn, or it saw itself descheduled). */
 static bool must_leave(struct run *r, struct ordo_tctx *c)
 {
-	struct seats *s = &r->seats;
-	if (r->o->seat_shuffle && ordo_rng_below(&c->rng, r->o->seat_shuffle) == 0) {
-		seats_leave(s);
-		return true;
-	}
-	if (seats_must_leave(s)) {
-		seats_leave(s);
+	if ((r->o->seat_shuffle && ordo_rng_below(&c->rng, r->o->seat_shuffle) == 0) ||
+	    seats_must_leave(&r->seats)) {
+		seats_leave(&r->seats);
 		return true;
 	}
 	return false;
@@ -472,8 +468,6 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	stats->seats_start = r->seats.max;
 	stats->seats_end = atomic_load(&r->seats.limit);
 	stats->parks = atomic_load(&r->seats.parks);
-	stats->seats_lowered = atomic_load(&r->seats.lowered);
-	stats->seats_raised = atomic_load(&r->seats.raised);
 	stats->handed_over = atomic_load(&r->handed_over);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	for (int t = 0; t < T; t++) {
@@ -506,6 +500,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 {
 	const struct ordo_topology *topo = o->topo;
 	const int T = topo->nthreads;
+	const int cpus = ordo_cpus_available();
 	struct run r = {.o = o,
 	                .ops = ops,
 	                .wl = wl,
@@ -513,10 +508,10 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	                .user = user,
 	                .ctx = calloc((size_t)T, sizeof *r.ctx),
 	                .T = T,
-	                .oversubscribed = T > ordo_cpus_available()};
+	                .oversubscribed = T > cpus};
 	if (!r.ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	seats_init(&r.seats, o, ops->release != NULL, T);
+	seats_init(&r.seats, o, ops->release != NULL, T, cpus);
 	struct ordo_tctx **ctx = r.ctx;
 	int got_threads = 0;
 	bool oom = false;

@@ -166,10 +166,10 @@ struct ordo_run_stats {
 	int threads;
 	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
 	/* seats (runtime/seats.h): the limit at the start and at the end (equal to threads
-	 * when nobody parks), times a worker gave its seat up, times the auto limit fell
-	 * and rose, tasks handed over by parking workers */
+	 * when nobody parks), times a worker gave its seat up, tasks handed over by parking
+	 * workers */
 	int seats_start, seats_end;
-	uint64_t parks, seats_lowered, seats_raised, handed_over;
+	uint64_t parks, handed_over;
 	/* Per worker (the first ORDO_STATS_THREADS), in seconds of the loop: busy (between
 	 * a successful pop after an idle stretch and the next idle stretch, an idle stretch
 	 * being two failed pops or more), idle (looking for work, backing off), and

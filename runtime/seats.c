@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "ordo_coop.h"
-#include "ordo_util.h"
 #include "seats.h"
 
 /* A seated worker that was off its CPU for this share of a stretch of running tasks
@@ -32,11 +31,11 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_release, int T)
+void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_release, int T, int cpus)
 {
 	memset(s, 0, sizeof *s);
 	pthread_mutex_init(&s->lock, NULL);
-	s->cpus = ordo_cpus_available();
+	s->cpus = cpus;
 	int max = T;
 	if (o->seats > 0)
 		max = o->seats < T ? o->seats : T;
@@ -123,7 +122,6 @@ bool seats_observe(struct seats *s, double wall, double cpu)
 		return false;
 	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim - 1))
 		return false;
-	atomic_fetch_add_explicit(&s->lowered, 1, memory_order_relaxed);
 	/* a probe that failed soon after it raised the limit: wait longer for the next */
 	uint64_t gap = atomic_load(&s->probe_gap_ns);
 	if (t - last < 2 * gap && gap < PROBE_MAX_NS)
@@ -164,7 +162,6 @@ bool seats_probe(struct seats *s)
 		return false;
 	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim + 1))
 		return false;
-	atomic_fetch_add_explicit(&s->raised, 1, memory_order_relaxed);
 	if (lim + 1 == s->max) /* back to the ceiling: the next drop starts afresh */
 		atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);
 	return true;

@@ -54,12 +54,12 @@ struct seats {
 	pthread_mutex_t lock;
 	struct ordo_task *pool;
 	size_t n, cap;
-	/* statistics */
-	_Atomic uint64_t parks, lowered, raised;
+	_Atomic uint64_t parks; /* statistics */
 };
 
-/* Sets the limit from o->seats, T and the scheduler's release hook. */
-void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_release, int T);
+/* Sets the limit from o->seats, T, the CPUs of the affinity mask and the scheduler's
+ * release hook. */
+void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_release, int T, int cpus);
 void seats_fini(struct seats *s);
 /* The start: worker t begins seated when t < limit (false: it starts parked). */
 bool seats_start(struct seats *s, int t);

@@ -36,6 +36,8 @@ static int conformance(const char *spec, int T, char *msg, size_t cap)
 		rc = conf_exactly_once(spec, T, 6000, true, 0, msg, cap);
 	if (!rc)
 		rc = conf_exactly_once(spec, T, 6000, false, 0, msg, cap);
+	if (!rc && T >= 2) /* workers parking and coming back at random points */
+		rc = conf_parking(spec, T, 6000, T / 2, false, msg, cap);
 	return rc;
 }
 

@@ -236,9 +236,7 @@ static size_t mqo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, str
                           size_t cap)
 {
 	struct local *l = &w->l[ctx->tid];
-	size_t k = 0;
-	while (k < cap && l->npop)
-		out[k++] = l->popbuf[--l->npop];
+	size_t k = wl_batch_drain(l->popbuf, &l->npop, out, cap);
 	while (k < cap && l->pushbuf.n)
 		wl_heap_pop(&l->pushbuf, &out[k++], 8);
 	return k;

@@ -390,9 +390,7 @@ static size_t smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, str
                           size_t cap)
 {
 	struct queue *q = &w->q[ctx->tid];
-	size_t k = 0;
-	while (k < cap && q->nbatch)
-		out[k++] = q->batch[--q->nbatch];
+	size_t k = wl_batch_drain(q->batch, &q->nbatch, out, cap);
 	if (k + w->size <= cap) {
 		bool race = false;
 		k += take_buffer(q, out + k, w->size, &race);

@@ -80,6 +80,18 @@ static inline uint32_t wl_batch_split(struct ordo_task *a, uint32_t k, struct or
 	return k - 1;
 }
 
+/* Moves up to cap tasks of a split batch (wl_batch_split's rest, consumed from the
+ * back) into out; *n shrinks by as many. A release hook (parking) empties its batch
+ * with it. */
+static inline size_t wl_batch_drain(const struct ordo_task *a, uint32_t *n, struct ordo_task *out,
+                                    size_t cap)
+{
+	size_t k = 0;
+	while (k < cap && *n)
+		out[k++] = a[--*n];
+	return k;
+}
+
 /* The release hook (parking) of a scheduler that keeps no task private: its queues are
  * all shared, so a parked worker holds nothing. */
 static inline size_t wl_release_none(struct ordo_sched_state *w, struct ordo_tctx *ctx,
