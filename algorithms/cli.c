@@ -174,6 +174,7 @@ enum {
 	L_COMPRESS,
 	L_SPILL,
 	L_REORDER,
+	L_VERIFY_MAPPED,
 };
 
 const struct cli_opt cli_load_opts[] = {
@@ -211,6 +212,9 @@ const struct cli_opt cli_load_opts[] = {
     {"mem-budget", L_BUDGET, "BYTES",
      "refuse a file whose header declares a graph needing more, e.g. 4G (default: this "
      "machine's memory)"},
+    {"verify-mapped", L_VERIFY_MAPPED, NULL,
+     "a mappable .ordo file (ordo-convert --mappable): also verify its checksums, reading "
+     "every page (its structure is always checked; other .ordo files verify theirs always)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -300,6 +304,9 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		return 1;
 	case L_SPILL:
 		lo->spill_dir = arg;
+		return 1;
+	case L_VERIFY_MAPPED:
+		lo->verify_mapped = true;
 		return 1;
 	case L_REORDER:
 		lo->reorder = ordo_order_from_name(arg);
@@ -397,6 +404,9 @@ static void load_report(const char *what, const char *input, const struct ordo_g
 	if (ordo_graph_compressed(g))
 		fprintf(stderr, "; compressed CSR, %.2f bytes per arc",
 		        g->m ? (double)ordo_graph_csr_bytes(g) / (double)g->m : 0.0);
+	if (g->map)
+		fprintf(stderr, "; mapped (%.1f MiB shared through the page cache)",
+		        (double)g->map_bytes / (1 << 20));
 	if (info->text_bytes)
 		fprintf(stderr, " (parse %.3f s = %.0f MB/s, build %.3f s)", info->parse_seconds,
 		        (double)info->text_bytes / 1e6 / info->parse_seconds, info->build_seconds);

@@ -18,6 +18,9 @@ const struct cli_opt out_common_opts[] = {
     {"to", O_TO, "FMT", "output format (`help` lists them; default: from the extension)"},
     {"coords-out", O_COORDS_OUT, "FILE", "also write the coordinates (.co or .xyz by name)"},
     {"zstd-level", O_LEVEL, "L", "zstd level of native sections and .zst outputs (default 3)"},
+    {"mappable", O_MAPPABLE, NULL,
+     "native output: store the graph as it is held in memory, uncompressed, so that every "
+     "process loads it by mmap with no copy and shares one copy through the page cache"},
     {"threads", 't', "N", "threads (default: all CPUs available)"},
     {"seed", O_SEED, "S", "seed of --random-weights (same as --weight-seed; default 1)"},
     {"info", O_INFO, NULL, "print a summary of the graph (no output file needed)"},
@@ -66,6 +69,10 @@ void out_summary(const struct ordo_graph *g, const char *name)
 	       ordo_graph_compressed(g) ? "compressed CSR" : "CSR", bytes / (1 << 20),
 	       g->m ? bytes / (double)g->m : 0.0,
 	       (g->flags & ORDO_GRAPH_SYMMETRIC) ? ", symmetric" : "");
+	if (g->map)
+		printf("  mapped from a mappable file, %.1f MiB, shared with every process "
+		       "mapping it\n",
+		       (double)g->map_bytes / (1 << 20));
 	if (ordo_graph_compressed(g))
 		printf("  %llu blocks of 16 nodes padded for hubs, %llu bytes of arcs\n",
 		       (unsigned long long)g->cz_nwide, (unsigned long long)g->cz_bytes);
@@ -207,6 +214,9 @@ int out_option(struct out_cfg *c, int key, const char *arg)
 	case O_INFO:
 		c->info = true;
 		return OUT_HANDLED;
+	case O_MAPPABLE:
+		c->so.mappable = true;
+		return OUT_HANDLED;
 	case O_SEED:
 		if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &v))
 			return 2;
@@ -224,6 +234,13 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 {
 	/* refused before anything is read: an output the extension does not name, and an
 	 * output that is the input itself (it would be replaced while being the only copy) */
+	const int fmt = !c->out ? 0 : c->to ? c->to : ordo_format_for_output(c->out);
+	if (c->so.mappable && fmt != ORDO_FMT_NATIVE) {
+		fprintf(stderr, "%s: --mappable: only a native (.ordo) output can be mapped%s%s\n",
+		        cli_prog, c->out ? "; this one is " : "",
+		        c->out ? ordo_format_name(fmt) : "");
+		return 2;
+	}
 	if (c->out && !c->to && ordo_format_of_extension(c->out) < 0) {
 		fprintf(stderr,
 		        "%s: -o %s: the extension names no format (`--to help` lists them); give "
@@ -260,7 +277,6 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 	char co[4096];
 	int nout = 0;
 	if (c->out) {
-		int fmt = c->to ? c->to : ordo_format_for_output(c->out);
 		rc = save(c->out, fmt, g, &c->so);
 		finals[nout++] = c->out;
 		if (!rc && fmt == ORDO_FMT_DIMACS && g->coord_kind != ORDO_COORD_NONE &&

@@ -15,7 +15,7 @@
  * failed or interrupted run leaves none of them: not a complete .gr without its .co. */
 #define MAX_OUTPUTS 3
 
-enum { O_TO = 400, O_COORDS_OUT, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED };
+enum { O_TO = 400, O_COORDS_OUT, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED, O_MAPPABLE };
 
 /* The options both tools take (ordo-gen all but --seed); NULL-terminated. */
 extern const struct cli_opt out_common_opts[];

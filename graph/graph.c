@@ -66,16 +66,19 @@ void ordo_graph_free(struct ordo_graph *g)
 {
 	if (!g)
 		return;
-	free(g->off);
-	free(g->dst);
-	free(g->w);
-	free(g->coord);
-	free(g->cz);
-	free(g->cz_blk);
-	free(g->cz_rel);
-	free(g->orig_id);
-	free(g->new_id);
+	void *arrays[] = {g->off,    g->dst,    g->w,       g->coord, g->cz,
+	                  g->cz_blk, g->cz_rel, g->orig_id, g->new_id};
+	for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+		ordo_graph_free_array(g, arrays[i]);
+	if (g->map)
+		munmap(g->map, g->map_bytes);
 	free(g);
+}
+
+void ordo_graph_free_array(const struct ordo_graph *g, void *p)
+{
+	if (!ordo_graph_maps(g, p))
+		free(p);
 }
 
 const uint32_t ordo_graph_one = 1;
@@ -92,7 +95,7 @@ const uint32_t ordo_graph_ones[ORDO_ARCS_BATCH] = {
 int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err)
 {
 	size_t sz = kind == ORDO_COORD_INT32 ? sizeof(int32_t) : sizeof(double);
-	free(g->coord);
+	ordo_graph_free_array(g, g->coord);
 	g->coord = ordo_alloc_huge((2 * (size_t)g->n + 1) * sz);
 	if (g->coord)
 		memset(g->coord, 0, (2 * (size_t)g->n + 1) * sz);
@@ -108,7 +111,7 @@ int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *er
 {
 	uint32_t *inv = malloc(((size_t)g->n + 1) * sizeof *inv);
 	if (!inv) {
-		free(orig);
+		ordo_graph_free_array(g, orig);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %u node ids", g->n);
 	}
 	memset(inv, 0xff, (size_t)g->n * sizeof *inv);
@@ -117,12 +120,12 @@ int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *er
 			int rc = ordo_err_set(
 			    err, ORDO_EFORMAT, "node %u has input id %u, which is %s", u, orig[u],
 			    orig[u] >= g->n ? "not below n" : "another node's too");
-			free(orig), free(inv);
+			ordo_graph_free_array(g, orig), free(inv);
 			return rc;
 		}
 		inv[orig[u]] = u;
 	}
-	free(g->orig_id);
+	ordo_graph_free_array(g, g->orig_id);
 	free(g->new_id);
 	g->orig_id = orig;
 	g->new_id = inv;
@@ -183,7 +186,7 @@ int ordo_graph_weights_from_coords(struct ordo_graph *g, struct ordo_err *err)
 	if (g->coord_kind == ORDO_COORD_NONE)
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "weights from coordinates: the graph has no coordinates");
-	if (!g->w) {
+	if (!g->w || ordo_graph_maps(g, g->w)) { /* a mapped file's are read-only */
 		g->w = ordo_alloc_huge((g->m ? g->m : 1) * sizeof *g->w);
 		if (!g->w)
 			return ordo_err_set(err, ORDO_ENOMEM, "out of memory allocating weights");

@@ -95,6 +95,12 @@ struct ordo_graph {
 	 * orig_id[u], and the inverse, new_id[id]; both NULL when the ids are the input's.
 	 * Apps take and print input ids through ordo_graph_node_of / ordo_graph_orig_of. */
 	uint32_t *orig_id, *new_id;
+	/* A graph loaded from a mappable native file (ordo-convert --mappable): its arrays
+	 * point into the file, mapped read-only and shared through the page cache with every
+	 * process that maps it; NULL when the graph owns all its arrays. Arrays it allocated
+	 * later (new_id, weights set from coordinates) are its own and freed as usual. */
+	void *map;
+	uint64_t map_bytes;
 };
 
 static inline bool ordo_graph_compressed(const struct ordo_graph *g)
@@ -143,8 +149,16 @@ struct ordo_graph *ordo_graph_new(void);
  * uninitialised). ENOMEM on failure or when the size is absurd. */
 int ordo_graph_alloc(uint32_t n, uint64_t m, bool weighted, struct ordo_graph **out,
                      struct ordo_err *err);
-/* Frees everything; NULL is allowed. */
+/* Frees everything (unmaps a mapped file); NULL is allowed. */
 void ordo_graph_free(struct ordo_graph *g);
+/* True when p lies in g's mapped file (so is not g's to free or write). */
+static inline bool ordo_graph_maps(const struct ordo_graph *g, const void *p)
+{
+	return g->map && (const char *)p >= (const char *)g->map &&
+	       (const char *)p < (const char *)g->map + g->map_bytes;
+}
+/* Frees one of g's arrays unless it lies in g's mapped file. */
+void ordo_graph_free_array(const struct ordo_graph *g, void *p);
 /* Adds (zeroed) coordinate storage of the given kind. */
 int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err);
 /* Bytes held by the adjacency: offsets, destinations and weights of a plain graph; the

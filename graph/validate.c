@@ -47,14 +47,24 @@ int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err)
 		return ordo_err_set(err, ORDO_EFORMAT, "offsets span %llu..%llu, expected 0..%llu",
 		                    (unsigned long long)g->off[0], (unsigned long long)g->off[g->n],
 		                    (unsigned long long)g->m);
-	for (uint32_t u = 0; u < g->n; u++)
-		if (g->off[u + 1] < g->off[u])
-			return ordo_err_set(
-			    err, ORDO_EFORMAT, "offsets decrease at node %u (%llu then %llu)", u,
-			    (unsigned long long)g->off[u], (unsigned long long)g->off[u + 1]);
+	/* in parallel, the first violation of each kind (a mapped file is checked here on
+	 * every load: a sequential pass over its arcs would cost more than the mapping) */
+	uint64_t bad_u = UINT64_MAX, bad_e = UINT64_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad_u)
+	for (uint64_t u = 0; u < g->n; u++)
+		if (g->off[u + 1] < g->off[u] && u < bad_u)
+			bad_u = u;
+	if (bad_u != UINT64_MAX)
+		return ordo_err_set(err, ORDO_EFORMAT,
+		                    "offsets decrease at node %llu (%llu then %llu)",
+		                    (unsigned long long)bad_u, (unsigned long long)g->off[bad_u],
+		                    (unsigned long long)g->off[bad_u + 1]);
+#pragma omp parallel for schedule(static) reduction(min : bad_e)
 	for (uint64_t e = 0; e < g->m; e++)
-		if (g->dst[e] >= g->n)
-			return ordo_err_set(err, ORDO_EFORMAT, "arc %llu points to node %u >= n=%u",
-			                    (unsigned long long)e, g->dst[e], g->n);
+		if (g->dst[e] >= g->n && e < bad_e)
+			bad_e = e;
+	if (bad_e != UINT64_MAX)
+		return ordo_err_set(err, ORDO_EFORMAT, "arc %llu points to node %u >= n=%u",
+		                    (unsigned long long)bad_e, g->dst[bad_e], g->n);
 	return 0;
 }

@@ -219,7 +219,7 @@ int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct
 		for (uint32_t u = 0; u < g->n; u++)
 			memcpy(c + (size_t)u * sz, (char *)g->coord + (size_t)g->orig_id[u] * sz,
 			       sz);
-		free(g->coord);
+		ordo_graph_free_array(g, g->coord);
 		g->coord = c;
 	}
 	return rc;

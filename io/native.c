@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,7 +45,7 @@ static int pread_all(int fd, void *buf, uint64_t len, uint64_t at, const char *p
 struct head {
 	uint32_t flags, ns, ck; /* flags, sections, coordinate kind */
 	uint64_t n, m, block, czp;
-	bool cz;
+	bool cz, map; /* compressed CSR; a mappable file (version 3) */
 };
 
 /* A frame to decode: its section, index in it, where it is, how it is stored. */
@@ -64,10 +65,11 @@ static int read_head(int fd, const char *path, struct head *hd, unsigned char *h
 	if (memcmp(h, MAGIC, 8))
 		return ordo_err_set(err, ORDO_EFORMAT, "%s: byte 0: expected magic 'ORDOGRPH'",
 		                    path);
-	if (get32(h + 8) != VERSION && get32(h + 8) != VERSION_CZ)
+	const uint32_t version = get32(h + 8);
+	if (version != VERSION && version != VERSION_CZ && version != VERSION_MAP)
 		return ordo_err_set(err, ORDO_EUNSUPPORTED,
-		                    "%s: byte 8: expected format version %d or %d, found %u", path,
-		                    VERSION, VERSION_CZ, get32(h + 8));
+		                    "%s: byte 8: expected format version %d, %d or %d, found %u",
+		                    path, VERSION, VERSION_CZ, VERSION_MAP, version);
 	if (get64(h + 120) != io_checksum(h, 120, 0))
 		return ordo_err_set(err, ORDO_ECHECKSUM, "%s: byte 120: header checksum mismatch",
 		                    path);
@@ -79,9 +81,15 @@ static int read_head(int fd, const char *path, struct head *hd, unsigned char *h
 	                    .block = get64(h + 72),
 	                    .czp = get64(h + 80)};
 	hd->cz = hd->flags & F_CZ;
+	hd->map = version == VERSION_MAP;
+	for (int r = 88; hd->map && r < 120; r++)
+		if (h[r])
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "%s: byte %d: expected the reserved words zero", path,
+			                    r);
 	if (hd->n > ORDO_MAX_NODES || hd->m > (1ull << 40) || hd->ns > 5 || hd->ns < 2 ||
 	    hd->ck > 2 || hd->block == 0 || hd->block > (1u << 30) || (hd->flags & ~31u) ||
-	    hd->cz != (get32(h + 8) == VERSION_CZ) ||
+	    (!hd->map && hd->cz != (version == VERSION_CZ)) ||
 	    (hd->cz ? ((hd->czp >> 32) & 1) != (hd->flags & F_WEIGHTED) || (hd->czp >> 34)
 	            : hd->czp != 0))
 		return ordo_err_set(err, ORDO_EFORMAT,
@@ -106,6 +114,32 @@ static int read_table(int fd, const char *path, const struct head *hd, unsigned 
 	return rc;
 }
 
+/* Step 3 for a mappable file: the graph without arrays, the header's facts set. */
+static int map_shell(const struct head *hd, const unsigned char *h, uint64_t czbytes,
+                     struct ordo_graph **out, struct ordo_err *err)
+{
+	struct ordo_graph *g = ordo_graph_new();
+	if (!g)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	g->n = (uint32_t)hd->n;
+	g->m = hd->m;
+	g->flags = (hd->flags & F_SYMMETRIC) ? ORDO_GRAPH_SYMMETRIC : 0;
+	if (hd->cz) {
+		g->cz_bytes = czbytes;
+		g->cz_wbase = (uint32_t)hd->czp;
+		g->cz_flags = (uint32_t)(hd->czp >> 32);
+	}
+	*out = g;
+	if (hd->flags & F_COORDS) {
+		if (hd->ck == ORDO_COORD_NONE)
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "byte 36: coordinates without a kind");
+		g->coord_kind = (int)hd->ck;
+		memcpy(g->coord_unit, h + 40, 31);
+	}
+	return 0;
+}
+
 /* Step 3: the graph the header describes, allocated (within the memory budget), with
  * room for coordinates and, for a renumbered graph, its input ids (*ids). */
 static int alloc_graph(const char *path, const struct head *hd, const unsigned char *h,
@@ -117,6 +151,8 @@ static int alloc_graph(const char *path, const struct head *hd, const unsigned c
 	for (uint32_t i = 0; hd->cz && i < hd->ns; i++)
 		if (get32(meta + (uint64_t)i * SEC) == S_CBYTES)
 			*czbytes = get64(meta + (uint64_t)i * SEC + 8);
+	if (hd->map) /* no arrays: they will point into the file (map_file) */
+		return map_shell(hd, h, *czbytes, out, err);
 	const uint64_t coords = (hd->flags & F_COORDS) ? 16 * n : 0;
 	uint64_t need = hd->cz
 	                    ? *czbytes + 8 + 2 * n + 16 + coords
@@ -186,20 +222,26 @@ static int map_sections(const char *path, const struct head *hd, const unsigned 
 			s[i].data = g->cz, want = czbytes;
 			break;
 		case S_DEG:
-			s[i].data = g->off + 1, want = 8 * n;
+			if (!hd->map)
+				s[i].data = g->off + 1, want = 8 * n;
+			break;
+		case S_OFF: /* placed by map_file */
+			if (hd->map)
+				want = 8 * (n + 1);
 			break;
 		case S_DST:
 			s[i].data = g->dst, want = 4 * m;
 			break;
 		case S_W:
-			s[i].data = g->w, want = g->w ? 4 * m : UINT64_MAX;
+			s[i].data = g->w, want = (hd->flags & F_WEIGHTED) ? 4 * m : UINT64_MAX;
 			break;
 		case S_COORD:
 			s[i].data = g->coord,
-			want = g->coord ? 2 * n * (hd->ck == ORDO_COORD_INT32 ? 4 : 8) : UINT64_MAX;
+			want = (hd->flags & F_COORDS) ? 2 * n * (hd->ck == ORDO_COORD_INT32 ? 4 : 8)
+			                              : UINT64_MAX;
 			break;
 		case S_ORIG:
-			s[i].data = ids, want = ids ? 4 * n : UINT64_MAX;
+			s[i].data = ids, want = (hd->flags & F_IDS) ? 4 * n : UINT64_MAX;
 			break;
 		default: /* a kind of the other layout (plain vs compressed) */
 			break;
@@ -218,7 +260,8 @@ static int map_sections(const char *path, const struct head *hd, const unsigned 
 	}
 	const uint32_t f = hd->flags;
 	if ((hd->cz ? !seen[S_CBLK] || !seen[S_CREL] || !seen[S_CBYTES]
-	            : !seen[S_DEG] || !seen[S_DST] || ((f & F_WEIGHTED) && !seen[S_W])) ||
+	            : !seen[hd->map ? S_OFF : S_DEG] || !seen[S_DST] ||
+	                  ((f & F_WEIGHTED) && !seen[S_W])) ||
 	    ((f & F_COORDS) && !seen[S_COORD]) || ((f & F_IDS) && !seen[S_ORIG]))
 		return ordo_err_set(err, ORDO_EFORMAT,
 		                    "%s: byte %d: a section the header promises is missing", path,
@@ -349,6 +392,119 @@ static int decode_frames(int fd, const char *path, int T, uint64_t block, const 
 	                    fr[bad].sec, bad_msg);
 }
 
+/* The file read-only and shared, from an address aligned to 2 MiB, so that where the
+ * page cache holds it in huge pages (a tmpfs mounted with huge=within_size; a kernel
+ * collapsing read-only file pages) they are mapped as such: random reads of a graph
+ * through 4 KiB pages cost TLB misses that a private copy in huge pages does not have. */
+static void *map_shared(int fd, uint64_t len)
+{
+	const uint64_t huge = 2u << 20, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (len < huge)
+		return mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	char *r =
+	    mmap(NULL, len + huge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return r;
+	char *a = (char *)(((uintptr_t)r + huge - 1) & ~(uintptr_t)(huge - 1));
+	char *end = a + (len + page - 1) / page * page;
+	void *p = mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, 0);
+	if (p == MAP_FAILED) {
+		munmap(r, len + huge);
+		return p;
+	}
+	if (a > r)
+		munmap(r, (size_t)(a - r));
+	if (r + len + huge > end)
+		munmap(end, (size_t)(r + len + huge - end));
+	madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+/* Step 6 for a mappable file: the file mapped read-only, each section checked to lie
+ * as the graph holds it (raw frames back to back from a 64-byte boundary; the node data
+ * followed by zero padding), and g's arrays (and *ids) pointed into it; with verify,
+ * every frame's checksum checked. */
+static int map_file(int fd, const char *path, const struct head *hd, const struct sec *s,
+                    const struct fj *fr, uint64_t fsize, bool verify, int T, struct ordo_graph *g,
+                    uint32_t **ids, struct ordo_err *err)
+{
+	void *p = map_shared(fd, fsize);
+	if (p == MAP_FAILED)
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot map: %s", path, strerror(errno));
+	g->map = p;
+	g->map_bytes = fsize;
+	const unsigned char *b = p;
+	uint64_t k = 0;
+	for (uint32_t i = 0; i < hd->ns; k += s[i].nframes, i++) {
+		/* an empty section points at the header's reserved words, zero (read_head) */
+		const uint64_t base = s[i].nframes ? fr[k].off : 88;
+		bool ok = !s[i].nframes || base % MAP_ALIGN == 0;
+		for (uint64_t f = 0; ok && f < s[i].nframes; f++) {
+			const uint64_t len = s[i].raw - f * hd->block < hd->block
+			                         ? s[i].raw - f * hd->block
+			                         : hd->block;
+			ok = fr[k + f].codec == 0 && fr[k + f].off == base + f * hd->block &&
+			     fr[k + f].stored == len;
+		}
+		if (!ok)
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "%s: byte %llu: section %u of a mappable file is not "
+			                    "stored raw and contiguous from a 64-byte boundary",
+			                    path, (unsigned long long)s[i].table, i);
+		const void *at = b + base;
+		switch (s[i].kind) {
+		case S_OFF:
+			g->off = (uint64_t *)at;
+			break;
+		case S_DST:
+			g->dst = (uint32_t *)at;
+			break;
+		case S_W:
+			g->w = (uint32_t *)at;
+			break;
+		case S_COORD:
+			g->coord = (void *)at;
+			break;
+		case S_ORIG:
+			*ids = (uint32_t *)at;
+			break;
+		case S_CBLK:
+			g->cz_blk = (uint64_t *)at;
+			break;
+		case S_CREL:
+			g->cz_rel = (uint8_t *)at;
+			break;
+		case S_CBYTES: {
+			/* decoders read up to ORDO_CZ_PAD bytes past the data: they must be zeros
+			 * of this file */
+			ok = fsize - base - s[i].raw >= ORDO_CZ_PAD || !s[i].nframes;
+			for (int z = 0; ok && z < ORDO_CZ_PAD; z++)
+				ok = b[base + s[i].raw + z] == 0;
+			if (!ok)
+				return ordo_err_set(
+				    err, ORDO_EFORMAT,
+				    "%s: byte %llu: expected %d zero bytes after the "
+				    "node data",
+				    path, (unsigned long long)(base + s[i].raw), ORDO_CZ_PAD);
+			g->cz = (uint8_t *)at;
+			break;
+		}
+		}
+	}
+	uint64_t bad = UINT64_MAX;
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1) reduction(min : bad)
+	for (uint64_t j = 0; j < (verify ? k : 0); j++)
+		if (io_checksum(b + fr[j].off, fr[j].stored, s[fr[j].sec].kind) != fr[j].sum &&
+		    j < bad)
+			bad = j;
+	if (bad != UINT64_MAX)
+		return ordo_err_set(err, ORDO_ECHECKSUM,
+		                    "%s: byte %llu: frame %llu of section %u: checksum mismatch",
+		                    path, (unsigned long long)fr[bad].off,
+		                    (unsigned long long)fr[bad].idx, fr[bad].sec);
+	return 0;
+}
+
 /* Step 7 (plain CSR): degrees -> offsets by a two-level parallel prefix sum, each
  * degree checked against m so that a forged section cannot wrap the sums around; then
  * every destination checked to be a node. */
@@ -433,10 +589,15 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	if (!rc)
 		rc = read_frames(fd, path, &hd, s, fsize, fr, err);
-	if (!rc)
+	if (!rc && hd.map)
+		rc = map_file(fd, path, &hd, s, fr, fsize, opts->verify_mapped, T, g, &ids, err);
+	else if (!rc)
 		rc = decode_frames(fd, path, T, hd.block, s, fr, nfr, err);
 	free(fr);
-	if (!rc && hd.cz) {
+	if (!rc && hd.map && !hd.cz) {
+		if ((rc = ordo_graph_validate(g, err)))
+			ordo_err_prefix(err, "%s: ", path);
+	} else if (!rc && hd.cz) {
 		if ((rc = ordo_graph_validate(g, err)))
 			ordo_err_prefix(err, "%s: ", path);
 		for (uint64_t b = 0; b <= hd.n / 16; b++)
@@ -450,7 +611,10 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 		if (rc)
 			ordo_err_prefix(err, "%s: section of input ids: ", path);
 	}
-	free(ids);
+	if (g)
+		ordo_graph_free_array(g, ids); /* none, or never given to g */
+	else
+		free(ids);
 	free(meta);
 	close(fd);
 	if (rc) {

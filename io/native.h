@@ -5,7 +5,7 @@
  * Layout (all integers little-endian):
  *   header, 128 bytes:
  *     0  char magic[8] = "ORDOGRPH"
- *     8  u32 version = 1 (plain CSR), 2 (compressed CSR)
+ *     8  u32 version = 1 (plain CSR), 2 (compressed CSR), 3 (mappable: either, below)
  *    12  u32 flags: 1 weighted, 2 symmetric, 4 coordinates, 8 compressed CSR,
  *            16 renumbered (the nodes' input ids are stored)
  *    16  u64 n, u64 m
@@ -20,7 +20,8 @@
  *               4 coordinates: 2n x int32 or double; a compressed CSR has instead
  *               5 block table: (n/16 + 1) x u64, 6 relative starts: n + 1 bytes,
  *               7 node data: the byte-coded arcs), 8 input ids of a renumbered
- *               graph: n x u32, a permutation), u32 reserved,
+ *               graph: n x u32, a permutation, 9 offsets: (n + 1) x u64, only in a
+ *               mappable file, which has them instead of degrees), u32 reserved,
  *     u64 raw_bytes, u64 nframes, u64 frame_table_offset,
  *     u64 checksum (over the frame checksums), u64 reserved
  *   u64 checksum of the section table
@@ -45,15 +46,17 @@
 
 #include "io_internal.h"
 
-#define MAGIC      "ORDOGRPH"
-#define VERSION    1
-#define VERSION_CZ 2
-#define HDR        128
-#define SEC        48
-#define FRAME      24
-#define BLOCK      (1u << 21)
+#define MAGIC       "ORDOGRPH"
+#define VERSION     1
+#define VERSION_CZ  2
+#define VERSION_MAP 3
+#define MAP_ALIGN   64 /* a mappable file's sections start on multiples of it */
+#define HDR         128
+#define SEC         48
+#define FRAME       24
+#define BLOCK       (1u << 21)
 
-enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_ORIG, S_KINDS };
+enum { S_DEG = 1, S_DST, S_W, S_COORD, S_CBLK, S_CREL, S_CBYTES, S_ORIG, S_OFF, S_KINDS };
 
 /* The header's flags word (byte 12). */
 enum {

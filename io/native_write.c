@@ -31,16 +31,19 @@ static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t at, const 
 	return 0;
 }
 
-/* A frame to write: its section and index, its bytes once compressed (or raw). */
+/* A frame to write: its section and index, its bytes (buf once compressed, or src
+ * when raw), where in the file. */
 struct job {
 	int sec;
 	uint64_t idx;
 	void *buf;
-	uint64_t stored, sum;
+	const void *src;
+	uint64_t stored, sum, at;
 	uint32_t codec;
 };
 
-/* The sections g is written as (deg: a plain graph's degrees, filled by the caller). */
+/* The sections g is written as (deg: a plain graph's degrees, filled by the caller;
+ * NULL for a mappable file, which holds the offsets instead). */
 static int list_sections(const struct ordo_graph *g, uint64_t *deg, struct sec *s)
 {
 	int ns = 0;
@@ -52,7 +55,8 @@ static int list_sections(const struct ordo_graph *g, uint64_t *deg, struct sec *
 		    (struct sec){.kind = S_CREL, .raw = (uint64_t)g->n + 1, .data = g->cz_rel};
 		s[ns++] = (struct sec){.kind = S_CBYTES, .raw = g->cz_bytes, .data = g->cz};
 	} else {
-		s[ns++] = (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg};
+		s[ns++] = deg ? (struct sec){.kind = S_DEG, .raw = 8ull * g->n, .data = deg}
+		              : (struct sec){.kind = S_OFF, .raw = 8ull * g->n + 8, .data = g->off};
 		s[ns++] = (struct sec){.kind = S_DST, .raw = 4 * g->m, .data = g->dst};
 		if (g->w)
 			s[ns++] = (struct sec){.kind = S_W, .raw = 4 * g->m, .data = g->w};
@@ -70,7 +74,7 @@ static int list_sections(const struct ordo_graph *g, uint64_t *deg, struct sec *
 }
 
 /* Every frame checksummed and zstd-compressed in parallel (kept raw where zstd does not
- * shrink it); false when out of memory. */
+ * shrink it, or always with level 0: a mappable file); false when out of memory. */
 static bool compress_frames(const struct sec *s, struct job *jobs, uint64_t nfr, int T, int level)
 {
 	bool oom = false;
@@ -90,6 +94,10 @@ static bool compress_frames(const struct sec *s, struct job *jobs, uint64_t nfr,
 			uint64_t len =
 			    sc->raw - jb->idx * BLOCK < BLOCK ? sc->raw - jb->idx * BLOCK : BLOCK;
 			jb->sum = io_checksum(src, len, sc->kind);
+			if (level == 0) {
+				jb->src = src, jb->stored = len, jb->codec = 0;
+				continue;
+			}
 			size_t cap = ZSTD_compressBound(len);
 			jb->buf = malloc(cap);
 			if (!jb->buf) {
@@ -98,10 +106,11 @@ static bool compress_frames(const struct sec *s, struct job *jobs, uint64_t nfr,
 			}
 			size_t z = ZSTD_compress2(cc, jb->buf, cap, src, len);
 			if (ZSTD_isError(z) || z >= len) {
-				memcpy(jb->buf, src, len);
-				jb->stored = len;
-				jb->codec = 0;
+				free(jb->buf);
+				jb->buf = NULL;
+				jb->src = src, jb->stored = len, jb->codec = 0;
 			} else {
+				jb->src = jb->buf;
 				jb->stored = z;
 				jb->codec = 1;
 			}
@@ -112,13 +121,14 @@ static bool compress_frames(const struct sec *s, struct job *jobs, uint64_t nfr,
 }
 
 /* The header, the section table and the frame tables into mb (meta bytes), the frames
- * to follow in order from byte meta. */
-static void fill_meta(unsigned char *mb, uint64_t meta, const struct ordo_graph *g, struct sec *s,
-                      int ns, const struct job *jobs)
+ * to follow in order from byte meta (jobs[].at: each section from a 64-byte boundary, and
+ * the node data followed by zero padding, in a mappable file); returns the file's size. */
+static uint64_t fill_meta(unsigned char *mb, uint64_t meta, const struct ordo_graph *g,
+                          struct sec *s, int ns, struct job *jobs, bool mappable)
 {
 	const bool cz = g->cz != NULL;
 	memcpy(mb, MAGIC, 8);
-	put32(mb + 8, cz ? VERSION_CZ : VERSION);
+	put32(mb + 8, mappable ? VERSION_MAP : cz ? VERSION_CZ : VERSION);
 	put32(mb + 12, (ordo_graph_weighted(g) ? F_WEIGHTED : 0) |
 	                   ((g->flags & ORDO_GRAPH_SYMMETRIC) ? F_SYMMETRIC : 0) |
 	                   (g->coord_kind ? F_COORDS : 0) | (cz ? F_CZ : 0) |
@@ -137,8 +147,11 @@ static void fill_meta(unsigned char *mb, uint64_t meta, const struct ordo_graph 
 		unsigned char *se = mb + HDR + (uint64_t)i * SEC;
 		uint64_t sums = 0;
 		s[i].table = ft;
+		if (mappable)
+			at = (at + MAP_ALIGN - 1) / MAP_ALIGN * MAP_ALIGN;
 		for (uint64_t f = 0; f < s[i].nframes; f++, k++) {
 			unsigned char *fe = mb + ft + f * FRAME;
+			jobs[k].at = at;
 			put64(fe, at);
 			put32(fe + 8, (uint32_t)jobs[k].stored);
 			put32(fe + 12, jobs[k].codec);
@@ -146,6 +159,8 @@ static void fill_meta(unsigned char *mb, uint64_t meta, const struct ordo_graph 
 			sums = io_checksum(&jobs[k].sum, 8, sums);
 			at += jobs[k].stored;
 		}
+		if (mappable && s[i].kind == S_CBYTES)
+			at += ORDO_CZ_PAD;
 		ft += s[i].nframes * FRAME;
 		put32(se, s[i].kind);
 		put64(se + 8, s[i].raw);
@@ -154,6 +169,7 @@ static void fill_meta(unsigned char *mb, uint64_t meta, const struct ordo_graph 
 		put64(se + 32, sums);
 	}
 	put64(mb + HDR + (uint64_t)ns * SEC, io_checksum(mb + HDR, (uint64_t)ns * SEC, 0));
+	return at;
 }
 
 int io_native_write(const char *path, int fmt, const struct ordo_graph *g,
@@ -161,11 +177,12 @@ int io_native_write(const char *path, int fmt, const struct ordo_graph *g,
 {
 	(void)fmt;
 	const int T = o && o->threads > 0 ? o->threads : omp_get_max_threads();
-	const int level = o && o->zstd_level ? o->zstd_level : 3;
-	uint64_t *deg = g->cz ? NULL : malloc(((uint64_t)g->n + 1) * sizeof *deg);
-	if (!g->cz && !deg)
+	const bool mappable = o && o->mappable, degrees = !g->cz && !mappable;
+	const int level = mappable ? 0 : o && o->zstd_level ? o->zstd_level : 3;
+	uint64_t *deg = degrees ? malloc(((uint64_t)g->n + 1) * sizeof *deg) : NULL;
+	if (degrees && !deg)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	for (uint64_t u = 0; !g->cz && u < g->n; u++)
+	for (uint64_t u = 0; degrees && u < g->n; u++)
 		deg[u] = g->off[u + 1] - g->off[u];
 	struct sec s[5];
 	const int ns = list_sections(g, deg, s);
@@ -190,21 +207,22 @@ int io_native_write(const char *path, int fmt, const struct ordo_graph *g,
 	/* compress in parallel, then write sequentially in frame order */
 	if (!compress_frames(s, jobs, nfr, T, level))
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory compressing %s", path);
-	free(deg);
 	unsigned char *mb = calloc(1, meta);
 	if (!rc && !mb)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	if (!rc) {
-		fill_meta(mb, meta, g, s, ns, jobs);
+		const uint64_t size = fill_meta(mb, meta, g, s, ns, jobs, mappable);
 		const int fd = io_out_fd(out);
 		rc = pwrite_all(fd, mb, meta, 0, path, err);
-		uint64_t at = meta;
-		for (uint64_t j = 0; !rc && j < nfr; j++) {
-			rc = pwrite_all(fd, jobs[j].buf, jobs[j].stored, at, path, err);
-			at += jobs[j].stored;
-		}
+		for (uint64_t j = 0; !rc && j < nfr; j++)
+			rc = pwrite_all(fd, jobs[j].src, jobs[j].stored, jobs[j].at, path, err);
+		/* the gaps between sections, and the padding after the node data, read zero */
+		if (!rc && ftruncate(fd, (off_t)size))
+			rc = ordo_err_set(err, ORDO_EIO, "%s: write failed: %s", path,
+			                  strerror(errno));
 	}
 	free(mb);
+	free(deg); /* raw degree frames were written from it */
 	for (uint64_t j = 0; j < nfr; j++)
 		free(jobs[j].buf);
 	free(jobs);

@@ -100,6 +100,10 @@ struct ordo_load_opts {
 	 * in this directory rather than in memory, so that peak memory is about the
 	 * compressed graph plus one partition per thread. NULL: in memory. */
 	const char *spill_dir;
+	/* A mappable native file (ordo-convert --mappable) is mapped, not read, and its
+	 * structure checked; true also verifies its frame checksums (reading every page).
+	 * Other native files verify theirs always. */
+	bool verify_mapped;
 	/* Renumber the nodes in this order (enum ordo_order) once loaded; the graph keeps
 	 * the input's ids (ordo_graph_orig_of), and so does a native file written from it.
 	 * A compressed build is then made from the renumbered plain graph. */
@@ -155,6 +159,9 @@ struct ordo_save_opts {
 	int zstd_level; /* native sections and .zst text outputs; default 3 */
 	int threads;    /* 0 = OpenMP default */
 	bool compress;  /* text outputs: zstd-compress (default: when name ends in .zst) */
+	/* native outputs: a mappable file (stored as held in memory, uncompressed; loads by
+	 * mmap with no copy, shared by every process through the page cache) */
+	bool mappable;
 };
 void ordo_save_opts_init(struct ordo_save_opts *o);
 

@@ -314,6 +314,33 @@ grep -q "compressed CSR" "$tmp/g.err" || fail "a generated graph does not say it
 "$bin/ordo-convert" "$tmp/c.ordo" -o "$tmp/back.txt" 2>/dev/null || fail "compressed .ordo to an edge list"
 "$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/orig.txt" 2>/dev/null
 [ "$(grep -v '^#' "$tmp/back.txt" | sort)" = "$(grep -v '^#' "$tmp/orig.txt" | sort)" ] || fail "compressed round trip changed the arcs"
+# --mappable: plain and compressed, every app verifies on the mapped graph and says it
+# is mapped; --verify-mapped finds a changed weight; only native outputs can be mappable
+"$bin/ordo-gen" road:W=30,H=20 -o "$tmp/mp.ordo" --mappable 2>/dev/null || fail "ordo-gen --mappable"
+"$bin/ordo-convert" "$tmp/mp.ordo" --compress --mappable -o "$tmp/mc.ordo" 2>/dev/null || fail "convert --compress --mappable"
+for f in mp mc; do
+	"$bin/ordo-convert" "$tmp/$f.ordo" --info 2>/dev/null | grep -q "mapped from a mappable file" || fail "--info on $f.ordo does not say mapped"
+	for app in sssp bfs astar mst kcore; do
+		"$bin/$app" "$tmp/$f.ordo" -n 1 >"$tmp/m.txt" 2>"$tmp/m.err" || fail "$app on $f.ordo: $(cat "$tmp/m.err")"
+		grep -q "verification PASS" "$tmp/m.txt" || fail "$app on $f.ordo: $(cat "$tmp/m.txt")"
+		grep -q "; mapped (" "$tmp/m.err" || fail "$app does not say $f.ordo is mapped: $(cat "$tmp/m.err")"
+	done
+done
+"$bin/ordo-convert" "$tmp/mp.ordo" -o "$tmp/mz.ordo" 2>/dev/null
+"$bin/ordo-gen" road:W=30,H=20 -o "$tmp/gz.ordo" 2>/dev/null
+cmp -s "$tmp/mz.ordo" "$tmp/gz.ordo" || fail "a mappable file does not convert back to the generator's file"
+# a weight changed: section 2's first frame entry gives where its data starts
+table=$(od -An -tu8 -j $((128 + 48 * 2 + 24)) -N8 "$tmp/mp.ordo" | tr -d ' ')
+at=$(od -An -tu8 -j "$table" -N8 "$tmp/mp.ordo" | tr -d ' ')
+cp "$tmp/mp.ordo" "$tmp/mbad.ordo"
+printf '\377' | dd of="$tmp/mbad.ordo" bs=1 seek=$((at + 41)) conv=notrunc 2>/dev/null
+"$bin/sssp" "$tmp/mbad.ordo" -n 1 >/dev/null 2>&1 || fail "a changed weight is a valid graph, checksums unread"
+set +e
+"$bin/sssp" "$tmp/mbad.ordo" -n 1 --verify-mapped >/dev/null 2>"$tmp/x.err"; st=$?
+set -e
+[ $st -ne 0 ] && grep -q "section 2: checksum mismatch" "$tmp/x.err" || fail "--verify-mapped: $st $(cat "$tmp/x.err")"
+expect2 "--mappable to a text format" "only a native (.ordo) output can be mapped" "$bin/ordo-convert" "$tmp/mp.ordo" -o "$tmp/x.gr" --mappable
+[ ! -e "$tmp/x.gr" ] || fail "a refused --mappable left its output"
 # --reorder: a renumbered graph answers every query as its input does, in input ids
 "$bin/ordo-gen" road:W=40,H=30,seed=2 -o "$tmp/rd.ordo" 2>/dev/null
 for order in rcm bfs degree hilbert; do

@@ -39,6 +39,12 @@ natives=""
 if [ -x "$2/algorithms/ordo-convert" ]; then
 	"$2/algorithms/ordo-convert" "$src/tests/fixtures/tiny.gr" -o "$corpus/../tiny.ordo" >/dev/null &&
 		natives="$corpus/../tiny.ordo"
+	# and the mappable layout (raw sections in place), plain and compressed
+	for f in tiny.gr tiny_cz.ordo; do
+		"$2/algorithms/ordo-convert" "$src/tests/fixtures/$f" --mappable \
+			-o "$corpus/../map-${f%.*}.ordo" 2>/dev/null &&
+			natives="$natives $corpus/../map-${f%.*}.ordo"
+	done
 fi
 for f in $natives "$src"/tests/fixtures/tiny_cz.ordo; do
 	for b in 134 198; do

@@ -613,8 +613,9 @@ static int load_forged(const unsigned char *b, size_t n, const char *what, struc
 
 /* Every field of every section entry, and of each section's first frame entry, forged
  * with its checksums recomputed (so the reader's checks behind the checksums see it), in
- * a plain and a compressed file that hold every kind of section. A kind near 2^32 once
- * wrapped onto a real kind and read seen[] 4 GB out of bounds. */
+ * a plain and a compressed file that hold every kind of section, each in both layouts
+ * (zstd frames, and mappable). A kind near 2^32 once wrapped onto a real kind and read
+ * seen[] 4 GB out of bounds. */
 Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fini = rm_tmp)
 {
 	struct ordo_graph *g;
@@ -624,8 +625,13 @@ Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fi
 	cr_assert_not_null(g->orig_id);
 	struct ordo_graph *c;
 	cr_assert_eq(ordo_graph_compress(g, 1, &c, &e), 0, "%s", e.msg);
+	struct ordo_save_opts map;
+	ordo_save_opts_init(&map);
+	map.mappable = true;
 	cr_assert_eq(ordo_save(tmp("p.ordo"), ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s", e.msg);
 	cr_assert_eq(ordo_save(tmp("c.ordo"), ORDO_FMT_NATIVE, c, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_save(tmp("pm.ordo"), ORDO_FMT_NATIVE, g, &map, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_save(tmp("cm.ordo"), ORDO_FMT_NATIVE, c, &map, &e), 0, "%s", e.msg);
 	ordo_graph_free(g);
 	ordo_graph_free(c);
 	static const uint64_t vals[] = {
@@ -634,9 +640,10 @@ Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fi
 	    4294967196u, 4294967197u, 4294967198u, 4294967199u, 4294967200u, 4294967201u,
 	    4294967202u, 4294967203u, 4294967295u, 1ull << 32,  1ull << 40,  UINT64_MAX};
 	const int nv = sizeof vals / sizeof *vals;
-	const char *files[] = {"p.ordo", "c.ordo"};
+	const char *files[] = {"p.ordo", "c.ordo", "pm.ordo", "cm.ordo"};
+	const int nf = sizeof files / sizeof *files;
 	int unknown_kinds = 0, cases = 0;
-	for (int fi = 0; fi < 2; fi++) {
+	for (int fi = 0; fi < nf; fi++) {
 		size_t n;
 		unsigned char *b = read_bytes(tmp(files[fi]), &n);
 		unsigned char *f = malloc(n);
@@ -667,7 +674,7 @@ Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fi
 					int rc = load_forged(f, n, what, &e);
 					cases++;
 					uint32_t kind = (uint32_t)vals[v];
-					if (k == 0 && (kind == 0 || kind > 8)) {
+					if (k == 0 && (kind == 0 || kind > 9)) {
 						cr_assert_eq(rc, ORDO_EFORMAT, "%s: %d %s", what,
 						             rc, e.msg);
 						cr_assert(strstr(e.msg, "unknown kind"), "%s: %s",
@@ -682,9 +689,165 @@ Test(malformed, native_forged_sections_with_valid_checksums, .init = mk_tmp, .fi
 	}
 	int bad_kinds = 0;
 	for (int v = 0; v < nv; v++)
-		bad_kinds += (uint32_t)vals[v] == 0 || (uint32_t)vals[v] > 8;
-	cr_assert_eq(unknown_kinds, 2 * 5 * bad_kinds);
-	cr_assert_eq(cases, 2 * 5 * 9 * nv);
+		bad_kinds += (uint32_t)vals[v] == 0 || (uint32_t)vals[v] > 9;
+	cr_assert_eq(unknown_kinds, nf * 5 * bad_kinds);
+	cr_assert_eq(cases, nf * 5 * 9 * nv);
+}
+
+/* Loads path with opts o; the code (0 with a graph in *g, else NULL and a message). */
+static int try_load(const char *path, const struct ordo_load_opts *o, struct ordo_graph **g,
+                    struct ordo_err *e)
+{
+	*e = (struct ordo_err){0};
+	*g = NULL;
+	int rc = ordo_load(path, o, g, NULL, e);
+	if (rc) {
+		cr_assert_null(*g, "%s: an error (%d) left a graph", path, rc);
+		cr_assert(e->msg[0], "%s: error %d without a message", path, rc);
+	}
+	return rc;
+}
+
+/* A mappable file loads as the same graph as the one written (plain and compressed,
+ * weighted or not, with coordinates and input ids, and empty), with its arrays in the
+ * mapping and no copy; and it converts back to the zstd layout bit for bit. */
+Test(roundtrip, mappable_native_is_the_same_graph_mapped, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_err e = {0};
+	struct ordo_graph *road, *rmat, *roadz, *empty;
+	cr_assert_eq(ordo_generate("road:W=30,H=20", 1, &road, NULL, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_reorder(&road, ORDO_ORDER_RCM, 1, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_generate("rmat:scale=9,ef=4,wlo=1,whi=1,sym=0", 1, &rmat, NULL, 0, &e), 0,
+	             "%s", e.msg);
+	cr_assert_eq(ordo_graph_compress(road, 1, &roadz, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_alloc(7, 0, false, &empty, &e), 0, "%s", e.msg);
+	struct ordo_graph *rmatz;
+	cr_assert_eq(ordo_graph_compress(rmat, 1, &rmatz, &e), 0, "%s", e.msg);
+	struct ordo_graph *gs[] = {road, rmat, roadz, rmatz, empty};
+	struct ordo_save_opts map;
+	ordo_save_opts_init(&map);
+	map.mappable = true;
+	for (size_t i = 0; i < sizeof gs / sizeof *gs; i++) {
+		for (int verify = 0; verify < 2; verify++) {
+			cr_assert_eq(ordo_save(tmp("m.ordo"), ORDO_FMT_NATIVE, gs[i], &map, &e), 0,
+			             "%zu: %s", i, e.msg);
+			struct ordo_load_opts o;
+			ordo_load_opts_init(&o);
+			o.verify_mapped = verify;
+			struct ordo_graph *h = load_opts(tmp("m.ordo"), &o, NULL);
+			cr_assert_not_null(h->map, "graph %zu: not mapped", i);
+			cr_assert(ordo_graph_equal(gs[i], h), "graph %zu: differs once mapped", i);
+			cr_assert_eq(h->flags, gs[i]->flags, "graph %zu", i);
+			cr_assert_eq(h->cz_nwide, gs[i]->cz_nwide, "graph %zu", i);
+			cr_assert_str_eq(h->coord_unit, gs[i]->coord_unit, "graph %zu", i);
+			void *arrays[] = {h->off,    h->dst,    h->w,     h->cz,
+			                  h->cz_blk, h->cz_rel, h->coord, h->orig_id};
+			for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++)
+				cr_assert(!arrays[a] || ordo_graph_maps(h, arrays[a]),
+				          "graph %zu: array %zu is a copy", i, a);
+			for (uint32_t u = 0; u < h->n && h->orig_id; u++)
+				cr_assert_eq(ordo_graph_node_of(h, ordo_graph_orig_of(h, u)), u);
+			/* back to the zstd layout: the same bytes as writing the graph itself */
+			cr_assert_eq(ordo_save(tmp("z1.ordo"), ORDO_FMT_NATIVE, h, NULL, &e), 0);
+			cr_assert_eq(ordo_save(tmp("z2.ordo"), ORDO_FMT_NATIVE, gs[i], NULL, &e),
+			             0);
+			size_t n1, n2;
+			unsigned char *b1 = read_bytes(tmp("z1.ordo"), &n1),
+			              *b2 = read_bytes(tmp("z2.ordo"), &n2);
+			cr_assert(n1 == n2 && !memcmp(b1, b2, n1), "graph %zu: converts back", i);
+			free(b1), free(b2);
+			ordo_graph_free(h);
+		}
+	}
+	/* a mapped graph given weights from its coordinates gets arrays of its own */
+	cr_assert_eq(ordo_save(tmp("m.ordo"), ORDO_FMT_NATIVE, road, &map, &e), 0, "%s", e.msg);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.weights_from_coords = true;
+	struct ordo_graph *h = load_opts(tmp("m.ordo"), &o, NULL);
+	cr_assert(!ordo_graph_maps(h, h->w), "weights set in a read-only mapping");
+	cr_assert_eq(ordo_save(tmp("z.ordo"), ORDO_FMT_NATIVE, road, NULL, &e), 0, "%s", e.msg);
+	struct ordo_graph *k = load_opts(tmp("z.ordo"), &o, NULL);
+	cr_assert(ordo_graph_equal(k, h), "the same lengths as from the zstd layout");
+	cr_assert(!ordo_graph_equal(road, h), "the generator's weights are not lengths");
+	ordo_graph_free(h);
+	ordo_graph_free(k);
+	for (size_t i = 0; i < sizeof gs / sizeof *gs; i++)
+		ordo_graph_free(gs[i]);
+}
+
+/* Damage in a mappable file: a checksum error only on request (the load maps, and
+ * does not read, what it need not check), structural damage and non-zero padding
+ * always, a cut-short file an error (never SIGBUS), a file of a format version this
+ * reader does not know refused by its version. */
+Test(malformed, mappable_native_damage, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_err e = {0};
+	struct ordo_graph *g, *c, *h;
+	cr_assert_eq(ordo_generate("rmat:scale=8,ef=4", 1, &g, NULL, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_compress(g, 1, &c, &e), 0, "%s", e.msg);
+	struct ordo_save_opts map;
+	ordo_save_opts_init(&map);
+	map.mappable = true;
+	cr_assert_eq(ordo_save(tmp("p.ordo"), ORDO_FMT_NATIVE, g, &map, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_save(tmp("c.ordo"), ORDO_FMT_NATIVE, c, &map, &e), 0, "%s", e.msg);
+	size_t n, nc;
+	unsigned char *b = read_bytes(tmp("p.ordo"), &n), *bc = read_bytes(tmp("c.ordo"), &nc);
+	unsigned char *f = malloc(n > nc ? n : nc);
+	/* the sections' data: offsets (section 0), destinations (1), weights (2) */
+	uint64_t at[3];
+	for (int i = 0; i < 3; i++) {
+		uint64_t table;
+		memcpy(&table, b + 128 + 48 * i + 24, 8);
+		memcpy(&at[i], b + table, 8);
+	}
+	struct ordo_load_opts verify;
+	ordo_load_opts_init(&verify);
+	verify.verify_mapped = true;
+	/* a weight changed: a valid graph, so only the checksums can tell */
+	memcpy(f, b, n);
+	f[at[2] + 4 * 17] ^= 0x40;
+	write_bytes(tmp("f.ordo"), f, n);
+	cr_assert_eq(try_load(tmp("f.ordo"), NULL, &h, &e), 0, "%s", e.msg);
+	cr_assert(!ordo_graph_equal(g, h), "the weight change is in the graph");
+	ordo_graph_free(h);
+	cr_assert_eq(try_load(tmp("f.ordo"), &verify, &h, &e), ORDO_ECHECKSUM, "%s", e.msg);
+	cr_assert(strstr(e.msg, "checksum mismatch") && strstr(e.msg, "section 2"), "%s", e.msg);
+	/* a destination out of range, and offsets that decrease: refused either way */
+	memcpy(f, b, n);
+	f[at[1] + 4 * 3 + 3] = 0xff;
+	write_bytes(tmp("f.ordo"), f, n);
+	cr_assert_eq(try_load(tmp("f.ordo"), NULL, &h, &e), ORDO_EFORMAT, "%s", e.msg);
+	cr_assert(strstr(e.msg, "arc 3 points to node"), "%s", e.msg);
+	memcpy(f, b, n);
+	f[at[0] + 8 * 5 + 7] = 0x7f;
+	write_bytes(tmp("f.ordo"), f, n);
+	cr_assert_eq(try_load(tmp("f.ordo"), NULL, &h, &e), ORDO_EFORMAT, "%s", e.msg);
+	cr_assert(strstr(e.msg, "offsets decrease at node 5"), "%s", e.msg);
+	/* the zero padding after a compressed graph's node data */
+	uint64_t table, data, raw;
+	memcpy(&table, bc + 128 + 48 * 2 + 24, 8);
+	memcpy(&raw, bc + 128 + 48 * 2 + 8, 8);
+	memcpy(&data, bc + table, 8);
+	memcpy(f, bc, nc);
+	f[data + raw + 3] = 1;
+	write_bytes(tmp("f.ordo"), f, nc);
+	cr_assert_eq(try_load(tmp("f.ordo"), NULL, &h, &e), ORDO_EFORMAT, "%s", e.msg);
+	cr_assert(strstr(e.msg, "zero bytes after the node data"), "%s", e.msg);
+	/* cut short anywhere: an error naming the file, no graph, no signal */
+	for (size_t cut = 0; cut < nc; cut += 1 + cut / 3) {
+		write_bytes(tmp("f.ordo"), bc, cut);
+		cr_assert_neq(try_load(tmp("f.ordo"), NULL, &h, &e), 0, "cut at %zu", cut);
+	}
+	/* version 4: unknown */
+	memcpy(f, b, n);
+	f[8] = 4;
+	io_native_reseal(f, n);
+	write_bytes(tmp("f.ordo"), f, n);
+	cr_assert_eq(try_load(tmp("f.ordo"), NULL, &h, &e), ORDO_EUNSUPPORTED, "%s", e.msg);
+	free(b), free(bc), free(f);
+	ordo_graph_free(g);
+	ordo_graph_free(c);
 }
 
 Test(readers, dimacs_brings_its_sibling_co, .init = mk_tmp, .fini = rm_tmp)
