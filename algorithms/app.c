@@ -387,10 +387,15 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
 	int rc = harness_opts_set(k, s->cfg.app_opts, o->options, err);
+	if (!rc && o->seats)
+		rc = harness_parse_seats(o->seats, &s->cfg.seats, err);
 	if (!rc)
 		rc = ordo_topology_init(&s->r.topo, o->threads, 0, ORDO_BIND_NONE, err);
 	if (!rc)
 		rc = resolve_scheduler(&s->r, &has_delta, err);
+	if (!rc && o->coop && s->r.ops->release) /* (no hook: every worker runs, as the CLI) */
+		rc = ordo_coop_open(o->coop[0] ? o->coop : ordo_coop_default_name(), 0, &s->r.coop,
+		                    err);
 	if (!rc)
 		rc = app_prepare(&s->r, true, false, err);
 	if (!rc) {
@@ -466,6 +471,7 @@ void app_session_close(struct app_session *s)
 		ordo_graph_free(s->r.g);
 	if (s->r.topo.node)
 		ordo_topology_free(&s->r.topo);
+	ordo_coop_close(s->r.coop);
 	free(s->cfg.app_opts);
 	free(s);
 }

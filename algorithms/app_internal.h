@@ -66,6 +66,8 @@ struct app_run {
  * the command line into c, its app_opts allocated (the caller frees it); -1 to go on,
  * else the exit status (0 after --help or --version). */
 int harness_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c);
+/* --seats' value (auto, adapt, all or a count) into *seats; EINVAL with a message. */
+int harness_parse_seats(const char *arg, int64_t *seats, struct ordo_err *err);
 /* A kernel's options block, initialised from its defaults (NULL when it has none);
  * *ok false when out of memory. */
 void *harness_opts_new(const struct app_kernel *k, bool *ok);

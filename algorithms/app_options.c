@@ -224,20 +224,14 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD, &c->lookahead))
 			return 2;
 		break;
-	case A_SEATS:
-		if (!strcmp(arg, "auto"))
-			c->seats = ORDO_SEATS_AUTO;
-		else if (!strcmp(arg, "adapt"))
-			c->seats = ORDO_SEATS_ADAPT;
-		else if (!strcmp(arg, "all"))
-			c->seats = ORDO_SEATS_ALL;
-		else if (cli_parse_int("--seats", arg, 1, 4096, &c->seats, &(struct ordo_err){0})) {
-			fprintf(stderr,
-			        "%s: --seats %s: expected auto, adapt, all or a count in 1..4096\n",
-			        cli_prog, arg);
+	case A_SEATS: {
+		struct ordo_err e = {0};
+		if (harness_parse_seats(arg, &c->seats, &e)) {
+			fprintf(stderr, "%s: %s\n", cli_prog, e.msg);
 			return 2;
 		}
 		break;
+	}
 	case A_COOP_NAME:
 		c->coop_name = arg;
 		/* fall through */
@@ -307,6 +301,21 @@ static int app_check_args(const struct app_kernel *k, struct app_cfg *c, int arg
 			c->fmt = F_TEXT; /* stdout keeps the human report */
 	}
 	return -1;
+}
+
+int harness_parse_seats(const char *arg, int64_t *seats, struct ordo_err *err)
+{
+	if (!strcmp(arg, "auto"))
+		*seats = ORDO_SEATS_AUTO;
+	else if (!strcmp(arg, "adapt"))
+		*seats = ORDO_SEATS_ADAPT;
+	else if (!strcmp(arg, "all"))
+		*seats = ORDO_SEATS_ALL;
+	else if (cli_parse_int("--seats", arg, 1, 4096, seats, &(struct ordo_err){0}))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--seats %s: expected auto, adapt, all or a count in 1..4096",
+		                    arg);
+	return 0;
 }
 
 int harness_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c)

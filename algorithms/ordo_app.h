@@ -164,6 +164,10 @@ struct app_session_opts {
 	/* the kernel's own options as "name=value" (a flag: "name"), NULL-terminated,
 	 * set as its command-line options are; NULL: its defaults */
 	const char *const *options;
+	/* the binaries' --seats (auto, adapt, all or a count; NULL: auto) and --coop (NULL:
+	 * none; "": the default budget; else the budget's name) */
+	const char *seats;
+	const char *coop;
 };
 int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
                      const struct app_session_opts *o, struct app_session **out,

@@ -27,15 +27,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def smaps(pid):
-    """(Rss, Pss) of a live process in KiB; None once it is gone."""
+    """(Rss, Pss, file pages mapped in 2 MiB pages) of a live process in KiB; None once
+    it is gone."""
     try:
         with open("/proc/%d/smaps_rollup" % pid) as f:
             kv = {}
             for line in f:
                 parts = line.split()
-                if len(parts) >= 2 and parts[0] in ("Rss:", "Pss:"):
-                    kv[parts[0]] = int(parts[1])
-            return kv.get("Rss:", 0), kv.get("Pss:", 0)
+                if len(parts) >= 2 and parts[0].endswith(":"):
+                    kv[parts[0]] = int(parts[1]) if parts[1].isdigit() else 0
+            return (kv.get("Rss:", 0), kv.get("Pss:", 0),
+                    kv.get("FilePmdMapped:", 0) + kv.get("ShmemPmdMapped:", 0))
     except (FileNotFoundError, ProcessLookupError, PermissionError):
         return None
 
@@ -50,16 +52,18 @@ def run(cmds, period):
     t0 = time.monotonic()
     ps = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
           for c in cmds]
-    peak_pss = peak_rss = 0
+    peak_pss = peak_rss = peak_pmd = 0
     while any(p.poll() is None for p in ps):
-        rss = pss = 0
+        rss = pss = pmd = 0
         for p in ps:
             s = smaps(p.pid) if p.poll() is None else None
             if s:
                 rss += s[0]
                 pss += s[1]
+                pmd = max(pmd, s[2])
         peak_pss = max(peak_pss, pss)
         peak_rss = max(peak_rss, rss)
+        peak_pmd = max(peak_pmd, pmd)
         time.sleep(period)
     wall = time.monotonic() - t0
     recs = []
@@ -71,7 +75,7 @@ def run(cmds, period):
         if not rs or any(r["verify"] != "PASS" for r in rs):
             sys.exit("not verified: %s" % " ".join(c))
         recs.append(rs)
-    return wall, peak_pss / 1024, peak_rss / 1024, recs
+    return wall, peak_pss / 1024, peak_rss / 1024, peak_pmd / 1024, recs
 
 
 def main():
@@ -83,7 +87,7 @@ def main():
     ap.add_argument("--mapped", help="its mappable copy (default: made beside --work)")
     ap.add_argument("--work", default="/tmp", help="where the mappable copy is written")
     ap.add_argument("--huge-dir", help="also map a copy from this directory (a tmpfs "
-                    "mounted with huge=within_size: the page cache in 2 MiB pages)")
+                    "mounted with huge=always: the page cache in 2 MiB pages)")
     ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--trials", type=int, default=1)
@@ -113,22 +117,23 @@ def main():
                 warm(path)
                 cmd = [os.path.join(a.bin, a.app), path, "--wl", a.wl, "-t", str(a.threads),
                        "-n", str(a.trials), "--source", "0", "--format", "json", "-q"]
-                wall, pss, rss, recs = run([cmd] * a.procs, a.period)
+                wall, pss, rss, pmd, recs = run([cmd] * a.procs, a.period)
                 loads = [rs[0]["load_s"] for rs in recs]
                 kern = [statistics.median(r["time_s"] for r in rs) for rs in recs]
                 res[name].append((statistics.median(loads), max(loads), pss, rss, wall,
                                   statistics.median(kern)))
                 print("round %d  %-13s load %.3f s (max %.3f)  peak Pss %.0f MiB  Rss %.0f "
-                      "MiB  all done %.2f s  kernel %.3f s" %
+                      "MiB  all done %.2f s  kernel %.3f s  file in 2 MiB pages %.0f MiB" %
                       (rnd + 1, name, statistics.median(loads), max(loads), pss, rss, wall,
-                       statistics.median(kern)), flush=True)
+                       statistics.median(kern), pmd), flush=True)
                 if out:
                     out.write(json.dumps({
                         "round": rnd + 1, "layout": name, "file": path,
                         "file_bytes": os.path.getsize(path), "procs": a.procs,
                         "threads": a.threads, "app": a.app, "wl": a.wl,
                         "load_s": loads, "kernel_s": kern, "peak_pss_mib": pss,
-                        "peak_rss_mib": rss, "wall_s": wall}) + "\n")
+                        "peak_rss_mib": rss, "pmd_mapped_mib": pmd,
+                        "wall_s": wall}) + "\n")
     finally:
         if not a.mapped:
             os.unlink(mapped)

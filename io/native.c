@@ -393,7 +393,7 @@ static int decode_frames(int fd, const char *path, int T, uint64_t block, const 
 }
 
 /* The file read-only and shared, from an address aligned to 2 MiB, so that where the
- * page cache holds it in huge pages (a tmpfs mounted with huge=within_size; a kernel
+ * page cache holds it in huge pages (a tmpfs mounted with huge=always; a kernel
  * collapsing read-only file pages) they are mapped as such: random reads of a graph
  * through 4 KiB pages cost TLB misses that a private copy in huge pages does not have. */
 static void *map_shared(int fd, uint64_t len)

@@ -79,7 +79,8 @@ Test(readers, tiny_in_every_format)
 	    {"tiny.gr.zst", ORDO_FMT_DIMACS},       {"tiny.txt", ORDO_FMT_EDGELIST},
 	    {"tiny_txt_no_ext", ORDO_FMT_EDGELIST}, {"tiny.mtx", ORDO_FMT_MTX},
 	    {"tiny.ggr", ORDO_FMT_GALOIS},          {"tiny.adj", ORDO_FMT_LIGRA},
-	    {"tiny.wsg", ORDO_FMT_GAPBS}, /* written by GAPBS's converter */
+	    {"tiny.wsg", ORDO_FMT_GAPBS},       /* written by GAPBS's converter */
+	    {"tiny_map.ordo", ORDO_FMT_NATIVE}, /* mappable (version 3), frozen */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[512];

@@ -177,6 +177,36 @@ def test_compressed_load():
         g.csr()
 
 
+def test_mappable_file_is_mapped_not_copied():
+    g = ordo.load(os.path.join(FIX, "tiny_map.ordo"))
+    h = ordo.load(os.path.join(FIX, "tiny.gr"))
+    assert g.mapped and not h.mapped and g.info()["mapped"]
+    for a, b in zip(g.csr(), h.csr()):
+        np.testing.assert_array_equal(a, b)
+        assert not a.flags.writeable
+    np.testing.assert_array_equal(ordo.sssp(g, 0).dist, ordo.sssp(h, 0).dist)
+    assert ordo.load(os.path.join(FIX, "tiny_map.ordo"), verify_mapped=True).mapped
+
+
+def test_seats_and_coop_keep_the_answer():
+    A = random_graph(n=2000, density=0.004, seed=7, symmetric=True)
+    g = ordo.Graph.from_scipy(A)
+    want = dist_as_float(ordo.sssp(g, 0, threads=4, seats="all").dist)
+    name = "ordo-test-py-%d" % os.getpid()
+    try:
+        for seats, coop in ((1, None), ("auto", None), ("adapt", None), (2, name)):
+            r = ordo.sssp(g, 0, scheduler="smq", threads=4, seats=seats, coop=coop)
+            np.testing.assert_array_equal(dist_as_float(r.dist), want)
+            assert r.verified
+            if seats == 1:
+                assert r.record["seats"] == 1
+    finally:
+        if os.path.exists("/dev/shm/" + name):
+            os.unlink("/dev/shm/" + name)
+    with pytest.raises(ordo.Error, match="--seats 0: expected auto, adapt, all or a count"):
+        ordo.sssp(g, 0, seats=0)
+
+
 # ---- zero copy and lifetimes ----
 
 def test_fitting_arrays_are_borrowed_without_a_copy():

@@ -144,6 +144,9 @@ class Graph:
     compressed = property(lambda self: self._g.compressed)
     borrowed = property(lambda self: self._g.borrowed,
                         doc="its arrays are the caller's (no copy was made)")
+    mapped = property(lambda self: self._g.mapped,
+                      doc="its arrays lie in a mappable .ordo file, mapped read-only and "
+                          "shared with every process that maps it (no copy was made)")
 
     def degree(self):
         """Out-degree of every node (uint64)."""
@@ -164,7 +167,7 @@ class Graph:
 
     def info(self):
         return dict(n=self.n, m=self.m, weighted=self.weighted, symmetric=self.symmetric,
-                    compressed=self.compressed, borrowed=self.borrowed,
+                    compressed=self.compressed, borrowed=self.borrowed, mapped=self.mapped,
                     bytes=self._g._bytes(), coordinates=self._g.has_coords,
                     conversions=list(self.conversions), name=self.name)
 
@@ -178,7 +181,9 @@ def load(path, **options):
     """Loads a graph file in any format ordo reads (DIMACS, METIS, edge list, Matrix
     Market, Galois, native .ordo; zstd-compressed text too). Options: symmetrize,
     dedup, compress, reorder ("rcm", "bfs", "degree", "hilbert"), random_weights=(lo,
-    hi), weight_seed, coords (a .co/.xyz file), no_coords, keep_self_loops, threads."""
+    hi), weight_seed, coords (a .co/.xyz file), no_coords, keep_self_loops, threads,
+    verify_mapped (a mappable .ordo file, which is mapped rather than read: also check
+    its checksums, as the binaries' --verify-mapped)."""
     import os
     path = os.fspath(path)
     return Graph(_core.load(path, **options), name=path)
@@ -203,7 +208,7 @@ class Result:
 
 
 def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
-         options=None):
+         options=None, seats=None, coop=None):
     if not isinstance(g, Graph):
         raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...), not %s"
                         % (app, type(g).__name__))
@@ -212,7 +217,8 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
             if v is not None]
     out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
                     threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
-                    opts)
+                    opts, None if seats is None else str(seats),
+                    None if not coop else "" if coop is True else str(coop))
     res = []
     for rec, passed, arrays in out:
         rec = _json.loads(rec)
@@ -229,28 +235,32 @@ def _queries(q):
 
 
 def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-         lookahead=None):
+         lookahead=None, seats=None, coop=None):
     """Single-source shortest paths from `source` (an input node id; a list runs one
-    trial per source and returns a list). dist: uint64, DIST_INF where unreached."""
+    trial per source and returns a list). dist: uint64, DIST_INF where unreached.
+    Every app also takes seats ("auto", "adapt", "all" or a count) and coop (True: the
+    machine's default budget of cores; a string: the budget's name), as the binaries'
+    --seats and --coop, for sharing the machine."""
     r = _run("sssp", g, _queries(source), None, scheduler, threads, seed, verify, delta,
-             lookahead)
+             lookahead, seats=seats, coop=coop)
     return r if _np.ndim(source) else r[0]
 
 
 def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-        lookahead=None, direction=None, alpha=None, beta=None, handoff_round=None):
+        lookahead=None, direction=None, alpha=None, beta=None, handoff_round=None,
+        seats=None, coop=None):
     """Breadth-first levels from `source`. level: uint32, LEVEL_INF where unreached.
     Without a scheduler, direction-optimising frontier rounds (as the bfs binary); with
     one, the scheduler-driven operator. direction ("auto", "push", "pull",
     "rounds-push"), alpha, beta, handoff_round: as the binary's --direction, ..."""
     r = _run("bfs", g, _queries(source), None, scheduler, threads, seed, verify, delta,
              lookahead, dict(direction=direction, alpha=alpha, beta=beta,
-                             handoff_round=handoff_round))
+                             handoff_round=handoff_round), seats=seats, coop=coop)
     return r if _np.ndim(source) else r[0]
 
 
 def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-          lookahead=None, heuristic_scale=None):
+          lookahead=None, heuristic_scale=None, seats=None, coop=None):
     """Point-to-point shortest path guided by the graph's coordinates (load them with
     the graph). distance: the length (uint64 array of one). heuristic_scale: as the
     binary's --heuristic-scale (default: the largest consistent factor)."""
@@ -258,23 +268,25 @@ def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, del
     if len(srcs) != len(tgts):
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
     r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
-             dict(heuristic_scale=heuristic_scale))
+             dict(heuristic_scale=heuristic_scale), seats=seats, coop=coop)
     return r if _np.ndim(source) else r[0]
 
 
-def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None):
+def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,
+        seats=None, coop=None):
     """Minimum spanning forest (Boruvka). forest_u, forest_v, forest_w: its edges, ends
     in the graph's node ids. A graph not symmetric is symmetrised first (a copy)."""
-    return _run("mst", g, None, None, scheduler, threads, seed, verify, delta, lookahead)[0]
+    return _run("mst", g, None, None, scheduler, threads, seed, verify, delta, lookahead,
+                seats=seats, coop=coop)[0]
 
 
 def kcore(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,
-          algo=None):
+          algo=None, seats=None, coop=None):
     """Core number of every node (uint32). Without a scheduler, level-synchronous
     peeling (as the kcore binary); with one, the order-independent operator. algo
     ("peel", "bounds"): as the binary's --algo."""
     return _run("kcore", g, None, None, scheduler, threads, seed, verify, delta,
-                lookahead, dict(algo=algo))[0]
+                lookahead, dict(algo=algo), seats=seats, coop=coop)[0]
 
 
 def schedulers():

@@ -95,6 +95,7 @@ static PyObject *Graph_get(GraphObject *self, void *which)
 	                       : !strcmp(w, "symmetric")  ? (g->flags & ORDO_GRAPH_SYMMETRIC) != 0
 	                       : !strcmp(w, "compressed") ? ordo_graph_compressed(g)
 	                       : !strcmp(w, "borrowed")   ? !self->owned
+	                       : !strcmp(w, "mapped")     ? g->map != NULL
 	                                                  : g->coord_kind != ORDO_COORD_NONE);
 }
 
@@ -178,6 +179,7 @@ static PyGetSetDef Graph_getset[] = {
     PROP("compressed", "compressed CSR"),
     PROP("borrowed", "the arrays are the caller's"),
     PROP("has_coords", "nodes have coordinates"),
+    PROP("mapped", "the arrays lie in a mapped file, shared with other processes"),
     {NULL, NULL, NULL, NULL, NULL},
 };
 #undef PROP
@@ -207,14 +209,15 @@ static PyObject *py_load(PyObject *mod, PyObject *args, PyObject *kw)
 	(void)mod;
 	static char *names[] = {"path",    "symmetrize",      "dedup",       "compress",
 	                        "reorder", "random_weights",  "weight_seed", "coords",
-	                        "threads", "keep_self_loops", "no_coords",   NULL};
+	                        "threads", "keep_self_loops", "no_coords",   "verify_mapped",
+	                        NULL};
 	const char *path, *reorder = NULL, *coords = NULL;
-	int sym = 0, dedup = 0, compress = 0, loops = 0, no_coords = 0, threads = 0;
+	int sym = 0, dedup = 0, compress = 0, loops = 0, no_coords = 0, threads = 0, vmap = 0;
 	PyObject *rw = Py_None;
 	unsigned long long wseed = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|pppzOKzipp", names, &path, &sym, &dedup,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|pppzOKzippp", names, &path, &sym, &dedup,
 	                                 &compress, &reorder, &rw, &wseed, &coords, &threads,
-	                                 &loops, &no_coords))
+	                                 &loops, &no_coords, &vmap))
 		return NULL;
 	struct ordo_load_opts lo;
 	ordo_load_opts_init(&lo);
@@ -226,6 +229,7 @@ static PyObject *py_load(PyObject *mod, PyObject *args, PyObject *kw)
 	lo.coords = coords;
 	lo.no_sibling_coords = no_coords;
 	lo.threads = threads;
+	lo.verify_mapped = vmap;
 	if (reorder && (lo.reorder = ordo_order_from_name(reorder)) < 0) {
 		PyErr_Format(PyExc_ValueError, "reorder=%s: expected rcm, bfs, degree or hilbert",
 		             reorder);
@@ -520,15 +524,15 @@ static struct app_query *queries_of(PyObject *srcs, PyObject *tgts, const struct
 static PyObject *py_run(PyObject *mod, PyObject *args)
 {
 	(void)mod;
-	const char *app, *wl, *input;
+	const char *app, *wl, *input, *seats, *coop;
 	GraphObject *go;
 	PyObject *srcs, *tgts, *optlist;
 	long long delta, lookahead;
 	int threads, verify;
 	unsigned long long seed;
-	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLsO!", &app, &GraphType, &go, &srcs, &tgts, &wl,
+	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLsO!zz", &app, &GraphType, &go, &srcs, &tgts, &wl,
 	                      &delta, &threads, &seed, &verify, &lookahead, &input, &PyList_Type,
-	                      &optlist))
+	                      &optlist, &seats, &coop))
 		return NULL;
 	/* the app's options: borrowed UTF-8 of the list's strings, alive while the list is */
 	const char *options[17] = {0};
@@ -556,7 +560,9 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	                              .seed = seed,
 	                              .verify = verify,
 	                              .cancel = &interrupted,
-	                              .options = options};
+	                              .options = options,
+	                              .seats = seats,
+	                              .coop = coop};
 	struct app_session *s = NULL;
 	struct ordo_err err = {0};
 	int rc;
