@@ -151,17 +151,22 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		F_N("thread_descheduled_s");
 	}
 	/* seats (runtime/seats.h): workers allowed to run at the start and the end, times a
-	 * worker parked, tasks parking workers handed over */
+	 * worker parked, tasks parking workers handed over; idle workers' CPU seconds and
+	 * sleeps on the idle bell */
 	if (timed) {
 		F_U("seats", t->rs.seats_start);
 		F_U("seats_end", t->rs.seats_end);
 		F_U("parks", t->rs.parks);
 		F_U("handed_over", t->rs.handed_over);
+		F_D("idle_cpu_s", t->rs.idle_cpu_s, 4);
+		F_U("idle_sleeps", t->rs.idle_sleeps);
 	} else {
 		F_N("seats");
 		F_N("seats_end");
 		F_N("parks");
 		F_N("handed_over");
+		F_N("idle_cpu_s");
+		F_N("idle_sleeps");
 	}
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;

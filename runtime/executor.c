@@ -50,6 +50,7 @@
  *   processes, --coop, the end is seen there); the worker that ends the run wakes them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ void ordo_push_grow(struct ordo_tctx *ctx)
 	ctx->pushbuf = p;
 	ctx->cappush = cap;
 }
+
+/* ordo_backoff's round of its longest pause (64 us): an idle worker that reaches it
+ * sleeps on the idle bell instead (seats.h) */
+#define IDLE_SLEEP_ROUND 30
 
 void ordo_backoff(unsigned round)
 {
@@ -197,6 +202,7 @@ struct run {
 static void run_end(struct run *r)
 {
 	atomic_store(&r->finished, true);
+	seats_idle_ring(&r->seats, INT_MAX);
 	if (r->seats.parking)
 		seats_wake_all(&r->seats);
 }
@@ -324,6 +330,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	}
 	/* gave its seat up: runs the tasks it holds, pops no more, then parks */
 	bool leaving = false;
+	bool slept = false;       /* on the idle bell, since its last task */
+	uint64_t pushed_mark = 0; /* `pushed` at the last every-64-task check */
 	for (;;) {
 		if (__builtin_expect(
 		        atomic_load_explicit(&seats->pending, memory_order_relaxed) != 0, 0))
@@ -342,6 +350,13 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			if (__builtin_expect(idling, 0)) {
 				mark_stretch(c, &w_mark, &c_mark, true);
 				idling = false;
+				if (slept) { /* woken to tasks: the next sleeper may find some too
+					      */
+					slept = false;
+					if (atomic_load_explicit(&seats->idle_sleepers,
+					                         memory_order_relaxed))
+						seats_idle_ring(seats, 1);
+				}
 			}
 			/* stage prefetches: every `spacing` positions a held task is told how
 			 * many stages are left before it runs */
@@ -374,12 +389,17 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			}
 			if (__builtin_expect(done & 63, 1) || leaving)
 				continue;
-			/* every 64 tasks: a caller's stop, and the seat */
+			/* every 64 tasks: a caller's stop, idle sleepers, and the seat */
 			if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 				atomic_store(&r->canceled, true);
 				run_end(r);
 				break;
 			}
+			/* rings for idle sleepers only while its tasks multiply: pushed more than
+			 * the 64 it ran (a worker walking a path has nothing to share) */
+			if (pushed - pushed_mark > 64)
+				seats_idle_check(seats);
+			pushed_mark = pushed;
 			if (!seats->parking)
 				continue;
 			bool leave = must_leave(r, c);
@@ -429,7 +449,14 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			idle = idle_start;
 			continue;
 		}
-		ordo_backoff(idle++);
+		if (idle >= IDLE_SLEEP_ROUND) { /* the longest pause reached: sleep until rung */
+			const unsigned k = idle - IDLE_SLEEP_ROUND;
+			seats_idle_sleep(seats, &r->finished, 125000ull << (k < 3 ? k : 3));
+			slept = true;
+			idle++;
+		} else {
+			ordo_backoff(idle++);
+		}
 	}
 out:
 	mark_stretch(c, &w_mark, &c_mark, idling);
@@ -469,6 +496,7 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	stats->seats_end = atomic_load(&r->seats.limit);
 	stats->parks = atomic_load(&r->seats.parks);
 	stats->handed_over = atomic_load(&r->handed_over);
+	stats->idle_sleeps = atomic_load(&r->seats.idle_sleeps);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	for (int t = 0; t < T; t++) {
 		const struct ordo_tctx *c = r->ctx[t];
@@ -492,6 +520,8 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 		stats->thread_idle_s[t] = (float)c->idle_wall;
 		stats->thread_descheduled_s[t] = (float)(off > 0 ? off : 0);
 	}
+	for (int t = 0; t < T; t++)
+		stats->idle_cpu_s += r->ctx[t]->idle_cpu;
 }
 
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,

@@ -170,6 +170,10 @@ struct ordo_run_stats {
 	 * workers */
 	int seats_start, seats_end;
 	uint64_t parks, handed_over;
+	/* idle workers: CPU seconds they used (looking for work, backing off; all workers
+	 * together) and times one slept on the idle bell (seats.h) */
+	double idle_cpu_s;
+	uint64_t idle_sleeps;
 	/* Per worker (the first ORDO_STATS_THREADS), in seconds of the loop: busy (between
 	 * a successful pop after an idle stretch and the next idle stretch, an idle stretch
 	 * being two failed pops or more), idle (looking for work, backing off), and

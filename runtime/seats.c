@@ -179,6 +179,39 @@ void seats_wake_all(struct seats *s)
 	ring(s, INT_MAX);
 }
 
+void seats_idle_sleep(struct seats *s, const _Atomic bool *finished, uint64_t timeout_ns)
+{
+	/* counted before the bell is read, and `finished` read after it: a ring or the
+	 * run's end after either read moves the bell, and the wait returns at once */
+	atomic_fetch_add(&s->idle_sleepers, 1);
+	const uint32_t seen = atomic_load(&s->idle_bell);
+	if (!atomic_load(finished)) {
+		struct timespec ts = {0, (long)timeout_ns};
+		syscall(SYS_futex, &s->idle_bell, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+		atomic_fetch_add_explicit(&s->idle_sleeps, 1, memory_order_relaxed);
+	}
+	atomic_fetch_sub(&s->idle_sleepers, 1);
+}
+
+void seats_idle_ring(struct seats *s, int n)
+{
+	atomic_fetch_add(&s->idle_bell, 1);
+	if (atomic_load(&s->idle_sleepers)) {
+		syscall(SYS_futex, &s->idle_bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+		atomic_fetch_add_explicit(&s->idle_rings, 1, memory_order_relaxed);
+	}
+}
+
+void seats_idle_ring_due(struct seats *s)
+{
+	const uint64_t t = now_ns();
+	uint64_t last = atomic_load_explicit(&s->idle_rung_ns, memory_order_relaxed);
+	if (t - last >= 200000 &&
+	    atomic_compare_exchange_strong_explicit(&s->idle_rung_ns, &last, t,
+	                                            memory_order_relaxed, memory_order_relaxed))
+		seats_idle_ring(s, 1);
+}
+
 bool seats_give(struct seats *s, const struct ordo_task *t, size_t n)
 {
 	if (!n)

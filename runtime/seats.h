@@ -20,6 +20,17 @@
  *   N      fixed;
  *   all    every worker (no parking; also where the scheduler has no release hook).
  * With a cooperative budget (coop.h) a seat also needs one of the machine's tokens.
+ *
+ * Idle seated workers (no task to pop) sleep on a second futex, the idle bell, once
+ * their back-off has reached its longest pause, with a timeout of 125 us growing to
+ * 1 ms, instead of waking every 64 us to look; so an idle worker costs the workers that
+ * have tasks (and the machine's other processes) a few wake-ups a millisecond at most.
+ * Whoever has tasks to share rings it: a worker whose last 64 tasks pushed more than 64
+ * looks at its every-64-task check whether someone sleeps, and then rings (one sleeper)
+ * when the last ring is 200 us old;
+ * a woken worker that finds a task rings for the next sleeper, so a burst of work wakes
+ * them one after the other; the run's end rings for all. A ring can be missed (a worker
+ * that is about to sleep has not yet counted itself): the timeout bounds the delay.
  */
 #ifndef ORDO_SEATS_H
 #define ORDO_SEATS_H
@@ -55,6 +66,12 @@ struct seats {
 	struct ordo_task *pool;
 	size_t n, cap;
 	_Atomic uint64_t parks; /* statistics */
+	/* idle seated workers sleep on idle_bell; idle_sleepers is read at every worker's
+	 * every-64-task check */
+	alignas(128) _Atomic uint32_t idle_bell;
+	_Atomic int idle_sleepers;
+	_Atomic uint64_t idle_rung_ns;
+	_Atomic uint64_t idle_sleeps, idle_rings; /* statistics */
 };
 
 /* Sets the limit from o->seats, T, the CPUs of the affinity mask and the scheduler's
@@ -79,6 +96,19 @@ bool seats_probe(struct seats *s);
 void seats_wait(struct seats *s, uint32_t seen, uint64_t timeout_ns);
 /* Wakes every parked worker (the run ended). */
 void seats_wake_all(struct seats *s);
+/* An idle seated worker's sleep: until the idle bell rings, `finished` is set or
+ * timeout_ns passes. */
+void seats_idle_sleep(struct seats *s, const _Atomic bool *finished, uint64_t timeout_ns);
+/* Wakes up to n idle sleepers. */
+void seats_idle_ring(struct seats *s, int n);
+/* A worker with tasks, at its every-64-task check: rings one sleeper when someone
+ * sleeps and the last ring is 200 us old. */
+void seats_idle_ring_due(struct seats *s);
+static inline void seats_idle_check(struct seats *s)
+{
+	if (__builtin_expect(atomic_load_explicit(&s->idle_sleepers, memory_order_relaxed) != 0, 0))
+		seats_idle_ring_due(s);
+}
 /* Appends tasks to the pool; false when out of memory (nothing was added). */
 bool seats_give(struct seats *s, const struct ordo_task *t, size_t n);
 /* Takes the whole pool: *out (caller frees), returns the count. */
