@@ -196,6 +196,7 @@ struct run {
 	_Atomic bool finished, canceled;
 	struct seats seats;
 	_Atomic uint64_t handed_over;
+	_Atomic uint64_t parked_mask; /* bit t: worker t is parked (T <= 64) */
 };
 
 /* The run is over (terminated, canceled or out of memory): parked workers wake. */
@@ -254,6 +255,8 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		return false;
 	}
 	atomic_fetch_add(&s->parked, 1);
+	const uint64_t bit = c->tid < 64 ? 1ull << c->tid : 0;
+	atomic_fetch_or_explicit(&r->parked_mask, bit, memory_order_relaxed);
 	bool seated = false;
 	for (;;) {
 		const uint32_t seen = atomic_load(&s->bell);
@@ -278,6 +281,7 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		 * moment and a stop are looked at on the timeout */
 		seats_wait(s, seen, s->coop ? 1000000 : s->adapt ? 20000000 : 100000000);
 	}
+	atomic_fetch_and_explicit(&r->parked_mask, ~bit, memory_order_relaxed);
 	atomic_fetch_sub(&s->parked, 1);
 	return seated;
 }
@@ -571,8 +575,10 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		if (!ok && got_threads == T)
 			oom = true; /* a context or its push buffer or the scheduler's state */
 		struct ordo_tctx *c = ok ? ctx[t] : NULL;
-		if (c && r.seats.parking)
+		if (c && r.seats.parking) {
 			c->running = &r.seats.held;
+			c->parked_mask = T <= 64 ? &r.parked_mask : NULL;
+		}
 		if (c) {
 			/* seed this thread's slice of the initial tasks */
 			uint64_t lo = n * (uint64_t)t / (uint64_t)T,

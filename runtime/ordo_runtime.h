@@ -67,6 +67,10 @@ struct ordo_tctx {
 	 * scheduler may skip work that only serves other running workers while it reads 1
 	 * (a relaxed load; it changes only when workers park or come back) */
 	const _Atomic int *running;
+	/* workers parked now (bit t for worker t), or NULL when every worker runs all along
+	 * or there are more than 64: a scheduler choosing a victim may skip parked ones,
+	 * whose private queues are empty (they handed everything over) */
+	const _Atomic uint64_t *parked_mask;
 	/* plain counters, summed after the run */
 	uint64_t tasks, empty, pushes, failed_pops;
 	uint64_t wl_stat[ORDO_SCHED_STATS];

@@ -276,6 +276,25 @@ static bool take_own(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct q
 	return true;
 }
 
+/* A victim: uniform over the other running workers while some are parked (their
+ * queues and buffers are empty: they handed everything over, runtime/seats.h), else
+ * the NUMA-weighted draw. With 14 of 16 workers parked, a uniform victim was the other
+ * running worker one time in 15. */
+static inline uint32_t pick_victim(const struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                                   const struct queue *me)
+{
+	const uint64_t parked =
+	    ctx->parked_mask ? atomic_load_explicit(ctx->parked_mask, memory_order_relaxed) : 0;
+	if (!parked)
+		return numa_pick(&me->pick, &ctx->rng);
+	uint64_t cand = ~parked & (w->T >= 64 ? ~0ull : (1ull << w->T) - 1) & ~(1ull << ctx->tid);
+	if (!cand)
+		return numa_pick(&me->pick, &ctx->rng);
+	for (uint64_t k = ordo_rng_below(&ctx->rng, (uint64_t)__builtin_popcountll(cand)); k; k--)
+		cand &= cand - 1;
+	return (uint32_t)__builtin_ctzll(cand);
+}
+
 /* One steal attempt on a random victim whose buffer beats ours (retried on races). */
 static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *me,
                       struct ordo_task *out)
@@ -288,7 +307,7 @@ static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
 		mine = buffer_min(me, &race);
 	}
 	for (int attempt = 0; attempt < 4; attempt++) {
-		uint32_t v = numa_pick(&me->pick, &ctx->rng);
+		uint32_t v = pick_victim(w, ctx, me);
 		struct queue *q = &w->q[v];
 		race = false;
 		uint64_t m = buffer_min(q, &race);
