@@ -224,9 +224,9 @@ Test(executor, idle_workers_sleep_and_come_back_for_a_burst, .timeout = 300)
 		const struct ordo_task root = {0, 0};
 		struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
 		struct ordo_run_stats st;
-		cr_assert_eq(ordo_for_each(&o, wl.ops, wl.wl, &root, 1, chain_then_burst, NULL, &st,
-		                           &e),
-		             0, "%s: %s", name, e.msg);
+		cr_assert_eq(
+		    ordo_for_each(&o, wl.ops, wl.wl, &root, 1, chain_then_burst, NULL, &st, &e), 0,
+		    "%s: %s", name, e.msg);
 		for (int k = 0; k < CHAIN + BURST; k++)
 			cr_assert_eq(atomic_load(&ran[k]), 1, "%s: task %d ran %u times", name, k,
 			             atomic_load(&ran[k]));
