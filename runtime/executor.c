@@ -48,6 +48,9 @@
  *   before the adopter's push, and the adopter's push before the pop that runs the task.
  *   Parked workers wait on a futex and scan too (when every seat was given up to other
  *   processes, --coop, the end is seen there); the worker that ends the run wakes them.
+ *   Idle seated workers sleep on another futex, the idle bell (seats.h), always with a
+ *   timeout of at most 1 ms: a missed ring delays a sleeper, never the run's end, which
+ *   any worker's scan still sees and which rings for them all.
  */
 #include <errno.h>
 #include <limits.h>
@@ -354,8 +357,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			if (__builtin_expect(idling, 0)) {
 				mark_stretch(c, &w_mark, &c_mark, true);
 				idling = false;
-				if (slept) { /* woken to tasks: the next sleeper may find some too
-					      */
+				/* woken to tasks: the next sleeper may find some too */
+				if (slept) {
 					slept = false;
 					if (atomic_load_explicit(&seats->idle_sleepers,
 					                         memory_order_relaxed))

@@ -15,12 +15,23 @@ cmake --build "$tmp/b" >/dev/null
 for wl in obim:delta=8 smq spraylist; do
 	"$tmp/b/consumer_app" -n 2 -t 2 --wl "$wl" --format json >"$tmp/app.json" 2>"$tmp/app.err" ||
 		{ echo "FAIL: harness consumer with $wl: $(cat "$tmp/app.err")"; exit 1; }
-	[ "$(grep -c '"algorithm":"wcc".*"components":8974,"verify":"PASS"' "$tmp/app.json")" = 2 ] ||
+	[ "$(grep -c '"algorithm":"wcc".*"components":8974,"rounds_push":0,"rounds_pull":0,"verify":"PASS"' "$tmp/app.json")" = 2 ] ||
 		{ echo "FAIL: harness consumer records with $wl: $(cat "$tmp/app.json")"; exit 1; }
 done
+# its rounds form (the default without --wl): the giant component pushed and pulled,
+# then label propagation; each direction verified, and auto pulls some rounds
+for dir in auto pull rounds-push; do
+	"$tmp/b/consumer_app" -n 1 -t 2 --direction $dir --format json >"$tmp/app.json" 2>"$tmp/app.err" ||
+		{ echo "FAIL: harness consumer --direction $dir: $(cat "$tmp/app.err")"; exit 1; }
+	grep -q '"components":8974,"rounds_push":[0-9]*,"rounds_pull":[0-9]*,"verify":"PASS"' "$tmp/app.json" ||
+		{ echo "FAIL: harness consumer --direction $dir: $(cat "$tmp/app.json")"; exit 1; }
+done
+grep -q '"rounds_pull":0,' "$tmp/app.json" || { echo "FAIL: rounds-push pulled: $(cat "$tmp/app.json")"; exit 1; }
+"$tmp/b/consumer_app" -n 1 -t 2 --format json | grep -q '"rounds_pull":[1-9]' ||
+	{ echo "FAIL: harness consumer's default rounds pulled none"; exit 1; }
 # the shared library: the same app on libordo.so, which exports the public API only
 ldd "$tmp/b/consumer_app_shared" | grep -q "libordo.so" || { echo "FAIL: consumer_app_shared does not use libordo.so"; exit 1; }
-"$tmp/b/consumer_app_shared" -n 1 -t 2 --wl smq --format json | grep -q '"components":8974,"verify":"PASS"' ||
+"$tmp/b/consumer_app_shared" -n 1 -t 2 --wl smq --format json | grep -q '"components":8974,"rounds_push":0,"rounds_pull":0,"verify":"PASS"' ||
 	{ echo "FAIL: harness consumer on libordo.so"; exit 1; }
 lib=$(ls "$tmp/prefix"/lib*/libordo.so)
 extra=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v -E '^(ordo_|app_|cli_|_init$|_fini$)' || true)
