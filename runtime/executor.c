@@ -152,7 +152,11 @@ static unsigned stage_spacing(const struct ordo_exec_opts *o, unsigned depth)
 }
 
 /* Termination scan (see the comment at the top). */
-static bool all_done(struct ordo_tctx **ctx, int T)
+/* The scan: true when every task pushed is done. By the argument above a scan never
+ * sees more tasks done than pushed; when it does, a scheduler gave some task out twice
+ * (its hooks broke their contract), the sums can never meet again, and the run ends
+ * with `duplicated` set (an error, not a hang). */
+static bool all_done(struct ordo_tctx **ctx, int T, _Atomic bool *duplicated)
 {
 	uint64_t done = 0, pushed = 0;
 	for (int t = 0; t < T; t++)
@@ -160,7 +164,9 @@ static bool all_done(struct ordo_tctx **ctx, int T)
 	ORDO_PERTURB_POINT(TERM_SCAN);
 	for (int t = 0; t < T; t++)
 		pushed += atomic_load_explicit(&ctx[t]->pub_pushed, memory_order_acquire);
-	return done == pushed;
+	if (__builtin_expect(done > pushed, 0))
+		atomic_store(duplicated, true);
+	return done >= pushed;
 }
 
 /* This thread's CPU time in seconds. */
@@ -196,7 +202,7 @@ struct run {
 	struct ordo_tctx **ctx;
 	int T;
 	bool oversubscribed;
-	_Atomic bool finished, canceled;
+	_Atomic bool finished, canceled, duplicated;
 	struct seats seats;
 	_Atomic uint64_t handed_over;
 	_Atomic uint64_t parked_mask; /* bit t: worker t is parked (T <= 64) */
@@ -276,7 +282,7 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		}
 		/* with every seat given up (cooperating processes hold the tokens), the
 		 * end of the run is seen here */
-		if (all_done(r->ctx, r->T)) {
+		if (all_done(r->ctx, r->T, &r->duplicated)) {
 			run_end(r);
 			break;
 		}
@@ -439,7 +445,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			run_end(r);
 			break;
 		}
-		if (idle >= idle_start + 2 && all_done(r->ctx, r->T)) {
+		if (idle >= idle_start + 2 && all_done(r->ctx, r->T, &r->duplicated)) {
 			run_end(r);
 			break;
 		}
@@ -613,6 +619,11 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory during the run");
 	else if (atomic_load(&r.canceled))
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the run was stopped");
+	else if (atomic_load(&r.duplicated))
+		rc = ordo_err_set(err, ORDO_EINVAL,
+		                  "scheduler %s broke its contract: more tasks finished than were "
+		                  "pushed (a task was given out twice)",
+		                  ops->name);
 	for (int t = 0; !rc && t < T; t++)
 		if (!ctx[t])
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for thread contexts");
