@@ -2,9 +2,10 @@
 # standings.sh - remeasures every generated block of bench/RESULTS.md (the standings) on
 # the binaries of build/ and regenerates the page: every app with every scheduler on the
 # yardsticks, SSSP over SMQ's and OBIM's parameters, the schedulers alone (throughput,
-# rank error), loading. Each result file is made anew in bench/results/ (gzip JSON
-# lines) with the command recorded in it; about 50 minutes on a 2-vCPU machine.
-# Usage: bench/standings.sh [PART...]   (parts: apps heat mono rank load; default all)
+# rank error), on a shared machine (noise), loading. Each result file is made anew in bench/results/ (gzip JSON
+# lines) with the command recorded in it; about 60 minutes on a 2-vCPU machine.
+# Usage: bench/standings.sh [PART...]   (parts: apps heat mono rank shared load; default
+# all)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
@@ -18,7 +19,7 @@ fresh() {
 	rm -f "bench/results/$name.jsonl.gz"
 	"$@" -q --out "bench/results/$name.jsonl.gz"
 }
-parts=${*:-apps heat mono rank load}
+parts=${*:-apps heat mono rank shared load}
 for part in $parts; do
 	case $part in
 	apps)
@@ -35,6 +36,10 @@ for part in $parts; do
 		fresh rank $ob rank --threads 1,2 --ops 200000 --rounds 3
 		fresh rank-smq $ob rank --wl 'smq:steal_prob={1,4,16},steal_size={1,4,16}' \
 			--threads 2 --ops 200000 --rounds 3 ;;
+	shared)
+		fresh seats-final $ob run --apps sssp,bfs --inputs yardsticks --wl smq:pq=bucket \
+			--wl obim --wl mq-opt --threads 1,2 --trials 3 --rounds 3 --noise none \
+			--noise spin:1 --noise oversub:8 ;;
 	load)
 		# the text yardstick comes from ../shared's generator only
 		if [ ! -s bench/data/road2k.gr ]; then
@@ -45,7 +50,7 @@ for part in $parts; do
 		fresh load $ob load --inputs bench/data/road2k.gr,bench/data/road2k.ordo \
 			--threads 1,2 --rounds 5 ;;
 	*)
-		echo "standings.sh: unknown part '$part' (apps heat mono rank load)" >&2
+		echo "standings.sh: unknown part '$part' (apps heat mono rank shared load)" >&2
 		exit 2 ;;
 	esac
 done
