@@ -114,34 +114,9 @@ static int read_table(int fd, const char *path, const struct head *hd, unsigned 
 	return rc;
 }
 
-/* Step 3 for a mappable file: the graph without arrays, the header's facts set. */
-static int map_shell(const struct head *hd, const unsigned char *h, uint64_t czbytes,
-                     struct ordo_graph **out, struct ordo_err *err)
-{
-	struct ordo_graph *g = ordo_graph_new();
-	if (!g)
-		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	g->n = (uint32_t)hd->n;
-	g->m = hd->m;
-	g->flags = (hd->flags & F_SYMMETRIC) ? ORDO_GRAPH_SYMMETRIC : 0;
-	if (hd->cz) {
-		g->cz_bytes = czbytes;
-		g->cz_wbase = (uint32_t)hd->czp;
-		g->cz_flags = (uint32_t)(hd->czp >> 32);
-	}
-	*out = g;
-	if (hd->flags & F_COORDS) {
-		if (hd->ck == ORDO_COORD_NONE)
-			return ordo_err_set(err, ORDO_EFORMAT,
-			                    "byte 36: coordinates without a kind");
-		g->coord_kind = (int)hd->ck;
-		memcpy(g->coord_unit, h + 40, 31);
-	}
-	return 0;
-}
-
 /* Step 3: the graph the header describes, allocated (within the memory budget), with
- * room for coordinates and, for a renumbered graph, its input ids (*ids). */
+ * room for coordinates and, for a renumbered graph, its input ids (*ids); for a
+ * mappable file without arrays, which will point into the file (map_file). */
 static int alloc_graph(const char *path, const struct head *hd, const unsigned char *h,
                        const unsigned char *meta, uint64_t *czbytes, struct ordo_graph **out,
                        uint32_t **ids, struct ordo_err *err)
@@ -151,22 +126,33 @@ static int alloc_graph(const char *path, const struct head *hd, const unsigned c
 	for (uint32_t i = 0; hd->cz && i < hd->ns; i++)
 		if (get32(meta + (uint64_t)i * SEC) == S_CBYTES)
 			*czbytes = get64(meta + (uint64_t)i * SEC + 8);
-	if (hd->map) /* no arrays: they will point into the file (map_file) */
-		return map_shell(hd, h, *czbytes, out, err);
-	const uint64_t coords = (hd->flags & F_COORDS) ? 16 * n : 0;
-	uint64_t need = hd->cz
-	                    ? *czbytes + 8 + 2 * n + 16 + coords
-	                    : 8 * (n + 1) + 4 * m + ((hd->flags & F_WEIGHTED) ? 4 * m : 0) + coords;
-	need += (hd->flags & F_IDS) ? 8 * n : 0; /* input ids and their inverse */
-	int rc = io_check_memory(path, "the graph", need, err);
-	if (rc)
-		return rc;
 	struct ordo_graph *g;
-	rc = hd->cz ? ordo_graph_alloc_cz((uint32_t)n, m, *czbytes, (uint32_t)(hd->czp >> 32),
-	                                  (uint32_t)hd->czp, &g, err)
-	            : ordo_graph_alloc((uint32_t)n, m, hd->flags & F_WEIGHTED, &g, err);
-	if (rc)
-		return rc;
+	int rc = 0;
+	if (hd->map) {
+		if (!(g = ordo_graph_new()))
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		g->n = (uint32_t)n;
+		g->m = m;
+		if (hd->cz) {
+			g->cz_bytes = *czbytes;
+			g->cz_wbase = (uint32_t)hd->czp;
+			g->cz_flags = (uint32_t)(hd->czp >> 32);
+		}
+	} else {
+		const uint64_t coords = (hd->flags & F_COORDS) ? 16 * n : 0;
+		uint64_t need =
+		    hd->cz ? *czbytes + 8 + 2 * n + 16 + coords
+		           : 8 * (n + 1) + 4 * m + ((hd->flags & F_WEIGHTED) ? 4 * m : 0) + coords;
+		need += (hd->flags & F_IDS) ? 8 * n : 0; /* input ids and their inverse */
+		if ((rc = io_check_memory(path, "the graph", need, err)))
+			return rc;
+		rc = hd->cz
+		         ? ordo_graph_alloc_cz((uint32_t)n, m, *czbytes, (uint32_t)(hd->czp >> 32),
+		                               (uint32_t)hd->czp, &g, err)
+		         : ordo_graph_alloc((uint32_t)n, m, hd->flags & F_WEIGHTED, &g, err);
+		if (rc)
+			return rc;
+	}
 	*out = g;
 	if (hd->flags & F_SYMMETRIC)
 		g->flags |= ORDO_GRAPH_SYMMETRIC;
@@ -174,12 +160,14 @@ static int alloc_graph(const char *path, const struct head *hd, const unsigned c
 		if (hd->ck == ORDO_COORD_NONE)
 			return ordo_err_set(err, ORDO_EFORMAT,
 			                    "%s: byte 36: coordinates without a kind", path);
-		if ((rc = ordo_graph_alloc_coords(g, (int)hd->ck, err)))
+		if (hd->map)
+			g->coord_kind = (int)hd->ck;
+		else if ((rc = ordo_graph_alloc_coords(g, (int)hd->ck, err)))
 			return rc;
 		memcpy(g->coord_unit, h + 40, 31);
 		g->coord_unit[31] = 0;
 	}
-	if ((hd->flags & F_IDS) && !(*ids = malloc((n + 1) * sizeof **ids)))
+	if (!hd->map && (hd->flags & F_IDS) && !(*ids = malloc((n + 1) * sizeof **ids)))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	return 0;
 }
@@ -329,7 +317,7 @@ static int decode_frame(int fd, const char *path, uint64_t block, const struct f
                         const struct sec *sc, ZSTD_DCtx *dc, void *buf, char *msg, size_t cap)
 {
 	char *dst = (char *)sc->data + f->idx * block;
-	const uint64_t len = sc->raw - f->idx * block < block ? sc->raw - f->idx * block : block;
+	const uint64_t len = frame_len(sc->raw, f->idx, block);
 	struct ordo_err e;
 	if (!dc || !buf)
 		return snprintf(msg, cap, "out of memory"), ORDO_ENOMEM;
@@ -439,13 +427,9 @@ static int map_file(int fd, const char *path, const struct head *hd, const struc
 		/* an empty section points at the header's reserved words, zero (read_head) */
 		const uint64_t base = s[i].nframes ? fr[k].off : 88;
 		bool ok = !s[i].nframes || base % MAP_ALIGN == 0;
-		for (uint64_t f = 0; ok && f < s[i].nframes; f++) {
-			const uint64_t len = s[i].raw - f * hd->block < hd->block
-			                         ? s[i].raw - f * hd->block
-			                         : hd->block;
+		for (uint64_t f = 0; ok && f < s[i].nframes; f++)
 			ok = fr[k + f].codec == 0 && fr[k + f].off == base + f * hd->block &&
-			     fr[k + f].stored == len;
-		}
+			     fr[k + f].stored == frame_len(s[i].raw, f, hd->block);
 		if (!ok)
 			return ordo_err_set(err, ORDO_EFORMAT,
 			                    "%s: byte %llu: section %u of a mappable file is not "
@@ -483,8 +467,7 @@ static int map_file(int fd, const char *path, const struct head *hd, const struc
 			if (!ok)
 				return ordo_err_set(
 				    err, ORDO_EFORMAT,
-				    "%s: byte %llu: expected %d zero bytes after the "
-				    "node data",
+				    "%s: byte %llu: expected %d zero bytes after the node data",
 				    path, (unsigned long long)(base + s[i].raw), ORDO_CZ_PAD);
 			g->cz = (uint8_t *)at;
 			break;

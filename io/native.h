@@ -94,6 +94,12 @@ static inline uint64_t get64(const unsigned char *p)
 	return v;
 }
 
+/* Raw bytes of frame idx of a section of `raw` bytes cut into frames of `block`. */
+static inline uint64_t frame_len(uint64_t raw, uint64_t idx, uint64_t block)
+{
+	return raw - idx * block < block ? raw - idx * block : block;
+}
+
 /* Writes g to path as a native file (the format table's writer). */
 int io_native_write(const char *path, int fmt, const struct ordo_graph *g,
                     const struct ordo_save_opts *o, struct ordo_err *err);

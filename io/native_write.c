@@ -91,8 +91,7 @@ static bool compress_frames(const struct sec *s, struct job *jobs, uint64_t nfr,
 			struct job *jb = &jobs[j];
 			const struct sec *sc = &s[jb->sec];
 			const char *src = (const char *)sc->data + jb->idx * BLOCK;
-			uint64_t len =
-			    sc->raw - jb->idx * BLOCK < BLOCK ? sc->raw - jb->idx * BLOCK : BLOCK;
+			const uint64_t len = frame_len(sc->raw, jb->idx, BLOCK);
 			jb->sum = io_checksum(src, len, sc->kind);
 			if (level == 0) {
 				jb->src = src, jb->stored = len, jb->codec = 0;
