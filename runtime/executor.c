@@ -151,11 +151,10 @@ static unsigned stage_spacing(const struct ordo_exec_opts *o, unsigned depth)
 	return d ? d : 1;
 }
 
-/* Termination scan (see the comment at the top). */
-/* The scan: true when every task pushed is done. By the argument above a scan never
- * sees more tasks done than pushed; when it does, a scheduler gave some task out twice
- * (its hooks broke their contract), the sums can never meet again, and the run ends
- * with `duplicated` set (an error, not a hang). */
+/* The termination scan (see the comment at the top): true when every task pushed is
+ * done. By the argument above a scan never sees more tasks done than pushed; when it
+ * does, a scheduler gave some task out twice (its hooks broke their contract), the sums
+ * can never meet again, and the run ends with `duplicated` set (an error, not a hang). */
 static bool all_done(struct ordo_tctx **ctx, int T, _Atomic bool *duplicated)
 {
 	uint64_t done = 0, pushed = 0;
@@ -217,6 +216,18 @@ static void run_end(struct run *r)
 		seats_wake_all(&r->seats);
 }
 
+/* A caller's stop (ordo_exec_opts.cancel), looked at: true when asked, the run then
+ * ended as canceled. */
+static inline bool stop_asked(struct run *r)
+{
+	const volatile _Atomic bool *cancel = r->o->cancel;
+	if (!cancel || !atomic_load_explicit(cancel, memory_order_relaxed))
+		return false;
+	atomic_store(&r->canceled, true);
+	run_end(r);
+	return true;
+}
+
 /* Takes everything parking workers handed over into this worker's scheduler state.
  * The tasks stay pending (counted pushed by whoever pushed them first, not done), and
  * the pool's lock orders their first push before this one, so the termination
@@ -271,11 +282,8 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		const uint32_t seen = atomic_load(&s->bell);
 		if (atomic_load(&r->finished))
 			break;
-		if (r->o->cancel && atomic_load_explicit(r->o->cancel, memory_order_relaxed)) {
-			atomic_store(&r->canceled, true);
-			run_end(r);
+		if (stop_asked(r))
 			break;
-		}
 		if (seats_take(s) || (seats_probe(s) && seats_take(s))) {
 			seated = true;
 			break;
@@ -318,7 +326,6 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	struct ordo_sched_state *wl = r->wl;
 	void *user = r->user;
 	const ordo_operator op = r->op;
-	const volatile _Atomic bool *const cancel = o->cancel;
 	uint64_t pushed = c->pushes, done = 0;
 	/* with more threads than CPUs, spinning only delays the threads that hold work:
 	 * idle workers start by yielding */
@@ -403,11 +410,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			if (__builtin_expect(done & 63, 1) || leaving)
 				continue;
 			/* every 64 tasks: a caller's stop, idle sleepers, and the seat */
-			if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
-				atomic_store(&r->canceled, true);
-				run_end(r);
+			if (stop_asked(r))
 				break;
-			}
 			/* rings for idle sleepers only while its tasks multiply: pushed more than
 			 * the 64 it ran (a worker walking a path has nothing to share) */
 			if (pushed - pushed_mark > 64)
@@ -440,11 +444,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 		}
 		if (atomic_load_explicit(&r->finished, memory_order_relaxed))
 			break;
-		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
-			atomic_store(&r->canceled, true);
-			run_end(r);
+		if (stop_asked(r))
 			break;
-		}
 		if (idle >= idle_start + 2 && all_done(r->ctx, r->T, &r->duplicated)) {
 			run_end(r);
 			break;

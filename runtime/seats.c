@@ -86,11 +86,25 @@ bool seats_take(struct seats *s)
 	return true;
 }
 
+/* The two bells (parked workers', idle workers'): a futex word bumped by a ring, and
+ * waiters woken only when some are counted. */
+static void bell_ring(_Atomic uint32_t *bell, const _Atomic int *waiters, int n)
+{
+	atomic_fetch_add(bell, 1);
+	if (atomic_load(waiters))
+		syscall(SYS_futex, bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static void bell_wait(_Atomic uint32_t *bell, uint32_t seen, uint64_t timeout_ns)
+{
+	struct timespec ts = {(time_t)(timeout_ns / 1000000000ull),
+	                      (long)(timeout_ns % 1000000000ull)};
+	syscall(SYS_futex, bell, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
 static void ring(struct seats *s, int n)
 {
-	atomic_fetch_add_explicit(&s->bell, 1, memory_order_release);
-	if (atomic_load(&s->parked))
-		syscall(SYS_futex, &s->bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+	bell_ring(&s->bell, &s->parked, n);
 }
 
 bool seats_must_leave(struct seats *s)
@@ -169,9 +183,7 @@ bool seats_probe(struct seats *s)
 
 void seats_wait(struct seats *s, uint32_t seen, uint64_t timeout_ns)
 {
-	struct timespec ts = {(time_t)(timeout_ns / 1000000000ull),
-	                      (long)(timeout_ns % 1000000000ull)};
-	syscall(SYS_futex, &s->bell, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+	bell_wait(&s->bell, seen, timeout_ns);
 }
 
 void seats_wake_all(struct seats *s)
@@ -186,8 +198,7 @@ void seats_idle_sleep(struct seats *s, const _Atomic bool *finished, uint64_t ti
 	atomic_fetch_add(&s->idle_sleepers, 1);
 	const uint32_t seen = atomic_load(&s->idle_bell);
 	if (!atomic_load(finished)) {
-		struct timespec ts = {0, (long)timeout_ns};
-		syscall(SYS_futex, &s->idle_bell, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+		bell_wait(&s->idle_bell, seen, timeout_ns);
 		atomic_fetch_add_explicit(&s->idle_sleeps, 1, memory_order_relaxed);
 	}
 	atomic_fetch_sub(&s->idle_sleepers, 1);
@@ -195,11 +206,7 @@ void seats_idle_sleep(struct seats *s, const _Atomic bool *finished, uint64_t ti
 
 void seats_idle_ring(struct seats *s, int n)
 {
-	atomic_fetch_add(&s->idle_bell, 1);
-	if (atomic_load(&s->idle_sleepers)) {
-		syscall(SYS_futex, &s->idle_bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-		atomic_fetch_add_explicit(&s->idle_rings, 1, memory_order_relaxed);
-	}
+	bell_ring(&s->idle_bell, &s->idle_sleepers, n);
 }
 
 void seats_idle_ring_due(struct seats *s)

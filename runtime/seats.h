@@ -27,9 +27,9 @@
  * have tasks (and the machine's other processes) a few wake-ups a millisecond at most.
  * Whoever has tasks to share rings it: a worker whose last 64 tasks pushed more than 64
  * looks at its every-64-task check whether someone sleeps, and then rings (one sleeper)
- * when the last ring is 200 us old;
- * a woken worker that finds a task rings for the next sleeper, so a burst of work wakes
- * them one after the other; the run's end rings for all. A ring can be missed (a worker
+ * when the last ring is 200 us old; a woken worker that finds a task rings for the next
+ * sleeper, so a burst of work wakes them one after the other; the run's end rings for
+ * all. A ring can be missed (a worker
  * that is about to sleep has not yet counted itself): the timeout bounds the delay.
  */
 #ifndef ORDO_SEATS_H
@@ -50,7 +50,7 @@ struct seats {
 	alignas(128) _Atomic int held; /* seats held now */
 	_Atomic int limit;             /* seats allowed now (held > limit: someone leaves) */
 	int max;                       /* the ceiling of `limit` */
-	bool adapt;                    /* auto: limit follows the machine */
+	bool adapt;                    /* adapt: the limit follows the machine */
 	bool parking;                  /* false: every worker keeps its seat all run */
 	int cpus;
 	_Atomic uint64_t changed_ns;   /* last change of limit (adapt) */
@@ -71,7 +71,7 @@ struct seats {
 	alignas(128) _Atomic uint32_t idle_bell;
 	_Atomic int idle_sleepers;
 	_Atomic uint64_t idle_rung_ns;
-	_Atomic uint64_t idle_sleeps, idle_rings; /* statistics */
+	_Atomic uint64_t idle_sleeps; /* statistics */
 };
 
 /* Sets the limit from o->seats, T, the CPUs of the affinity mask and the scheduler's
