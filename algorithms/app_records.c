@@ -152,7 +152,8 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	}
 	/* seats (runtime/seats.h): workers allowed to run at the start and the end, times a
 	 * worker parked, tasks parking workers handed over; idle workers' CPU seconds and
-	 * sleeps on the idle bell */
+	 * sleeps on the idle bell; tasks' own loops shared with the run's workers, and the
+	 * items other workers ran */
 	if (timed) {
 		F_U("seats", t->rs.seats_start);
 		F_U("seats_end", t->rs.seats_end);
@@ -160,6 +161,8 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		F_U("handed_over", t->rs.handed_over);
 		F_D("idle_cpu_s", t->rs.idle_cpu_s, 4);
 		F_U("idle_sleeps", t->rs.idle_sleeps);
+		F_U("task_loops", t->rs.task_loops);
+		F_U("loop_items_helped", t->rs.loop_items_helped);
 	} else {
 		F_N("seats");
 		F_N("seats_end");
@@ -167,6 +170,8 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		F_N("handed_over");
 		F_N("idle_cpu_s");
 		F_N("idle_sleeps");
+		F_N("task_loops");
+		F_N("loop_items_helped");
 	}
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;

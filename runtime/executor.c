@@ -191,6 +191,88 @@ static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bo
 	*w_mark = w, *c_mark = cpu;
 }
 
+/* A task's own parallel loop (ordo_task_loop): one slot per run, open while gen is
+ * odd. Its caller (who set `taken`) writes fn, arg and n, opens it (release), and runs
+ * items until `next` has handed every item out. Then it closes the loop and waits
+ * until no helper is joined; only then does it return (every item has run) and may
+ * the slot be taken again. A helper counts itself in `joined`, then re-reads gen, and
+ * takes items only if the loop is still open. Both sides write, then read the other's
+ * word (sequentially consistent), so either the closer sees the helper joined and
+ * waits for it, or the helper sees the loop closed and leaves without reading the
+ * slot: every item handed out was handed to the caller or to a joined helper, and no
+ * helper reads a slot that the next caller writes. */
+struct ordo_loop {
+	_Atomic uint64_t gen;
+	_Atomic bool taken;
+	_Atomic int joined;
+	_Atomic uint32_t next;
+	ordo_loop_fn fn;
+	void *arg;
+	uint32_t n;
+	struct seats *seats;             /* idle sleepers are rung when a loop opens */
+	_Atomic uint64_t opened, helped; /* statistics */
+};
+
+/* Runs items of loop l until none is left to take; returns how many it ran. */
+static uint64_t loop_items(struct ordo_loop *l, ordo_loop_fn fn, void *arg, uint32_t n,
+                           unsigned tid)
+{
+	for (uint64_t ran = 0;; ran++) {
+		const uint32_t i = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
+		if (i >= n)
+			return ran;
+		fn(arg, i, tid);
+	}
+}
+
+void ordo_task_loop(struct ordo_tctx *ctx, ordo_loop_fn fn, void *arg, uint32_t n)
+{
+	struct ordo_loop *l = ctx ? ctx->loop : NULL;
+	bool free_slot = false;
+	if (n > 1 && l)
+		free_slot = !atomic_exchange_explicit(&l->taken, true, memory_order_acquire);
+	if (!free_slot) { /* alone: outside a run, one item, or another loop is open */
+		for (uint32_t i = 0; i < n; i++)
+			fn(arg, i, ctx ? ctx->tid : 0);
+		return;
+	}
+	l->fn = fn, l->arg = arg, l->n = n;
+	atomic_store_explicit(&l->next, 0, memory_order_relaxed);
+	const uint64_t g = atomic_load_explicit(&l->gen, memory_order_relaxed);
+	atomic_store_explicit(&l->gen, g + 1, memory_order_release); /* open */
+	atomic_fetch_add_explicit(&l->opened, 1, memory_order_relaxed);
+	if (atomic_load_explicit(&l->seats->idle_sleepers, memory_order_relaxed))
+		seats_idle_ring(l->seats, INT_MAX);
+	loop_items(l, fn, arg, n, ctx->tid);
+	atomic_store(&l->gen, g + 2); /* closed: every item is handed out */
+	ORDO_PERTURB_POINT(LOOP_CLOSE);
+	/* helpers finish their items (their writes: acquired through `joined`) */
+	for (unsigned round = 0; atomic_load(&l->joined); round++)
+		ordo_backoff(round < 12 ? round : 12);
+	atomic_store_explicit(&l->taken, false, memory_order_release);
+}
+
+/* An idle worker's look at the run's loop: joins it when open; true when it did. */
+static bool loop_help(struct ordo_loop *l, unsigned tid)
+{
+	const uint64_t g = atomic_load_explicit(&l->gen, memory_order_acquire);
+	if (!(g & 1))
+		return false;
+	atomic_fetch_add(&l->joined, 1);
+	ORDO_PERTURB_POINT(LOOP_JOIN);
+	const bool open = atomic_load(&l->gen) == g;
+	if (open)
+		atomic_fetch_add_explicit(&l->helped, loop_items(l, l->fn, l->arg, l->n, tid),
+		                          memory_order_relaxed);
+	atomic_fetch_sub_explicit(&l->joined, 1, memory_order_release); /* its items' writes */
+	return open;
+}
+
+bool ordo_task_loop_help(struct ordo_tctx *ctx)
+{
+	return ctx && ctx->loop && loop_help(ctx->loop, ctx->tid);
+}
+
 /* What the workers of one run share. */
 struct run {
 	const struct ordo_exec_opts *o;
@@ -205,6 +287,7 @@ struct run {
 	struct seats seats;
 	_Atomic uint64_t handed_over;
 	_Atomic uint64_t parked_mask; /* bit t: worker t is parked (T <= 64) */
+	struct ordo_loop loop;
 };
 
 /* The run is over (terminated, canceled or out of memory): parked workers wake. */
@@ -446,6 +529,16 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			break;
 		if (stop_asked(r))
 			break;
+		if (atomic_load_explicit(&r->loop.gen, memory_order_relaxed) & 1) {
+			/* a task's loop is open: its items are this worker's work now */
+			if (idling)
+				mark_stretch(c, &w_mark, &c_mark, true);
+			idling = false;
+			if (loop_help(&r->loop, c->tid)) {
+				idle = idle_start;
+				continue;
+			}
+		}
 		if (idle >= idle_start + 2 && all_done(r->ctx, r->T, &r->duplicated)) {
 			run_end(r);
 			break;
@@ -511,6 +604,8 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	stats->parks = atomic_load(&r->seats.parks);
 	stats->handed_over = atomic_load(&r->handed_over);
 	stats->idle_sleeps = atomic_load(&r->seats.idle_sleeps);
+	stats->task_loops = atomic_load(&r->loop.opened);
+	stats->loop_items_helped = atomic_load(&r->loop.helped);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	for (int t = 0; t < T; t++) {
 		const struct ordo_tctx *c = r->ctx[t];
@@ -556,6 +651,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	if (!r.ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	seats_init(&r.seats, o, ops->release != NULL, T, cpus);
+	r.loop.seats = &r.seats;
 	struct ordo_tctx **ctx = r.ctx;
 	int got_threads = 0;
 	bool oom = false;
@@ -585,6 +681,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		if (!ok && got_threads == T)
 			oom = true; /* a context or its push buffer or the scheduler's state */
 		struct ordo_tctx *c = ok ? ctx[t] : NULL;
+		if (c)
+			c->loop = &r.loop;
 		if (c && r.seats.parking) {
 			c->running = &r.seats.held;
 			c->parked_mask = T <= 64 ? &r.parked_mask : NULL;

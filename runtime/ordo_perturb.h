@@ -28,6 +28,8 @@
 	X(TERM_SCAN)      /* executor: between the done[] and the pushed[] pass */               \
 	X(PUSH_PUBLISH)   /* executor: between counting children and pushing them */             \
 	X(DONE_PUBLISH)   /* executor: between the children's push and done[] */                 \
+	X(LOOP_JOIN)      /* executor: between joining a task's loop and checking it is open */  \
+	X(LOOP_CLOSE)     /* executor: between closing a task's loop and counting its helpers */ \
 	X(EBR_ANNOUNCE)   /* ebr: between reading the epoch and announcing it */                 \
 	X(EBR_ADVANCE)    /* ebr: between checking every announcement and advancing */           \
 	X(EBR_RETIRE)     /* ebr: between the unlink's fence and filing the node */              \

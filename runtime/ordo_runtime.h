@@ -53,6 +53,7 @@ void ordo_topology_free(struct ordo_topology *t);
 int ordo_cpus_available(void);
 
 /* ---- per-thread context ---- */
+struct ordo_loop; /* executor.c */
 struct ordo_tctx {
 	/* hot: touched on every task */
 	alignas(128) unsigned tid;
@@ -71,6 +72,9 @@ struct ordo_tctx {
 	 * or there are more than 64: a scheduler choosing a victim may skip parked ones,
 	 * whose private queues are empty (they handed everything over) */
 	const _Atomic uint64_t *parked_mask;
+	/* the run's slot for a task's own parallel loop (ordo_task_loop), NULL outside a
+	 * run of ordo_for_each */
+	struct ordo_loop *loop;
 	/* plain counters, summed after the run */
 	uint64_t tasks, empty, pushes, failed_pops;
 	uint64_t wl_stat[ORDO_SCHED_STATS];
@@ -105,6 +109,25 @@ static inline void ordo_push(struct ordo_tctx *ctx, uint64_t prio, uint64_t data
 #else
 #define ORDO_STAT(ctx, i, v) ((void)(ctx), (void)(v))
 #endif
+
+/* A task's own parallel loop (fork and join inside one task): runs fn(arg, i, tid)
+ * once for every i in [0, n) and returns when all have run. The calling worker runs
+ * them, and so does any seated worker of the same run that finds no task meanwhile:
+ * idle workers look for an open loop after each failed pop (a sleeping one is rung),
+ * so a task that holds the run's one long piece of work - MST's scan of its giant
+ * component - gets the cores that would otherwise wait for it. `tid` is the running
+ * worker's (ctx->tid of the caller, or of the helper), for per-thread slots.
+ * fn must not push tasks, and may run while the caller holds locks, so it must not
+ * wait for other tasks or take locks a task may hold. Writes made by fn are visible to
+ * the caller when this returns. One loop is open per run at a time: a task calling
+ * this while another task's loop is open runs its own loop alone, and so does a
+ * caller outside a run (ctx NULL or ctx->loop NULL). n == 0 returns at once. */
+typedef void (*ordo_loop_fn)(void *arg, uint32_t i, unsigned tid);
+void ordo_task_loop(struct ordo_tctx *ctx, ordo_loop_fn fn, void *arg, uint32_t n);
+/* For a task that waits for another task (a lock it holds): runs items of the run's
+ * open loop, if one is open, until none is left to take; true when it joined one. The
+ * waiting task may hold locks meanwhile: items take none. */
+bool ordo_task_loop_help(struct ordo_tctx *ctx);
 
 /* ---- executor ---- */
 struct ordo_scheduler_ops;
@@ -178,6 +201,9 @@ struct ordo_run_stats {
 	 * together) and times one slept on the idle bell (seats.h) */
 	double idle_cpu_s;
 	uint64_t idle_sleeps;
+	/* tasks' own loops (ordo_task_loop) opened to the run's workers, and their items
+	 * that workers other than the opener ran */
+	uint64_t task_loops, loop_items_helped;
 	/* Per worker (the first ORDO_STATS_THREADS), in seconds of the loop: busy (between
 	 * a successful pop after an idle stretch and the next idle stretch, an idle stretch
 	 * being two failed pops or more), idle (looking for work, backing off), and

@@ -206,6 +206,107 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	return rc ? -1 : 0;
 }
 
+/* ---- tasks' own loops (ordo_task_loop) ---- */
+enum { LOOP_EVERY = 16, LOOP_ITEMS = 40 };
+
+struct loops_ctx {
+	_Atomic uint32_t *count; /* per task */
+	_Atomic uint32_t *item;  /* per loop (task / LOOP_EVERY) and item */
+	uint64_t n;
+	int T;
+	_Atomic uint64_t helped, bad_tid, early;
+};
+
+struct loop_arg {
+	struct loops_ctx *s;
+	uint64_t loop;
+	unsigned opener;
+};
+
+static void loop_item(void *arg, uint32_t i, unsigned tid)
+{
+	const struct loop_arg *a = arg;
+	atomic_fetch_add_explicit(&a->s->item[a->loop * LOOP_ITEMS + i], 1, memory_order_relaxed);
+	if (tid >= (unsigned)a->s->T)
+		atomic_fetch_add(&a->s->bad_tid, 1);
+	if (tid != a->opener)
+		atomic_fetch_add_explicit(&a->s->helped, 1, memory_order_relaxed);
+	if (ordo_hash2(a->loop, i) % 16 == 0) { /* a slow item now and then: helpers join */
+		struct timespec us = {0, 20000};
+		nanosleep(&us, NULL);
+	}
+}
+
+/* A tree of tasks; every LOOP_EVERY-th opens a loop of 2..LOOP_ITEMS items, and other
+ * tasks help whatever loop is open, as a task waiting for a lock would. */
+static bool loop_task(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	struct loops_ctx *s = user;
+	const uint64_t id = t->data;
+	atomic_fetch_add_explicit(&s->count[id], 1, memory_order_relaxed);
+	if (id % LOOP_EVERY == 0) {
+		struct loop_arg a = {s, id / LOOP_EVERY, ctx->tid};
+		ordo_task_loop(ctx, loop_item, &a,
+		               2 + (uint32_t)(ordo_hash2(5, id) % (LOOP_ITEMS - 1)));
+	} else if (id % LOOP_EVERY == 5) {
+		ordo_task_loop_help(ctx);
+	}
+	for (uint64_t c = 2 * id + 1; c <= 2 * id + 2 && c < s->n; c++)
+		ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, c);
+	return true;
+}
+
+int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	char what[128];
+	snprintf(what, sizeof what, "%s, %d threads, %llu tasks opening loops", spec, T,
+	         (unsigned long long)n);
+	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	struct ordo_scheduler wl;
+	if (ordo_scheduler_create(spec, NULL, &topo, 9, &wl, &e)) {
+		ordo_topology_free(&topo);
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	}
+	const uint64_t loops = (n + LOOP_EVERY - 1) / LOOP_EVERY;
+	struct loops_ctx s = {.count = calloc(n, sizeof *s.count),
+	                      .item = calloc(loops * LOOP_ITEMS, sizeof *s.item),
+	                      .n = n,
+	                      .T = T};
+	const struct ordo_task root = {0, 0};
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 13};
+	struct ordo_run_stats st;
+	int rc = ordo_for_each(&o, wl.ops, wl.wl, &root, 1, loop_task, &s, &st, &e);
+	if (rc)
+		snprintf(msg, cap, "%s: %s", what, e.msg);
+	for (uint64_t i = 0; !rc && i < n; i++)
+		if (atomic_load(&s.count[i]) != 1)
+			rc = snprintf(msg, cap, "%s: task %llu ran %u times", what,
+			              (unsigned long long)i, atomic_load(&s.count[i]));
+	for (uint64_t l = 0; !rc && l < loops; l++) {
+		const uint32_t k = 2 + (uint32_t)(ordo_hash2(5, l * LOOP_EVERY) % (LOOP_ITEMS - 1));
+		for (uint32_t i = 0; !rc && i < LOOP_ITEMS; i++) {
+			const uint32_t got = atomic_load(&s.item[l * LOOP_ITEMS + i]);
+			if (got != (i < k))
+				rc = snprintf(msg, cap,
+				              "%s: item %u of loop %llu (of %u items) ran %u times",
+				              what, i, (unsigned long long)l, k, got);
+		}
+	}
+	if (!rc && atomic_load(&s.early))
+		rc = snprintf(msg, cap, "%s: %llu items had not run when their loop returned", what,
+		              (unsigned long long)atomic_load(&s.early));
+	if (!rc && atomic_load(&s.bad_tid))
+		rc = snprintf(msg, cap, "%s: an item ran with a thread id past %d", what, T - 1);
+	free(s.count);
+	free(s.item);
+	ordo_scheduler_destroy(&wl);
+	ordo_topology_free(&topo);
+	return rc ? -1 : 0;
+}
+
 /* ---- a wrapper that makes a scheduler misbehave as much as the contract allows ---- */
 struct flaky_tl {
 	alignas(64) struct ordo_task held[64];

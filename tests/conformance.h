@@ -27,6 +27,9 @@ int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap);
  * at random points, tasks that stall their worker for 1 ms now and then: every task
  * once, tasks handed over (a tree, or a chain of n). */
 int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap);
+/* A tree of n tasks, some of which open their own loops (ordo_task_loop) while others
+ * help: every task and every loop item runs exactly once. */
+int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 

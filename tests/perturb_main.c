@@ -38,6 +38,8 @@ static int conformance(const char *spec, int T, char *msg, size_t cap)
 		rc = conf_exactly_once(spec, T, 6000, false, 0, msg, cap);
 	if (!rc && T >= 2) /* workers parking and coming back at random points */
 		rc = conf_parking(spec, T, 6000, T / 2, false, msg, cap);
+	if (!rc) /* tasks' own loops */
+		rc = conf_loops(spec, T, 3000, msg, cap);
 	return rc;
 }
 
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
 		for (int p = 0; p < ORDO_PP_COUNT; p++)
 			visits[p] += ordo_perturb_visits((enum ordo_perturb_point)p);
 		delays += ordo_perturb_delays();
-		printf("seed %llu: %d schedulers x 4 checks%s%s%s: %s (%llu delays so far)\n",
+		printf("seed %llu: %d schedulers x 6 checks%s%s%s: %s (%llu delays so far)\n",
 		       (unsigned long long)seed, specs, parts & P_BFS ? ", bfs" : "",
 		       parts & P_MST ? ", mst" : "", parts & P_KCORE ? ", kcore" : "",
 		       bad ? "FAIL" : "ok", (unsigned long long)delays);

@@ -37,6 +37,8 @@ int main(int argc, char **argv)
 				rc = conf_parking(spec, T, conf_scale(5000), 1, true, msg,
 				                  sizeof msg);
 			if (!rc)
+				rc = conf_loops(spec, T, conf_scale(20000), msg, sizeof msg);
+			if (!rc)
 				rc = conf_sssp(spec, T, msg, sizeof msg);
 			printf("%-40s T=%-2d %s%s\n", spec, T, rc ? "FAIL: " : "ok", rc ? msg : "");
 			fflush(stdout);

@@ -13,6 +13,7 @@
 #include <criterion/parameterized.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bq.h"
 #include "conformance.h"
@@ -93,6 +94,19 @@ ParameterizedTest(int *i, conformance, parking, .timeout = 900)
 		    conf_parking(conf_specs[*i], T, conf_scale(5000), 1, true, msg, sizeof msg), 0,
 		    "%s", msg);
 	}
+}
+
+/* Tasks open their own loops (ordo_task_loop) and help others' (ordo_task_loop_help). */
+ParameterizedTestParameters(conformance, task_loops)
+{
+	return all_schedulers();
+}
+ParameterizedTest(int *i, conformance, task_loops, .timeout = 900)
+{
+	char msg[1024];
+	for (int T = 1; T <= conf_max_threads(); T *= 4)
+		cr_assert_eq(conf_loops(conf_specs[*i], T, conf_scale(20000), msg, sizeof msg), 0,
+		             "%s", msg);
 }
 
 ParameterizedTestParameters(conformance, sssp)
@@ -229,6 +243,71 @@ Test(executor, idle_workers_sleep_and_come_back_for_a_burst, .timeout = 300)
 		             name);
 		ordo_scheduler_destroy(&wl);
 	}
+	ordo_topology_free(&topo);
+}
+
+/* One task opens a loop of slow items while no other task exists: the idle workers
+ * (asleep on the idle bell by then, or backing off) join it, and every item runs
+ * once. Every thread runs (ORDO_SEATS_ALL), so a 1-CPU machine has helpers too. */
+enum { SLOW_ITEMS = 200 };
+static _Atomic uint32_t item_ran[SLOW_ITEMS];
+static _Atomic uint32_t items_helped;
+static void slow_item(void *arg, uint32_t i, unsigned tid)
+{
+	const unsigned *opener = arg;
+	atomic_fetch_add(&item_ran[i], 1);
+	if (tid != *opener)
+		atomic_fetch_add(&items_helped, 1);
+	struct timespec ms = {0, 500000};
+	nanosleep(&ms, NULL);
+}
+static bool open_a_loop(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	(void)t;
+	(void)user;
+	struct timespec ms = {0, 20000000}; /* the others go idle first */
+	nanosleep(&ms, NULL);
+	const unsigned opener = ctx->tid;
+	ordo_task_loop(ctx, slow_item, (void *)&opener, SLOW_ITEMS);
+	return true;
+}
+
+Test(executor, idle_workers_help_a_tasks_loop, .timeout = 300)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	cr_assert_eq(ordo_topology_init(&topo, 3, 0, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
+	for (int i = 0; i < ordo_scheduler_count(); i++) {
+		const char *name = ordo_scheduler_at(i)->name;
+		struct ordo_scheduler wl;
+		cr_assert_eq(ordo_scheduler_create(name, NULL, &topo, 1, &wl, &e), 0, "%s", e.msg);
+		for (int k = 0; k < SLOW_ITEMS; k++)
+			atomic_store(&item_ran[k], 0);
+		atomic_store(&items_helped, 0);
+		const struct ordo_task root = {0, 0};
+		struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .seats = ORDO_SEATS_ALL};
+		struct ordo_run_stats st;
+		cr_assert_eq(ordo_for_each(&o, wl.ops, wl.wl, &root, 1, open_a_loop, NULL, &st, &e),
+		             0, "%s: %s", name, e.msg);
+		for (int k = 0; k < SLOW_ITEMS; k++)
+			cr_assert_eq(atomic_load(&item_ran[k]), 1, "%s: item %d ran %u times", name,
+			             k, atomic_load(&item_ran[k]));
+		cr_assert_gt(atomic_load(&items_helped), 0,
+		             "%s: no idle worker joined a 100 ms loop", name);
+		cr_assert_eq(st.task_loops, 1, "%s", name);
+		cr_assert_eq(st.loop_items_helped, atomic_load(&items_helped), "%s", name);
+		ordo_scheduler_destroy(&wl);
+	}
+	/* outside a run the loop runs on the caller alone */
+	const unsigned opener = 0;
+	for (int k = 0; k < SLOW_ITEMS; k++)
+		atomic_store(&item_ran[k], 0);
+	atomic_store(&items_helped, 0);
+	ordo_task_loop(NULL, slow_item, (void *)&opener, 8);
+	for (int k = 0; k < SLOW_ITEMS; k++)
+		cr_assert_eq(atomic_load(&item_ran[k]), k < 8);
+	cr_assert_eq(atomic_load(&items_helped), 0);
+	cr_assert(!ordo_task_loop_help(NULL));
 	ordo_topology_free(&topo);
 }
 

@@ -56,7 +56,7 @@ static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r
 	 * cache: road2k was up to 1.3x slower leaving it), not for a big one. */
 	if (!is_root(m, r) || stale(size_of(&nd[r].lsize), prio))
 		return false; /* merged away, or grown big since */
-	lock(&nd[r].lsize);
+	lock_helping(ctx, &nd[r].lsize);
 	uint32_t size0 = size_of(&nd[r].lsize);
 	if (!is_root(m, r) || stale(size0, prio)) {
 		unlock(&nd[r].lsize);
@@ -66,14 +66,14 @@ static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r
 	struct mst_edge best;
 	uint32_t s;
 scan:
-	if ((s = mst_lightest(m, r, size0, &best)) == NIL) { /* no arc leaves: final */
+	if ((s = mst_lightest(ctx, m, r, size0, &best)) == NIL) { /* no arc leaves: final */
 		unlock(&C->lsize);
 		return true;
 	}
 	for (;;) {
 		for (;;) { /* lock s: wait when it is above r, else try once */
 			if (s > r)
-				lock(&nd[s].lsize);
+				lock_helping(ctx, &nd[s].lsize);
 			else if (!try_lock(&nd[s].lsize))
 				break;
 			if (is_root(m, s))
@@ -84,8 +84,8 @@ scan:
 		/* s (below r) is busy: let go of r, wait for s's holder, take both in
 		 * increasing order */
 		unlock(&C->lsize);
-		lock(&nd[s].lsize);
-		lock(&C->lsize);
+		lock_helping(ctx, &nd[s].lsize);
+		lock_helping(ctx, &C->lsize);
 		unlock(&nd[s].lsize);
 		if (!is_root(m, r)) {
 			unlock(&C->lsize);

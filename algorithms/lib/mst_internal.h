@@ -133,6 +133,15 @@ static inline void lock(_Atomic uint32_t *l)
 		ordo_backoff(round);
 }
 
+/* lock() for a task: while it waits, it runs items of an open loop (ordo_task_loop),
+ * which is how a giant component's scan is shared by the tasks waiting for its lock */
+static inline void lock_helping(struct ordo_tctx *ctx, _Atomic uint32_t *l)
+{
+	for (unsigned round = 0; !try_lock(l); round++)
+		if (!ordo_task_loop_help(ctx))
+			ordo_backoff(round);
+}
+
 /* Only the holder changes the size, so it can store the word back whole. */
 static inline void unlock(_Atomic uint32_t *l)
 {
@@ -199,7 +208,9 @@ void mst_cand_add(struct mst_cand *c, const struct mst_node *nd, uint32_t x);
 uint32_t mst_segs_join(struct ordo_mst *m, uint32_t big, uint32_t bsize, uint32_t small,
                        uint32_t ssize);
 /* finds locked root r's lightest leaving arc into *best, dropping internal arcs on the
- * way: its segment, or NIL when no arc leaves r. */
-uint32_t mst_lightest(struct ordo_mst *m, uint32_t r, uint32_t size, struct mst_edge *best);
+ * way (a big component's scan shares its segments with idle workers, ordo_task_loop):
+ * its other end's root, or NIL when no arc leaves r. */
+uint32_t mst_lightest(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint32_t size,
+                      struct mst_edge *best);
 
 #endif
