@@ -28,7 +28,10 @@
  * mst_segs), so that a scan reads them in order and prefetches ahead instead of chasing
  * the ring's links, and one past MST_STALE_MAX nodes keeps a list of its lightest
  * segment fronts (struct mst_cand), so that finding its lightest arc again after a
- * merge does not cost a scan of all its segments.
+ * merge does not cost a scan of all its segments. A scan of a big array is shared: its
+ * segments are split into items of a loop (ordo_task_loop) that idle workers and tasks
+ * waiting for a lock run too, so the giant component's scan on R-MAT (nearly every
+ * arc of the graph dropped as internal, in one task) is no longer one thread's.
  * While r is locked no merge can add nodes to r, so "internal" is exact during the scan
  * and the lightest arc found really is the lightest leaving r: by the cut property it
  * belongs to the minimum spanning forest under the strict order above.

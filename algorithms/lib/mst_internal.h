@@ -127,14 +127,9 @@ static inline bool try_lock(_Atomic uint32_t *l)
 	return true;
 }
 
-static inline void lock(_Atomic uint32_t *l)
-{
-	for (unsigned round = 0; !try_lock(l); round++)
-		ordo_backoff(round);
-}
-
-/* lock() for a task: while it waits, it runs items of an open loop (ordo_task_loop),
- * which is how a giant component's scan is shared by the tasks waiting for its lock */
+/* Takes lock l for a task: while it waits, it runs items of an open loop
+ * (ordo_task_loop), which is how a giant component's scan is shared by the tasks
+ * waiting for its lock. */
 static inline void lock_helping(struct ordo_tctx *ctx, _Atomic uint32_t *l)
 {
 	for (unsigned round = 0; !try_lock(l); round++)
