@@ -158,7 +158,7 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 					          (unsigned long long)st->added + 1,
 					          (unsigned long long)visited,
 					          (unsigned long long)st->handed_off);
-				else if (d == 3 && st->handed_off &&
+				else if (d == 3 && st->handed_off && T > 1 &&
 				         (st->handed_off != st->added ||
 				          bs.tail_set != bs.tail.pushes - st->handed_off ||
 				          st->added + 1 + bs.tail_set < visited))
@@ -168,6 +168,16 @@ static int bfs_frontier_all(const struct ordo_graph *g, const char *what, int ma
 					          (unsigned long long)st->handed_off,
 					          (unsigned long long)bs.tail.pushes,
 					          (unsigned long long)visited);
+				else if (d == 3 && st->handed_off && T == 1 &&
+				         (bs.tail.pushes || st->added + 1 + bs.tail_set != visited))
+					/* one worker's tail is a queue: every node set once */
+					rc = FAIL(
+					    "%llu levels set in the rounds, %llu by the queue, "
+					    "%llu tasks pushed, %llu visited",
+					    (unsigned long long)st->added + 1,
+					    (unsigned long long)bs.tail_set,
+					    (unsigned long long)bs.tail.pushes,
+					    (unsigned long long)visited);
 				else if ((d == 1 && st->rounds_pull) || (d == 2 && st->rounds_push))
 					rc = FAIL("rounds %u push, %u pull", st->rounds_push,
 					          st->rounds_pull);

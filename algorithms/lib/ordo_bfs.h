@@ -34,7 +34,7 @@ int ordo_bfs_seq_work(const struct ordo_graph *g, uint32_t src, uint32_t *level,
  * (ordo_frontier_opts.handoff_round). */
 struct ordo_bfs_stats {
 	struct ordo_frontier_stats rounds;
-	struct ordo_run_stats tail; /* zero unless rounds.handed_off */
+	struct ordo_run_stats tail; /* zero unless rounds.handed_off on 2+ threads */
 	uint64_t tail_arcs;         /* arcs the tail's tasks examined (stale ones read none) */
 	uint64_t tail_set;          /* levels the tail's tasks set (a node may be set twice) */
 	double seconds;             /* levels' initialisation + rounds + tail */
@@ -48,7 +48,9 @@ struct ordo_bfs_stats {
  * ORDO_FRONTIER_PUSH) and stop at the first frontier node. level[n] is initialised here
  * (and timed: st->seconds includes it). With a scheduler (wl, run with eo) and a
  * frontier space in o, a hand-off (o->handoff_round) passes the frontier to the
- * scheduled operator, which finishes asynchronously (st->tail); wl may be NULL.
+ * scheduled operator, which finishes asynchronously (st->tail) - or, when eo has one
+ * thread, to a FIFO queue (st->tail stays zero; tail_arcs and tail_set are the
+ * queue's); wl may be NULL.
  * st->rounds: rounds each way, levels set (added, the source not counted), arcs. Errors: EINVAL
  * (bad source, missing transpose), ENOMEM. */
 int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, uint32_t src,
