@@ -152,6 +152,9 @@ static void choose_direction(const struct ordo_frontier_opts *o, uint32_t n, siz
 	}
 }
 
+/* a push round's chunks of the frontier (dynamic: degrees are skewed) */
+#define PUSH_CHUNK 64
+
 /* One round's share of this thread (inside the parallel region: the loops are the
  * region's work-sharing loops): pull scans the unvisited nodes' in-arcs word by word,
  * push the frontier's out-arcs. Returns the arcs this thread examined. */
@@ -164,7 +167,7 @@ static inline uint64_t round_share(const struct ordo_frontier_ops *ops, void *us
 	if (pull) {
 		fx->in = rs->bits;
 		fx->next_bits = rs->nbits;
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, 16) nowait
 		for (size_t w = 0; w < words - 1; w++) {
 			rs->nbits[w] = 0;
 			const uint32_t lo = (uint32_t)(w * 64);
@@ -178,9 +181,19 @@ static inline uint64_t round_share(const struct ordo_frontier_ops *ops, void *us
 	} else {
 		fx->in = NULL;
 		fx->next_bits = NULL;
-#pragma omp for schedule(dynamic, 64)
-		for (uint64_t i = 0; i < qlen; i++)
+		const unsigned S = ops->prefetch ? ops->prefetch_stages : 0;
+		const uint64_t d = ORDO_FRONTIER_PREFETCH_SPACING;
+#pragma omp for schedule(dynamic, PUSH_CHUNK) nowait
+		for (uint64_t i = 0; i < qlen; i++) {
+			/* within the chunk this thread runs: a node of another thread's chunk
+			 * prefetched here would pull its lines away from the thread that
+			 * writes them */
+			const uint64_t end = (i / PUSH_CHUNK + 1) * PUSH_CHUNK;
+			for (unsigned k = S; k; k--)
+				if (i + k * d < end && i + k * d < qlen)
+					ops->prefetch(rs->queue[i + k * d], k, user);
 			arcs += ops->push(fx, rs->queue[i], user);
+		}
 		if (fx->nbuf)
 			ordo_frontier_flush(fx);
 	}
@@ -300,9 +313,10 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		got = omp_get_num_threads();
 		struct ordo_frontier_tctx fx = {.buf = bufs + (size_t)tid * ORDO_FRONTIER_CHUNK,
 		                                .run = &rs};
-		for (uint32_t round = 0; got == T && !D.over; round++) {
 #pragma omp single
+		if (got == T && !D.over)
 			choose_direction(o, n, words, alpha, beta, &rs, &D);
+		for (uint32_t round = 0; got == T && !D.over; round++) {
 			fx.round = round;
 			fx.added = fx.scout = 0;
 			const uint64_t arcs =
@@ -313,9 +327,13 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 			me->work += fx.added + arcs;
 			me->round_added = fx.added;
 			me->round_scout = fx.scout;
-#pragma omp barrier
+#pragma omp barrier /* the loops are nowait: two barriers a round */
 #pragma omp single
-			end_round(o, n, round, track, sl, T, &rs, &D);
+			{
+				end_round(o, n, round, track, sl, T, &rs, &D);
+				if (!D.over)
+					choose_direction(o, n, words, alpha, beta, &rs, &D);
+			}
 		}
 #pragma omp single
 		t1 = ordo_now();

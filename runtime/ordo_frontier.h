@@ -27,7 +27,13 @@
  *     if v needs no visit, else scans v's in-arcs, stops at the first u with
  *     ordo_frontier_in(u), and adds v (no other thread touches v this round; the degree
  *     passed is not used after a pull round, 0 will do); it returns the arcs examined;
- *   - degree(v): v's out-degree (the push work v would cost), for the initial nodes.
+ *   - degree(v): v's out-degree (the push work v would cost), for the initial nodes;
+ *   - prefetch(u, ahead) (optional, NULL: none): in a push round, u is the frontier
+ *     node `ahead` x ORDO_FRONTIER_PREFETCH_SPACING places ahead of the one pushed now,
+ *     for ahead = prefetch_stages down to 1, so the hook can fetch u's data in
+ *     dependent stages (as the executor's pipeline, ordo_exec_opts.prefetch): BFS
+ *     takes the node's arc range, its arcs, then its targets' levels. It must only
+ *     read and prefetch.
  * fx->round is the round being built from (0 for the initial frontier).
  * A node may be in at most one frontier; the run ends when a round adds nothing.
  */
@@ -57,7 +63,10 @@ struct ordo_frontier_ops {
 	uint64_t (*push)(struct ordo_frontier_tctx *fx, uint32_t u, void *user);
 	uint64_t (*pull)(struct ordo_frontier_tctx *fx, uint32_t base, uint64_t todo, void *user);
 	uint64_t (*degree)(uint32_t v, void *user);
+	void (*prefetch)(uint32_t u, unsigned ahead, void *user);
+	unsigned prefetch_stages;
 };
+#define ORDO_FRONTIER_PREFETCH_SPACING 3
 
 struct ordo_frontier_space;
 

@@ -171,6 +171,31 @@ static uint64_t bfs_degree(uint32_t v, void *user)
 	return ordo_graph_degree(((const struct bfs_fctx *)user)->g, v);
 }
 
+/* A push round's stages for u: the graph's (its arc range, its arcs), then the
+ * targets' levels, for writing (only unclaimed ones will be, but reading them is what
+ * misses). */
+static inline __attribute__((always_inline)) void bfs_fprefetch_body(uint32_t u, unsigned ahead,
+                                                                     void *user, const bool cz)
+{
+	const struct bfs_fctx *s = user;
+	if (ahead >= 2) {
+		ordo_graph_prefetch_stage_as(s->g, u, ahead, cz);
+		return;
+	}
+	uint32_t vbuf[ORDO_ARCS_BATCH];
+	const uint32_t *vb;
+	for (unsigned i = 0, k = ordo_graph_prefetch_targets_as(s->g, u, vbuf, &vb, cz); i < k; i++)
+		__builtin_prefetch(&s->level[vb[i]], 1);
+}
+static void bfs_fprefetch_plain(uint32_t u, unsigned ahead, void *user)
+{
+	bfs_fprefetch_body(u, ahead, user, false);
+}
+static void bfs_fprefetch_cz(uint32_t u, unsigned ahead, void *user)
+{
+	bfs_fprefetch_body(u, ahead, user, true);
+}
+
 /* A frontier run's tail on one worker: a FIFO queue from the handed-over nodes, which
  * all have the level of the round that made them, so a node's first level is its
  * final one, as in the sequential BFS - no scheduler, no compare-and-swap, each node
@@ -232,8 +257,9 @@ int ordo_bfs_frontier(const struct ordo_graph *g, const struct ordo_graph *gt, u
 	atomic_store_explicit(&level[src], 0, memory_order_relaxed);
 	const double init = ordo_now() - t0;
 	struct bfs_fctx s = {g, gt ? gt : g, level};
-	const struct ordo_frontier_ops ops = {g->cz ? bfs_push_cz : bfs_push_plain,
-	                                      g->cz ? bfs_pull_cz : bfs_pull_plain, bfs_degree};
+	const struct ordo_frontier_ops ops = {
+	    g->cz ? bfs_push_cz : bfs_push_plain, g->cz ? bfs_pull_cz : bfs_pull_plain, bfs_degree,
+	    g->cz ? bfs_fprefetch_cz : bfs_fprefetch_plain, ordo_graph_prefetch_stages(g)};
 	struct ordo_frontier_opts fo = *o;
 	if (!wl || !o->space)
 		fo.handoff_round = 0; /* nobody to hand the frontier to */
