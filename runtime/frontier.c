@@ -153,7 +153,7 @@ static void choose_direction(const struct ordo_frontier_opts *o, uint32_t n, siz
 }
 
 /* a push round's chunks of the frontier (dynamic: degrees are skewed) */
-#define PUSH_CHUNK 64
+#define PUSH_CHUNK ORDO_FRONTIER_PUSH_CHUNK
 
 /* One round's share of this thread (inside the parallel region: the loops are the
  * region's work-sharing loops): pull scans the unvisited nodes' in-arcs word by word,
@@ -181,18 +181,19 @@ static inline uint64_t round_share(const struct ordo_frontier_ops *ops, void *us
 	} else {
 		fx->in = NULL;
 		fx->next_bits = NULL;
-		const unsigned S = ops->prefetch ? ops->prefetch_stages : 0;
-		const uint64_t d = ORDO_FRONTIER_PREFETCH_SPACING;
+		if (ops->push_nodes) { /* one call per chunk: the operator's loop, inlined */
+			const uint64_t chunks = (qlen + PUSH_CHUNK - 1) / PUSH_CHUNK;
+#pragma omp for schedule(dynamic, 1) nowait
+			for (uint64_t c = 0; c < chunks; c++) {
+				const uint64_t lo = c * PUSH_CHUNK;
+				const uint32_t k =
+				    (uint32_t)(qlen - lo < PUSH_CHUNK ? qlen - lo : PUSH_CHUNK);
+				arcs += ops->push_nodes(fx, rs->queue + lo, k, user);
+			}
+		} else {
 #pragma omp for schedule(dynamic, PUSH_CHUNK) nowait
-		for (uint64_t i = 0; i < qlen; i++) {
-			/* within the chunk this thread runs: a node of another thread's chunk
-			 * prefetched here would pull its lines away from the thread that
-			 * writes them */
-			const uint64_t end = (i / PUSH_CHUNK + 1) * PUSH_CHUNK;
-			for (unsigned k = S; k; k--)
-				if (i + k * d < end && i + k * d < qlen)
-					ops->prefetch(rs->queue[i + k * d], k, user);
-			arcs += ops->push(fx, rs->queue[i], user);
+			for (uint64_t i = 0; i < qlen; i++)
+				arcs += ops->push(fx, rs->queue[i], user);
 		}
 		if (fx->nbuf)
 			ordo_frontier_flush(fx);

@@ -28,12 +28,13 @@
  *     ordo_frontier_in(u), and adds v (no other thread touches v this round; the degree
  *     passed is not used after a pull round, 0 will do); it returns the arcs examined;
  *   - degree(v): v's out-degree (the push work v would cost), for the initial nodes;
- *   - prefetch(u, ahead) (optional, NULL: none): in a push round, u is the frontier
- *     node `ahead` x ORDO_FRONTIER_PREFETCH_SPACING places ahead of the one pushed now,
- *     for ahead = prefetch_stages down to 1, so the hook can fetch u's data in
- *     dependent stages (as the executor's pipeline, ordo_exec_opts.prefetch): BFS
- *     takes the node's arc range, its arcs, then its targets' levels. It must only
- *     read and prefetch.
+ *   - push_nodes(fx, nodes, k) (optional, NULL: push is called per node): push for
+ *     each of the k (at most ORDO_FRONTIER_PUSH_CHUNK) nodes of a chunk of the
+ *     frontier, in order, returning the arcs examined - one call per chunk, so the
+ *     per-node loop is inlined in the operator and can prefetch a few nodes ahead in
+ *     dependent stages (BFS: a node's arc range, its arcs, its targets' levels), within
+ *     the chunk: a node of another thread's chunk prefetched for writing would pull its
+ *     lines away from the thread that claims them.
  * fx->round is the round being built from (0 for the initial frontier).
  * A node may be in at most one frontier; the run ends when a round adds nothing.
  */
@@ -63,10 +64,10 @@ struct ordo_frontier_ops {
 	uint64_t (*push)(struct ordo_frontier_tctx *fx, uint32_t u, void *user);
 	uint64_t (*pull)(struct ordo_frontier_tctx *fx, uint32_t base, uint64_t todo, void *user);
 	uint64_t (*degree)(uint32_t v, void *user);
-	void (*prefetch)(uint32_t u, unsigned ahead, void *user);
-	unsigned prefetch_stages;
+	uint64_t (*push_nodes)(struct ordo_frontier_tctx *fx, const uint32_t *nodes, uint32_t k,
+	                       void *user);
 };
-#define ORDO_FRONTIER_PREFETCH_SPACING 3
+#define ORDO_FRONTIER_PUSH_CHUNK 64
 
 struct ordo_frontier_space;
 

@@ -222,10 +222,15 @@ grep -q "generated\|loaded" "$tmp/x.err" && fail "--out a directory: the graph w
 expect2 "bfs --direction bogus" "expected auto, push, pull or rounds-push" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction up
 expect2 "bfs --direction twice" "given twice" "$bin/bfs" "$tests/fixtures/tiny.gr" --direction pull --direction push
 expect2 "bfs --alpha 0" "expected a number > 0" "$bin/bfs" "$tests/fixtures/tiny.gr" --alpha 0
-# a long strip: small push rounds, handed to the scheduler at round 32 unless told not to
-"$bin/bfs" --gen road:W=300,H=8 -n 1 --format json | grep -q '"rounds_push":32,"rounds_pull":0,"handed_off":[1-9]' ||
-	fail "bfs on a strip did not hand off at round 32"
-"$bin/bfs" --gen road:W=300,H=8 -n 1 --handoff-round 0 --format json | grep -q '"handed_off":0,"verify":"PASS"' ||
+# a long strip: small push rounds, handed over at round 32 on one thread (to a queue),
+# on two only when asked (to the scheduler), never with --handoff-round 0
+"$bin/bfs" --gen road:W=300,H=8 -n 1 -t 1 --format json | grep -q '"rounds_push":32,"rounds_pull":0,"handed_off":[1-9].*"verify":"PASS"' ||
+	fail "bfs on a strip at 1 thread did not hand off at round 32"
+"$bin/bfs" --gen road:W=300,H=8 -n 1 -t 2 --handoff-round 32 --format json | grep -q '"rounds_push":32,"rounds_pull":0,"handed_off":[1-9].*"verify":"PASS"' ||
+	fail "bfs on a strip at 2 threads with --handoff-round 32 did not hand off at round 32"
+"$bin/bfs" --gen road:W=300,H=8 -n 1 -t 2 --format json | grep -q '"handed_off":0,"verify":"PASS"' ||
+	fail "bfs on a strip at 2 threads handed off by default"
+"$bin/bfs" --gen road:W=300,H=8 -n 1 -t 1 --handoff-round 0 --format json | grep -q '"handed_off":0,"verify":"PASS"' ||
 	fail "bfs --handoff-round 0 handed off"
 expect2 "bfs --handoff-round -1" "handoff-round" "$bin/bfs" "$tests/fixtures/tiny.gr" --handoff-round -1
 grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar target and distance"
