@@ -218,7 +218,11 @@ static bool long_then_burst(struct ordo_tctx *ctx, const struct ordo_task *t, vo
 	return true;
 }
 
-Test(executor, idle_workers_sleep_and_come_back_for_a_burst, .timeout = 300)
+/* Every registered scheduler runs op from one root task at 3 threads (seats: as
+ * ordo_exec_opts.seats): reset() before each run, check(name, stats) after. */
+static void each_scheduler_from_one_root(ordo_operator op, int seats, void (*reset)(void),
+                                         void (*check)(const char *name,
+                                                       const struct ordo_run_stats *st))
 {
 	struct ordo_err e = {0};
 	struct ordo_topology topo;
@@ -227,23 +231,36 @@ Test(executor, idle_workers_sleep_and_come_back_for_a_burst, .timeout = 300)
 		const char *name = ordo_scheduler_at(i)->name;
 		struct ordo_scheduler wl;
 		cr_assert_eq(ordo_scheduler_create(name, NULL, &topo, 1, &wl, &e), 0, "%s", e.msg);
-		for (int k = 0; k <= BURST; k++)
-			atomic_store(&ran[k], 0);
+		reset();
 		const struct ordo_task root = {0, 0};
-		struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+		struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .seats = seats};
 		struct ordo_run_stats st;
-		cr_assert_eq(
-		    ordo_for_each(&o, wl.ops, wl.wl, &root, 1, long_then_burst, NULL, &st, &e), 0,
-		    "%s: %s", name, e.msg);
-		for (int k = 0; k <= BURST; k++)
-			cr_assert_eq(atomic_load(&ran[k]), 1, "%s: task %d ran %u times", name, k,
-			             atomic_load(&ran[k]));
-		cr_assert_eq(st.tasks, BURST + 1, "%s", name);
-		cr_assert_gt(st.idle_sleeps, 0, "%s: no idle worker slept beside the long task",
-		             name);
+		cr_assert_eq(ordo_for_each(&o, wl.ops, wl.wl, &root, 1, op, NULL, &st, &e), 0,
+		             "%s: %s", name, e.msg);
+		check(name, &st);
 		ordo_scheduler_destroy(&wl);
 	}
 	ordo_topology_free(&topo);
+}
+
+static void burst_reset(void)
+{
+	for (int k = 0; k <= BURST; k++)
+		atomic_store(&ran[k], 0);
+}
+
+static void burst_check(const char *name, const struct ordo_run_stats *st)
+{
+	for (int k = 0; k <= BURST; k++)
+		cr_assert_eq(atomic_load(&ran[k]), 1, "%s: task %d ran %u times", name, k,
+		             atomic_load(&ran[k]));
+	cr_assert_eq(st->tasks, BURST + 1, "%s", name);
+	cr_assert_gt(st->idle_sleeps, 0, "%s: no idle worker slept beside the long task", name);
+}
+
+Test(executor, idle_workers_sleep_and_come_back_for_a_burst, .timeout = 300)
+{
+	each_scheduler_from_one_root(long_then_burst, ORDO_SEATS_AUTO, burst_reset, burst_check);
 }
 
 /* One task opens a loop of slow items while no other task exists: the idle workers
@@ -272,43 +289,35 @@ static bool open_a_loop(struct ordo_tctx *ctx, const struct ordo_task *t, void *
 	return true;
 }
 
-Test(executor, idle_workers_help_a_tasks_loop, .timeout = 300)
+static void items_reset(void)
 {
-	struct ordo_err e = {0};
-	struct ordo_topology topo;
-	cr_assert_eq(ordo_topology_init(&topo, 3, 0, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
-	for (int i = 0; i < ordo_scheduler_count(); i++) {
-		const char *name = ordo_scheduler_at(i)->name;
-		struct ordo_scheduler wl;
-		cr_assert_eq(ordo_scheduler_create(name, NULL, &topo, 1, &wl, &e), 0, "%s", e.msg);
-		for (int k = 0; k < SLOW_ITEMS; k++)
-			atomic_store(&item_ran[k], 0);
-		atomic_store(&items_helped, 0);
-		const struct ordo_task root = {0, 0};
-		struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .seats = ORDO_SEATS_ALL};
-		struct ordo_run_stats st;
-		cr_assert_eq(ordo_for_each(&o, wl.ops, wl.wl, &root, 1, open_a_loop, NULL, &st, &e),
-		             0, "%s: %s", name, e.msg);
-		for (int k = 0; k < SLOW_ITEMS; k++)
-			cr_assert_eq(atomic_load(&item_ran[k]), 1, "%s: item %d ran %u times", name,
-			             k, atomic_load(&item_ran[k]));
-		cr_assert_gt(atomic_load(&items_helped), 0,
-		             "%s: no idle worker joined a 100 ms loop", name);
-		cr_assert_eq(st.task_loops, 1, "%s", name);
-		cr_assert_eq(st.loop_items_helped, atomic_load(&items_helped), "%s", name);
-		ordo_scheduler_destroy(&wl);
-	}
-	/* outside a run the loop runs on the caller alone */
-	const unsigned opener = 0;
 	for (int k = 0; k < SLOW_ITEMS; k++)
 		atomic_store(&item_ran[k], 0);
 	atomic_store(&items_helped, 0);
+}
+
+static void items_check(const char *name, const struct ordo_run_stats *st)
+{
+	for (int k = 0; k < SLOW_ITEMS; k++)
+		cr_assert_eq(atomic_load(&item_ran[k]), 1, "%s: item %d ran %u times", name, k,
+		             atomic_load(&item_ran[k]));
+	cr_assert_gt(atomic_load(&items_helped), 0, "%s: no idle worker joined a 100 ms loop",
+	             name);
+	cr_assert_eq(st->task_loops, 1, "%s", name);
+	cr_assert_eq(st->loop_items_helped, atomic_load(&items_helped), "%s", name);
+}
+
+Test(executor, idle_workers_help_a_tasks_loop, .timeout = 300)
+{
+	each_scheduler_from_one_root(open_a_loop, ORDO_SEATS_ALL, items_reset, items_check);
+	/* outside a run the loop runs on the caller alone */
+	const unsigned opener = 0;
+	items_reset();
 	ordo_task_loop(NULL, slow_item, (void *)&opener, 8);
 	for (int k = 0; k < SLOW_ITEMS; k++)
 		cr_assert_eq(atomic_load(&item_ran[k]), k < 8);
 	cr_assert_eq(atomic_load(&items_helped), 0);
 	cr_assert(!ordo_task_loop_help(NULL));
-	ordo_topology_free(&topo);
 }
 
 /* SMQ's bucket queue (worklists/bq.h) is exact: against a plain array, every pop is a
