@@ -5,8 +5,9 @@
  * with its .xyz (A*; arcs weighed by length), soc-Slashdot0902 and ca-AstroPh with
  * random weights 1..255; each on the plain graph and on its compressed copy.
  * Exits 77 (CTest's skip) with the reason when the directory is absent.
- * `apps_inputs --generated` runs the same checks on small generated graphs instead
- * (the ThreadSanitizer test runs that; sanitizer_test.sh tsan).
+ * `apps_inputs --generated` runs the same checks on small generated graphs instead,
+ * and MST on a road graph big enough for its shared scans (the ThreadSanitizer test
+ * runs that; sanitizer_test.sh tsan).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,21 @@ static int generated(void)
 		all_apps(g, specs[i], g->coord_kind != ORDO_COORD_NONE, 16);
 		ordo_graph_free(g);
 	}
+	/* MST on a graph whose giant component's scans are shared with the workers
+	 * (ordo_task_loop; apps_mst_all requires it of a forest of 10,000 edges) */
+	const char *big = "road:W=120,H=100,seed=3";
+	struct ordo_graph *g, *s;
+	struct ordo_err e = {0};
+	struct ordo_build_stats bs;
+	if (ordo_generate(big, 0, &g, NULL, 0, &e) || ordo_graph_symmetrized(g, 2, &s, &bs, &e)) {
+		fprintf(stderr, "FAIL: %s: %s\n", big, e.msg);
+		return 1;
+	}
+	char msg[1024], what[300];
+	snprintf(what, sizeof what, "mst on %s (shared scans)", big);
+	report(apps_mst_all(s, big, 4, msg, sizeof msg), what, msg);
+	ordo_graph_free(s);
+	ordo_graph_free(g);
 	printf("%s\n", fails ? "apps (generated): FAILED" : "apps (generated): every check passed");
 	return fails ? 1 : 0;
 }
