@@ -152,9 +152,6 @@ static void choose_direction(const struct ordo_frontier_opts *o, uint32_t n, siz
 	}
 }
 
-/* a push round's chunks of the frontier (dynamic: degrees are skewed) */
-#define PUSH_CHUNK ORDO_FRONTIER_PUSH_CHUNK
-
 /* One round's share of this thread (inside the parallel region: the loops are the
  * region's work-sharing loops): pull scans the unvisited nodes' in-arcs word by word,
  * push the frontier's out-arcs. Returns the arcs this thread examined. */
@@ -181,17 +178,18 @@ static inline uint64_t round_share(const struct ordo_frontier_ops *ops, void *us
 	} else {
 		fx->in = NULL;
 		fx->next_bits = NULL;
+		/* chunks of the frontier handed out dynamically: degrees are skewed */
+		const uint64_t C = ORDO_FRONTIER_PUSH_CHUNK;
 		if (ops->push_nodes) { /* one call per chunk: the operator's loop, inlined */
-			const uint64_t chunks = (qlen + PUSH_CHUNK - 1) / PUSH_CHUNK;
+			const uint64_t chunks = (qlen + C - 1) / C;
 #pragma omp for schedule(dynamic, 1) nowait
 			for (uint64_t c = 0; c < chunks; c++) {
-				const uint64_t lo = c * PUSH_CHUNK;
-				const uint32_t k =
-				    (uint32_t)(qlen - lo < PUSH_CHUNK ? qlen - lo : PUSH_CHUNK);
+				const uint64_t lo = c * C;
+				const uint32_t k = (uint32_t)(qlen - lo < C ? qlen - lo : C);
 				arcs += ops->push_nodes(fx, rs->queue + lo, k, user);
 			}
 		} else {
-#pragma omp for schedule(dynamic, PUSH_CHUNK) nowait
+#pragma omp for schedule(dynamic, ORDO_FRONTIER_PUSH_CHUNK) nowait
 			for (uint64_t i = 0; i < qlen; i++)
 				arcs += ops->push(fx, rs->queue[i], user);
 		}
