@@ -21,7 +21,6 @@ trial is verified, and Galois verifies its own answers (a run that fails does no
 count). Run it on a quiet machine.
 """
 import argparse
-import csv
 import os
 import re
 import statistics
@@ -29,6 +28,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from peers import run_ordo  # noqa: E402 (beside this script)
 ORDO_WL = {"mst": "obim:delta=0", "bfs": "direction:auto"}
 
 
@@ -71,25 +72,6 @@ def galois_once(build, app, gr, threads):
     return float(m.group(1))
 
 
-def ordo_trials(bin_dir, app, ordo_file, wl, threads, trials):
-    """ordo's per-trial kernel ms (every trial verified)."""
-    cmd = [os.path.join(bin_dir, app), ordo_file, "-t", str(threads), "-n", str(trials),
-           "--format", "csv", "-q"]
-    if wl.startswith("direction:"):
-        cmd += ["--direction", wl.split(":", 1)[1]]
-    else:
-        cmd += ["--wl", wl]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
-    out = []
-    for row in csv.DictReader(p.stdout.strip().splitlines()):
-        if row["verify"] != "PASS":
-            die("%s: a trial did not verify: %s" % (" ".join(cmd), row))
-        out.append(float(row["time_s"]) * 1000)
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("galois_build")
@@ -124,8 +106,8 @@ def main():
             for g in graphs:
                 for t in threads:
                     key = (app, g, t)
-                    o = ordo_trials(a.bin, app, os.path.join(data, g + ".ordo"), wl[app], t,
-                                    a.trials)
+                    o, _ = run_ordo(a.bin, app, os.path.join(data, g + ".ordo"), t,
+                                    a.trials, wl[app], source=0 if app == "bfs" else None)
                     ordo_ms.setdefault(key, []).append(statistics.median(o))
                     runs = [galois_once(a.galois_build, app, gr[g], t)
                             for _ in range(a.trials)]

@@ -120,11 +120,14 @@ def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
     return times
 
 
-def run_ordo(bin_dir, app, path, threads, trials, wl):
+def run_ordo(bin_dir, app, path, threads, trials, wl, source=0):
+    """ordo's per-trial kernel ms (every trial verified) and the scheduler it ran; source
+    None for an app without one (mst). Also used by galois_peer.py."""
     # "direction:D" runs bfs's frontier mode (--direction D) instead of a scheduler
     how = ["--direction", wl.split(":", 1)[1]] if wl.startswith("direction:") else ["--wl", wl]
-    cmd = [os.path.join(bin_dir, app), path, "-t", str(threads), "-r", "0", "-n", str(trials),
-           "--format", "json", "-q"] + how
+    where = [] if source is None else ["-r", str(source)]
+    cmd = [os.path.join(bin_dir, app), path, "-t", str(threads)] + where + [
+        "-n", str(trials), "--format", "json", "-q"] + how
     p = subprocess.run(cmd, capture_output=True, text=True)
     recs = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
     if p.returncode or len(recs) != trials or any(r["verify"] != "PASS" for r in recs):
