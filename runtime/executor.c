@@ -168,19 +168,11 @@ static bool all_done(struct ordo_tctx **ctx, int T, _Atomic bool *duplicated)
 	return done >= pushed;
 }
 
-/* This thread's CPU time in seconds. */
-static double thread_cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Ends the current stretch (idle when was_idle, else busy) at now: its wall and CPU
  * time go to c's totals. */
 static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bool was_idle)
 {
-	const double w = ordo_now(), cpu = thread_cpu();
+	const double w = ordo_now(), cpu = ordo_thread_cpu();
 	if (was_idle) {
 		c->idle_wall += w - *w_mark;
 		c->idle_cpu += cpu - *c_mark;
@@ -423,7 +415,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	const unsigned spacing = stage_spacing(o, ahead);
 	unsigned h = 0, cnt = 0;
 	/* utilisation: clocks read only where a busy stretch turns idle or back */
-	double w_mark = ordo_now(), c_mark = thread_cpu();
+	double w_mark = ordo_now(), c_mark = ordo_thread_cpu();
 	bool idling = false;
 	struct seats *const seats = &r->seats;
 	if (!seats_start(seats, (int)c->tid)) {

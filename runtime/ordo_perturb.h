@@ -37,6 +37,7 @@
 	X(SPRAY_UNLINK)   /* spraylist: between finding a marked node and unlinking it */        \
 	X(SMQ_FILL)       /* smq: between writing the steal buffer and publishing it */          \
 	X(SMQ_TAKE)       /* smq: between copying a buffer and claiming it */                    \
+	X(SMQ_GUEST)      /* smq: a guest holds a descheduled owner's queue lock */              \
 	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */              \
 	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */   \
 	X(KCORE_LOWER)    /* kcore: lowering an estimate or a peeling degree, and re-checking */ \

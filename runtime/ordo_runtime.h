@@ -25,7 +25,7 @@ struct ordo_task {
 	uint64_t data;
 };
 
-#define ORDO_SCHED_STATS 4 /* scheduler-defined counters per thread (steals, ...) */
+#define ORDO_SCHED_STATS 6 /* scheduler-defined counters per thread (steals, ...) */
 
 /* ---- topology ---- */
 enum ordo_bind { ORDO_BIND_NONE = 0, ORDO_BIND_COMPACT, ORDO_BIND_SCATTER };

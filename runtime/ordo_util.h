@@ -32,6 +32,10 @@ static inline void ordo_prefetch(const void *p)
 /* Monotonic wall-clock seconds. */
 double ordo_now(void);
 
+/* The calling thread's CPU seconds (CLOCK_THREAD_CPUTIME_ID): beside ordo_now, how
+ * much of a stretch the thread spent on a CPU. */
+double ordo_thread_cpu(void);
+
 /* Zeroed, 128-byte aligned allocation of n*size bytes (enough for alignas(128)
  * per-thread structures); NULL on overflow or failure. Free with free(). */
 void *ordo_calloc_aligned(size_t n, size_t size);

@@ -25,6 +25,8 @@ static const char *const extra_specs[] = {
     "smq:pq=radix,steal_size=2",
     "smq:pq=bucket",
     "smq:pq=bucket,bq_shift=0,steal_size=2",
+    "smq:pq=bucket,guard=on",
+    "smq:guard=on,steal_size=2,steal_prob=2",
     "mq:numa_k=8",
     "mq-opt:push=sticky,pop=sticky",
     "mq-opt:push=batch,pop=sticky",
@@ -80,6 +82,7 @@ struct seen_ctx {
 	bool exact;         /* the scheduler refuses the pipeline (strict) */
 	_Atomic uint64_t bad_stages;
 	bool stall; /* a running task sleeps 1 ms now and then (a stalled worker) */
+	bool stop;  /* one task in 512 sleeps 100-1000 us (conf_stalls) */
 };
 
 enum { STAGE_RAN = 255 };
@@ -113,6 +116,10 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	if (s->stall && ordo_rng_below(&ctx->rng, 4096) == 0) {
 		struct timespec ms = {0, 1000000};
 		nanosleep(&ms, NULL);
+	}
+	if (s->stop && ordo_rng_below(&ctx->rng, 512) == 0) {
+		struct timespec us = {0, 1000L * (100 + (long)ordo_rng_below(&ctx->rng, 901))};
+		nanosleep(&us, NULL);
 	}
 	if (s->chain && id + 1 < s->n)
 		ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, id + 1);
@@ -201,6 +208,40 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	free(s.count);
 	free((void *)s.stage);
 	free(init);
+	ordo_scheduler_destroy(&wl);
+	ordo_topology_free(&topo);
+	return rc ? -1 : 0;
+}
+
+int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *out, char *msg,
+                size_t cap)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	char what[128];
+	snprintf(what, sizeof what, "%s, %d threads, %llu tasks, workers stopped at random", spec,
+	         T, (unsigned long long)n);
+	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	struct ordo_scheduler wl;
+	if (ordo_scheduler_create(spec, NULL, &topo, 9, &wl, &e)) {
+		ordo_topology_free(&topo);
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	}
+	struct ordo_task init = {0, 0};
+	struct seen_ctx s = {
+	    .count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n, .stop = true};
+	struct ordo_run_stats st;
+	struct ordo_exec_opts o = {
+	    .topo = &topo, .seed = 13, .lookahead = ORDO_LOOKAHEAD_OFF, .seats = ORDO_SEATS_ALL};
+	int rc = ordo_for_each(&o, wl.ops, wl.wl, &init, 1, mark, &s, &st, &e);
+	if (rc)
+		snprintf(msg, cap, "%s: %s", what, e.msg);
+	else
+		rc = check_counts(&s, &st, what, msg, cap);
+	if (out)
+		*out = st;
+	free(s.count);
 	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return rc ? -1 : 0;

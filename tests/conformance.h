@@ -27,6 +27,12 @@ int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap);
  * at random points, tasks that stall their worker for 1 ms now and then: every task
  * once, tasks handed over (a tree, or a chain of n). */
 int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap);
+/* A tree of n tasks run by T workers that all keep running (no parking), of which one
+ * in 512 stops its worker for 100-1000 us, as the OS stops a thread on a shared machine:
+ * every task once. With `st`, the run's statistics (a guarded SMQ's guests run while
+ * owners are stopped; test_scheduler_cases checks that they did). */
+int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *st, char *msg,
+                size_t cap);
 /* A tree of n tasks, some of which open their own loops (ordo_task_loop) while others
  * help: every task and every loop item runs exactly once. */
 int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap);

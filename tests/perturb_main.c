@@ -38,6 +38,8 @@ static int conformance(const char *spec, int T, char *msg, size_t cap)
 		rc = conf_exactly_once(spec, T, 6000, false, 0, msg, cap);
 	if (!rc && T >= 2) /* workers parking and coming back at random points */
 		rc = conf_parking(spec, T, 6000, T / 2, false, msg, cap);
+	if (!rc && T >= 2) /* workers stopped at random, all running */
+		rc = conf_stalls(spec, T, 6000, NULL, msg, cap);
 	if (!rc) /* tasks' own loops */
 		rc = conf_loops(spec, T, 3000, msg, cap);
 	return rc;

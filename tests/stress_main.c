@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 			if (!rc && T >= 2)
 				rc = conf_parking(spec, T, conf_scale(5000), 1, true, msg,
 				                  sizeof msg);
+			if (!rc && T >= 2)
+				rc = conf_stalls(spec, T, conf_scale(20000), NULL, msg, sizeof msg);
 			if (!rc)
 				rc = conf_loops(spec, T, conf_scale(20000), msg, sizeof msg);
 			if (!rc)

@@ -96,6 +96,20 @@ ParameterizedTest(int *i, conformance, parking, .timeout = 900)
 	}
 }
 
+/* Workers stopped for tens to hundreds of microseconds at random, all running. */
+ParameterizedTestParameters(conformance, stopped_workers)
+{
+	return all_schedulers();
+}
+ParameterizedTest(int *i, conformance, stopped_workers, .timeout = 900)
+{
+	char msg[1024];
+	for (int T = 2; T <= conf_max_threads(); T *= 2)
+		cr_assert_eq(
+		    conf_stalls(conf_specs[*i], T, conf_scale(20000), NULL, msg, sizeof msg), 0,
+		    "%s", msg);
+}
+
 /* Tasks open their own loops (ordo_task_loop) and help others' (ordo_task_loop_help). */
 ParameterizedTestParameters(conformance, task_loops)
 {
@@ -478,4 +492,20 @@ Test(topology, fake_numa_and_binding_rules)
 	setenv("ORDO_FAKE_NUMA", "zero", 1);
 	cr_assert_eq(ordo_topology_init(&t, 4, 0, ORDO_BIND_NONE, &e), ORDO_EINVAL);
 	unsetenv("ORDO_FAKE_NUMA");
+}
+
+/* SMQ's guard: with workers stopped at random, guests take the stopped owners' tasks
+ * (and every task still runs once); without it, none do. */
+Test(smq_guard, guests_run_while_owners_are_stopped, .timeout = 300)
+{
+	char msg[1024];
+	struct ordo_run_stats st;
+	cr_assert_eq(conf_stalls("smq:pq=bucket,guard=on", 2, 20000, &st, msg, sizeof msg), 0, "%s",
+	             msg);
+	cr_assert_eq(st.wl_stat[5], 2, "both queues guarded, not %llu",
+	             (unsigned long long)st.wl_stat[5]);
+	cr_assert_gt(st.wl_stat[4], 0, "no guest batch while owners were stopped");
+	cr_assert_eq(conf_stalls("smq:pq=bucket,guard=off", 2, 20000, &st, msg, sizeof msg), 0,
+	             "%s", msg);
+	cr_assert_eq(st.wl_stat[4] + st.wl_stat[5], 0, "guard=off: no guest, nothing guarded");
 }

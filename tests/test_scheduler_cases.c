@@ -7,9 +7,11 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ordo_schedulers.h"
 #include "wl_rig.h"
@@ -127,6 +129,111 @@ Test(smq, version_word_races_lose_nothing, .timeout = 300)
 	             (unsigned long long)steals);
 	cr_log_info("smq races: %llu steals, %llu discarded reads or lost CASes",
 	            (unsigned long long)steals, (unsigned long long)races);
+}
+
+/* guard=on: thread 0 pushes 100 tasks and then stops, as if descheduled. Thread 1, with
+ * nothing of its own, steals the buffer's 8 and then fails pops until thread 0's beat
+ * has stood still over 256 of them; from then on it pops thread 0's queue as a guest,
+ * in order, 8 at a time. The children of a host's task that a guest runs go to the
+ * host's queue, and the host, running again, takes its queue back. */
+Test(smq, a_guest_pops_a_stalled_owners_queue)
+{
+	struct rig r;
+	rig_init(&r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
+	struct ordo_task batch[100];
+	for (uint64_t p = 100; p < 200; p++)
+		batch[p - 100] = (struct ordo_task){p, p};
+	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 100);
+	uint64_t next = 100, failed = 0;
+	while (next < 200 && failed < 100000) {
+		struct ordo_task x;
+		if (!r.wl.ops->pop(r.wl.wl, r.ctx[1], &x)) {
+			failed++;
+			continue;
+		}
+		cr_assert_eq(x.prio, next, "task %llu, expected %llu: a guest pops in order",
+		             (unsigned long long)x.prio, (unsigned long long)next);
+		next++;
+		if (next == 150) { /* a child of a host's task (of the batch 148..155) */
+			struct ordo_task child = {5, 5};
+			r.wl.ops->push(r.wl.wl, r.ctx[1], &child, 1);
+			/* the host runs again: the child is its (the guest's own queue is
+			 * empty), and the guest lets go, then finds it stalled again */
+			cr_assert_eq(pop1(&r, 0), 5, "the child went to the host's queue");
+		}
+	}
+	cr_assert_eq(next, 200, "the guest got %llu of the stalled owner's 100 tasks",
+	             (unsigned long long)(next - 100));
+	cr_assert_geq(failed, 256, "the guest waited for the beat to stand still");
+	cr_assert_geq(r.ctx[1]->wl_stat[4], 100 / 8 - 3, "guest batches: %llu",
+	              (unsigned long long)r.ctx[1]->wl_stat[4]);
+	struct ordo_task x;
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[0], &x), "nothing left at the host");
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[1], &x), "nothing left at the guest");
+	rig_free(&r);
+}
+
+/* Two threads through SMQ's ops with guard=on: the owner pushes new tasks, pops and
+ * now and then stops for 50-300 us, while the other pops as a thief and, while the
+ * owner is stopped, as its guest; the owner comes back at any point of a guest's
+ * batch. Every task must come out exactly once. */
+enum { GUARD_TASKS = 300000 };
+struct guard_race {
+	struct rig r;
+	_Atomic uint32_t *count;
+	_Atomic uint64_t done;
+};
+
+static void guard_take(struct guard_race *g, int t)
+{
+	struct ordo_task x;
+	if (g->r.wl.ops->pop(g->r.wl.wl, g->r.ctx[t], &x)) {
+		atomic_fetch_add(&g->count[x.data], 1);
+		atomic_fetch_add(&g->done, 1);
+	}
+}
+
+static void *guard_owner(void *arg)
+{
+	struct guard_race *g = arg;
+	struct ordo_task batch[256];
+	uint64_t next = 0, round = 0;
+	while (atomic_load(&g->done) < GUARD_TASKS) {
+		if (next < GUARD_TASKS) {
+			uint32_t k = 0;
+			for (; k < 256 && next < GUARD_TASKS; k++, next++)
+				batch[k] = (struct ordo_task){ordo_hash2(9, next) >> 52, next};
+			g->r.wl.ops->push(g->r.wl.wl, g->r.ctx[0], batch, k);
+		}
+		for (int i = 0; i < 64; i++)
+			guard_take(g, 0);
+		if (++round % 8 == 0) {
+			struct timespec us = {0, 1000L * (50 + (long)(ordo_hash2(4, round) % 251))};
+			nanosleep(&us, NULL);
+		}
+	}
+	return NULL;
+}
+
+Test(smq, a_guest_and_its_returning_host_share_nothing, .timeout = 120)
+{
+	struct guard_race *g = calloc(1, sizeof *g);
+	rig_init(&g->r, "smq:pq=bucket,guard=on", 2, 0);
+	g->count = calloc(GUARD_TASKS, sizeof *g->count);
+	pthread_t owner;
+	cr_assert_eq(pthread_create(&owner, NULL, guard_owner, g), 0);
+	while (atomic_load(&g->done) < GUARD_TASKS)
+		guard_take(g, 1);
+	pthread_join(owner, NULL);
+	uint64_t bad = 0;
+	for (uint64_t i = 0; i < GUARD_TASKS; i++)
+		bad += atomic_load(&g->count[i]) != 1;
+	cr_assert_eq(bad, 0, "%llu tasks not taken exactly once", (unsigned long long)bad);
+	cr_assert_gt(g->r.ctx[1]->wl_stat[4], 0, "no guest batch");
+	cr_log_info("guard race: %llu guest batches", (unsigned long long)g->r.ctx[1]->wl_stat[4]);
+	free(g->count);
+	rig_free(&g->r);
+	free(g);
 }
 
 Test(numa, weighted_sampling_matches_k)

@@ -46,6 +46,23 @@
  * queue widens its buckets by itself where priorities spread far past its window.
  * Stealing, buffers and batches are the same for all three, so the paper's rank
  * reasoning holds for each.
+ *
+ * Guarded queues (guard=auto|on; not in the paper). On a shared machine the OS
+ * deschedules an owner for milliseconds with half of the run's front in its private
+ * queue; its buffer, once stolen, is not refilled, and the others run ahead on their
+ * own parts of the front: on road2k beside one spinning thread, 1.3x the work of a
+ * quiet run. A guarded owner touches its local queue only under a lock of its own
+ * (uncontended: one exchange per push batch and per pop that reaches the queue) and
+ * counts each take of it in `beat`. A worker that sees a guarded owner's beat stand
+ * still over GUARD_STALL of its own pops makes it its host: while the host's best beats
+ * its own, it takes up to steal_size of the host's best tasks under the host's lock
+ * (trylock: a guest never waits, so two locks never make a cycle) and runs them as a
+ * batch, and the children of those tasks go back into the host's queue, so the host's
+ * part of the front is still its own when it runs again. The host's first take of its
+ * lock moves its beat, and the guest lets go. The buffer protocol is unchanged (a guest
+ * never fills another's buffer). guard=auto turns an owner guarded when a stretch of
+ * GUARD_STRETCH pops (with none failing) ran on a CPU for less than GUARD_SHARE of its
+ * wall time; on a quiet machine nothing is guarded and the cost is a counter per pop.
  */
 #include "bq.h"
 #include "numa_pick.h"
@@ -55,7 +72,9 @@
 
 static const char *const pq_kinds[] = {"heap", "radix", "bucket", NULL};
 enum { PQ_HEAP, PQ_RADIX, PQ_BUCKET };
-enum { P_PROB, P_SIZE, P_NUMA, P_PQ, P_BQ_SHIFT, P_N };
+static const char *const guard_kinds[] = {"off", "auto", "on", NULL};
+enum { G_OFF, G_AUTO, G_ON };
+enum { P_PROB, P_SIZE, P_NUMA, P_PQ, P_BQ_SHIFT, P_GUARD, P_N };
 static const struct ordo_param params[P_N] = {
     {"steal_prob", 8, 1, 1 << 20, "a pop tries to steal with probability 1/steal_prob"},
     {"steal_size", 8, 1, 1024, "tasks in a steal buffer (and in a stolen batch)"},
@@ -67,9 +86,19 @@ static const struct ordo_param params[P_N] = {
     {"bq_shift", 0, 0, 40,
      "pq=bucket: a bucket holds priorities equal >> bq_shift (at the start: the queue "
      "widens it where priorities spread far)"},
+    {"guard", G_AUTO, 0, 2,
+     "a lock on the owner's queue, so that others may pop from it while the owner is "
+     "descheduled: off, auto (from an owner's first stretch descheduled), on",
+     guard_kinds},
 };
 
-enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS, S_RACES };
+enum { S_STEALS, S_STOLEN, S_OWN_TAKEBACKS, S_RACES, S_GUEST, S_GUARDED };
+
+#define NO_HOST       UINT32_MAX
+#define GUARD_WATCH   64   /* own pops between looks at a victim's beat */
+#define GUARD_STALL   256  /* own pops over which a guarded owner's beat stood still */
+#define GUARD_STRETCH 4096 /* pops per look at the owner's own CPU share (auto) */
+#define GUARD_SHARE   0.85 /* below it the owner turns guarded (auto) */
 
 struct queue {
 	/* shared: read by thieves. version, top and count share one line, so that a
@@ -86,21 +115,37 @@ struct queue {
 	struct ordo_task *batch; /* rest of a taken buffer, consumed from the back */
 	uint32_t nbatch;
 	struct numa_pick pick;
+	/* the guard (see "Guarded queues" above): `lock` guards the local queue while
+	 * `guarded` (set once, by the owner, release); `beat` counts the owner's takes of
+	 * its lock, so a beat that stands still while others run tells a descheduled
+	 * owner */
+	alignas(128) struct wl_lock lock;
+	_Atomic uint32_t guarded;
+	_Atomic uint64_t beat;
+	/* owner only: a guest's host (NO_HOST: none), its beat when chosen, and where
+	 * pushes go (the host while a batch from it runs); the watch over others' beats;
+	 * the auto mode's stretch */
+	alignas(128) uint32_t host, push_host;
+	uint64_t host_beat, pops;
+	uint64_t *seen_beat, *seen_at;
+	double mark_wall, mark_cpu;
+	bool dry; /* a pop failed since the stretch began */
 };
 
 struct ordo_sched_state {
 	uint32_t T, size;
-	int pq;
+	int pq, guard;
 	unsigned bq_shift;
 	uint64_t prob, numa_k;
 	const struct ordo_topology *topo;
 	struct queue *q;
+	alignas(128) _Atomic uint32_t nguarded; /* queues guarded now (read every pop) */
 };
 
 static int smq_create(const struct ordo_scheduler_config *cfg, struct ordo_sched_state **out,
                       struct ordo_err *err)
 {
-	struct ordo_sched_state *w = calloc(1, sizeof *w);
+	struct ordo_sched_state *w = ordo_calloc_aligned(1, sizeof *w); /* alignas(128) inside */
 	if (!w)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	w->T = (uint32_t)cfg->topo->nthreads;
@@ -109,6 +154,7 @@ static int smq_create(const struct ordo_scheduler_config *cfg, struct ordo_sched
 	w->numa_k = (uint64_t)cfg->params[P_NUMA];
 	w->pq = (int)cfg->params[P_PQ];
 	w->bq_shift = (unsigned)cfg->params[P_BQ_SHIFT];
+	w->guard = (int)cfg->params[P_GUARD];
 	w->topo = cfg->topo;
 	w->q = ordo_calloc_aligned(w->T, sizeof *w->q);
 	if (!w->q) {
@@ -125,7 +171,15 @@ static void smq_thread_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 	struct queue *q = &w->q[ctx->tid];
 	q->slots = ordo_calloc_aligned(2 * (size_t)w->size, sizeof *q->slots);
 	q->batch = malloc(w->size * sizeof *q->batch);
-	if (!q->slots || !q->batch ||
+	q->host = q->push_host = NO_HOST;
+	q->seen_beat = calloc(w->T, sizeof *q->seen_beat);
+	q->seen_at = calloc(w->T, sizeof *q->seen_at);
+	if (w->guard == G_ON && w->T > 1) {
+		atomic_store_explicit(&q->guarded, 1, memory_order_release);
+		atomic_fetch_add_explicit(&w->nguarded, 1, memory_order_relaxed);
+		ORDO_STAT(ctx, S_GUARDED, 1);
+	}
+	if (!q->slots || !q->batch || !q->seen_beat || !q->seen_at ||
 	    (w->pq == PQ_BUCKET ? !bq_init(&q->bq, w->bq_shift)
 	                        : !wl_heap_reserve(&q->heap, 4096)) ||
 	    !numa_pick_init(&q->pick, w->topo, ctx->tid, w->T, 1, ctx->tid, w->numa_k))
@@ -138,6 +192,8 @@ static void smq_destroy(struct ordo_sched_state *w)
 		struct queue *q = &w->q[t];
 		free(q->slots);
 		free(q->batch);
+		free(q->seen_beat);
+		free(q->seen_at);
 		wl_heap_free(&q->heap);
 		radix_free(&q->radix);
 		bq_free(&q->bq);
@@ -336,47 +392,191 @@ static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
 	return false;
 }
 
+/* ---- guarded queues: others pop from a descheduled owner's queue ---- */
+
+/* The owner takes its own queue's lock (when guarded: true) and beats. It waits only
+ * for a guest, which holds the lock for one batch. */
+static inline bool own_lock(struct queue *q)
+{
+	if (!atomic_load_explicit(&q->guarded, memory_order_relaxed))
+		return false;
+	wl_lock(&q->lock);
+	atomic_store_explicit(&q->beat, atomic_load_explicit(&q->beat, memory_order_relaxed) + 1,
+	                      memory_order_relaxed);
+	return true;
+}
+
+static inline void own_unlock(struct queue *q, bool held)
+{
+	if (held)
+		wl_unlock(&q->lock);
+}
+
+/* guard=auto: every GUARD_STRETCH pops, the owner's CPU share of the stretch (wall
+ * against thread CPU time); below GUARD_SHARE another process took its core, and the
+ * queue turns guarded for the rest of the run. A stretch with a failed pop (the worker
+ * may have slept idle) is not judged. Called with no lock held. */
+static void watch_self(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q)
+{
+	const double now = ordo_now(), cpu = ordo_thread_cpu();
+	const double wall = now - q->mark_wall;
+	if (q->pops > GUARD_STRETCH && !q->dry && wall > 0 &&
+	    (cpu - q->mark_cpu) < GUARD_SHARE * wall) {
+		/* release: the unguarded accesses before are seen by a guest whose
+		 * acquire load reads 1 (it then takes the lock, which we take from now on) */
+		atomic_store_explicit(&q->guarded, 1, memory_order_release);
+		atomic_fetch_add_explicit(&w->nguarded, 1, memory_order_relaxed);
+		ORDO_STAT(ctx, S_GUARDED, 1);
+	}
+	q->mark_wall = now, q->mark_cpu = cpu, q->dry = false;
+}
+
+/* Every GUARD_WATCH pops while some queue is guarded: a look at one running victim's
+ * beat. A guarded victim whose beat stood still over GUARD_STALL of our pops is not
+ * running (or not popping): it becomes our host. */
+static void watch_others(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q)
+{
+	const uint32_t v = pick_victim(w, ctx, q);
+	struct queue *h = &w->q[v];
+	if (v == ctx->tid || !atomic_load_explicit(&h->guarded, memory_order_acquire))
+		return;
+	const uint64_t b = atomic_load_explicit(&h->beat, memory_order_relaxed);
+	if (b == q->seen_beat[v] && q->pops - q->seen_at[v] >= GUARD_STALL) {
+		q->host = v;
+		q->host_beat = b;
+		return;
+	}
+	if (b != q->seen_beat[v]) {
+		q->seen_beat[v] = b;
+		q->seen_at[v] = q->pops;
+	}
+}
+
+/* A guest's pop: when the host's best beats ours (local queue and buffer), up to
+ * steal_size of the host's best tasks, taken under its lock, become our batch, and
+ * the children of their tasks go back to the host's queue (smq_push), so that its part
+ * of the front stays its own when it runs again. The host is dropped once its beat
+ * moves (it runs again), its lock is taken, or it is empty. */
+static bool guest_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q,
+                      struct ordo_task *out)
+{
+	struct queue *h = &w->q[q->host];
+	bool race = false;
+	uint64_t mine = buffer_min(q, &race);
+	const bool held = own_lock(q);
+	if (lpq_size(w, q)) {
+		const uint64_t t = lpq_top(w, q);
+		mine = t < mine ? t : mine;
+	}
+	own_unlock(q, held);
+	/* the host's buffer holds its very best: taken first, as a thief would */
+	race = false;
+	if (buffer_min(h, &race) < mine) {
+		const uint32_t k = take_buffer(h, q->batch, w->size, &race);
+		if (k) {
+			ORDO_STAT(ctx, S_STEALS, 1);
+			ORDO_STAT(ctx, S_STOLEN, k);
+			q->push_host = q->host;
+			q->nbatch = wl_batch_split(q->batch, k, out);
+			return true;
+		}
+	}
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat ||
+	    !wl_trylock(&h->lock)) {
+		q->host = NO_HOST;
+		return false;
+	}
+	uint32_t k = 0;
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) == q->host_beat)
+		while (k < w->size && lpq_size(w, h) && lpq_top(w, h) < mine &&
+		       lpq_pop(w, h, &q->batch[k])) {
+			ORDO_PERTURB_POINT(SMQ_GUEST); /* the host may come back meanwhile */
+			k++;
+		}
+	const bool empty = !lpq_size(w, h);
+	wl_unlock(&h->lock);
+	if (!k) {
+		/* ours is better (or the host is empty or back): let go; if its beat still
+		 * stands, the watch takes it again within GUARD_WATCH pops, so a guest whose
+		 * own tasks tie with the host's (BFS levels) pays a look per GUARD_WATCH pops,
+		 * not per pop */
+		if (!empty && atomic_load_explicit(&h->beat, memory_order_relaxed) == q->host_beat)
+			q->seen_at[q->host] = q->pops - (GUARD_STALL - GUARD_WATCH);
+		q->host = NO_HOST;
+		return false;
+	}
+	ORDO_STAT(ctx, S_GUEST, 1);
+	q->push_host = q->host;
+	q->nbatch = wl_batch_split(q->batch, k, out);
+	return true;
+}
+
+/* Pushes into a local queue (its owner's, or a host's under its lock); returns how
+ * many went in (fewer than n only when an allocation failed). */
+static size_t lpq_push(const struct ordo_sched_state *w, struct queue *q, const struct ordo_task *t,
+                       size_t n)
+{
+	size_t i = 0;
+	if (w->pq == PQ_HEAP) {
+		if (wl_heap_reserve(&q->heap, q->heap.n + n))
+			for (; i < n; i++)
+				wl_heap_push(&q->heap, &t[i], 4);
+	} else if (w->pq == PQ_RADIX) {
+		while (i < n && radix_push(&q->radix, &t[i]))
+			i++;
+	} else {
+		while (i < n && bq_push(&q->bq, &t[i]))
+			i++;
+	}
+	return i;
+}
+
+/* A guest's push of the children of a host's task: into the host's queue, unless the
+ * host runs again (its lock is taken or its beat moved); returns how many went there
+ * (the rest go to the guest's own queue). */
+static size_t guest_push(struct ordo_sched_state *w, struct queue *q, const struct ordo_task *t,
+                         size_t n)
+{
+	struct queue *h = &w->q[q->push_host];
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat ||
+	    !wl_trylock(&h->lock)) {
+		q->push_host = NO_HOST;
+		return 0;
+	}
+	/* again under the lock: the host may have run (and parked, its queue handed
+	 * over) between the first look and the lock */
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat) {
+		wl_unlock(&h->lock);
+		q->push_host = NO_HOST;
+		return 0;
+	}
+	const size_t k = lpq_push(w, h, t, n);
+	wl_unlock(&h->lock);
+	return k;
+}
+
 static void smq_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
                      size_t n)
 {
 	struct queue *q = &w->q[ctx->tid];
-	if (w->pq == PQ_HEAP) {
-		if (!wl_heap_reserve(&q->heap, q->heap.n + n)) {
-			ctx->push_oom = true;
+	if (__builtin_expect(q->push_host != NO_HOST, 0)) {
+		const size_t k = guest_push(w, q, t, n);
+		t += k, n -= k;
+		if (!n)
 			return;
-		}
-		for (size_t i = 0; i < n; i++)
-			wl_heap_push(&q->heap, &t[i], 4);
-	} else if (w->pq == PQ_RADIX) {
-		for (size_t i = 0; i < n; i++)
-			if (!radix_push(&q->radix, &t[i])) {
-				ctx->push_oom = true;
-				return;
-			}
-	} else {
-		for (size_t i = 0; i < n; i++)
-			if (!bq_push(&q->bq, &t[i])) {
-				ctx->push_oom = true;
-				return;
-			}
 	}
-	fill_if_taken(w, ctx, q);
+	const bool held = own_lock(q);
+	if (lpq_push(w, q, t, n) < n)
+		ctx->push_oom = true;
+	else
+		fill_if_taken(w, ctx, q);
+	own_unlock(q, held);
 }
 
-static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
+/* The owner's pop with its lock held (when guarded). */
+static bool own_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *q,
+                    struct ordo_task *out)
 {
-	struct queue *q = &w->q[ctx->tid];
-	if (__builtin_expect(q->radix.failed || q->bq.failed, 0)) {
-		ctx->push_oom = true; /* the executor ends the run with ENOMEM */
-		return false;
-	}
-	if (q->nbatch) {
-		*out = q->batch[--q->nbatch];
-		fill_if_taken(w, ctx, q);
-		return true;
-	}
-	if (w->T == 1) /* alone: the exact local queue, without a buffer to take back */
-		return lpq_size(w, q) && lpq_pop(w, q, out);
 	if (solo(w, ctx)) {
 		/* the others parked: no steal attempts, no refills; a buffer filled
 		 * before comes back when it beats the local queue */
@@ -400,7 +600,47 @@ static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 	}
 	if (take_own(w, ctx, q, out)) /* a race above, retried once */
 		return true;
-	return w->T > 1 && try_steal(w, ctx, q, out);
+	return try_steal(w, ctx, q, out);
+}
+
+static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
+{
+	struct queue *q = &w->q[ctx->tid];
+	if (__builtin_expect(q->radix.failed || q->bq.failed, 0)) {
+		ctx->push_oom = true; /* the executor ends the run with ENOMEM */
+		return false;
+	}
+	if (q->nbatch) {
+		*out = q->batch[--q->nbatch];
+		/* the version is the owner's to read; the lock only when a refill is due */
+		if (!(atomic_load_explicit(&q->version, memory_order_relaxed) & 1) &&
+		    !solo(w, ctx)) {
+			const bool held = own_lock(q);
+			fill_if_taken(w, ctx, q);
+			own_unlock(q, held);
+		}
+		return true;
+	}
+	if (w->T == 1) /* alone: the exact local queue, without a buffer to take back */
+		return lpq_size(w, q) && lpq_pop(w, q, out);
+	q->push_host = NO_HOST;
+	if (w->guard != G_OFF) {
+		q->pops++;
+		if (w->guard == G_AUTO && !(q->pops & (GUARD_STRETCH - 1)) &&
+		    !atomic_load_explicit(&q->guarded, memory_order_relaxed))
+			watch_self(w, ctx, q);
+		if (atomic_load_explicit(&w->nguarded, memory_order_relaxed)) {
+			if (q->host == NO_HOST && !(q->pops & (GUARD_WATCH - 1)))
+				watch_others(w, ctx, q);
+			if (q->host != NO_HOST && guest_pop(w, ctx, q, out))
+				return true;
+		}
+	}
+	const bool held = own_lock(q);
+	const bool ok = own_pop(w, ctx, q, out);
+	own_unlock(q, held);
+	q->dry |= !ok;
+	return ok;
 }
 
 /* Parking (the executor runs fewer workers than threads): the batch, the local queue
@@ -409,6 +649,8 @@ static size_t smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, str
                           size_t cap)
 {
 	struct queue *q = &w->q[ctx->tid];
+	q->host = q->push_host = NO_HOST;
+	const bool held = own_lock(q);
 	size_t k = wl_batch_drain(q->batch, &q->nbatch, out, cap);
 	if (k + w->size <= cap) {
 		bool race = false;
@@ -421,6 +663,7 @@ static size_t smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, str
 		}
 		k++;
 	}
+	own_unlock(q, held);
 	return k;
 }
 
@@ -429,6 +672,7 @@ ORDO_SCHEDULER_DEFINE(smq, .name = "smq",
                           "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
                           "buffers",
                       .params = params, .nparams = P_N,
-                      .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races"},
+                      .stat_names = {"steals", "stolen_tasks", "own_takebacks", "steal_races",
+                                     "guest_batches", "guarded_queues"},
                       .create = smq_create, .destroy = smq_destroy, .thread_init = smq_thread_init,
                       .push = smq_push, .pop = smq_pop, .release = smq_release);
