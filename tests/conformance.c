@@ -161,6 +161,20 @@ static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *s
 	return 0;
 }
 
+/* The topology and the scheduler of a check (`what` names it in a failure). */
+static int conf_open(const char *spec, int T, int fake_numa, uint64_t seed, const char *what,
+                     struct ordo_topology *topo, struct ordo_scheduler *wl, char *msg, size_t cap)
+{
+	struct ordo_err e = {0};
+	if (ordo_topology_init(topo, T, fake_numa, ORDO_BIND_NONE, &e))
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	if (ordo_scheduler_create(spec, NULL, topo, seed, wl, &e)) {
+		ordo_topology_free(topo);
+		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
+	}
+	return 0;
+}
+
 int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_numa, char *msg,
                       size_t cap)
 {
@@ -176,13 +190,9 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s, lookahead %u, %u stages", spec,
 	         T, tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la,
 	         stages);
-	if (ordo_topology_init(&topo, T, fake_numa, ORDO_BIND_NONE, &e))
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_scheduler wl;
-	if (ordo_scheduler_create(spec, NULL, &topo, 7, &wl, &e)) {
-		ordo_topology_free(&topo);
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
-	}
+	if (conf_open(spec, T, fake_numa, 7, what, &topo, &wl, msg, cap))
+		return -1;
 	uint64_t ninit = tree ? 1 : n;
 	struct ordo_task *init = malloc(ninit * sizeof *init);
 	for (uint64_t i = 0; i < ninit; i++)
@@ -221,13 +231,9 @@ int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *out,
 	char what[128];
 	snprintf(what, sizeof what, "%s, %d threads, %llu tasks, workers stopped at random", spec,
 	         T, (unsigned long long)n);
-	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_scheduler wl;
-	if (ordo_scheduler_create(spec, NULL, &topo, 9, &wl, &e)) {
-		ordo_topology_free(&topo);
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
-	}
+	if (conf_open(spec, T, 0, 9, what, &topo, &wl, msg, cap))
+		return -1;
 	struct ordo_task init = {0, 0};
 	struct seen_ctx s = {
 	    .count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n, .stop = true};
@@ -304,13 +310,9 @@ int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 	char what[128];
 	snprintf(what, sizeof what, "%s, %d threads, %llu tasks opening loops", spec, T,
 	         (unsigned long long)n);
-	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
 	struct ordo_scheduler wl;
-	if (ordo_scheduler_create(spec, NULL, &topo, 9, &wl, &e)) {
-		ordo_topology_free(&topo);
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
-	}
+	if (conf_open(spec, T, 0, 9, what, &topo, &wl, msg, cap))
+		return -1;
 	const uint64_t loops = (n + LOOP_EVERY - 1) / LOOP_EVERY;
 	struct loops_ctx s = {.count = calloc(n, sizeof *s.count),
 	                      .item = calloc(loops * LOOP_ITEMS, sizeof *s.item),
