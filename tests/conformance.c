@@ -175,10 +175,24 @@ static int conf_open(const char *spec, int T, int fake_numa, uint64_t seed, cons
 	return 0;
 }
 
+/* Runs the marking operator from `init` and checks that every task ran exactly once. */
+static int run_counted(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
+                       struct ordo_sched_state *wl, const struct ordo_task *init, uint64_t ninit,
+                       struct seen_ctx *s, struct ordo_run_stats *st, const char *what, char *msg,
+                       size_t cap)
+{
+	struct ordo_err e = {0};
+	int rc = ordo_for_each(o, ops, wl, init, ninit, mark, s, st, &e);
+	if (rc)
+		snprintf(msg, cap, "%s: %s", what, e.msg);
+	else
+		rc = check_counts(s, st, what, msg, cap);
+	return rc;
+}
+
 int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_numa, char *msg,
                       size_t cap)
 {
-	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
 	/* every depth of the executor's prefetch pipeline comes up across thread counts */
@@ -210,11 +224,7 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	                           .prefetch = la ? staged : NULL,
 	                           .lookahead = la ? la : ORDO_LOOKAHEAD_OFF,
 	                           .prefetch_stages = stages};
-	int rc = ordo_for_each(&o, wl.ops, wl.wl, init, ninit, mark, &s, &st, &e);
-	if (rc)
-		snprintf(msg, cap, "%s: %s", what, e.msg);
-	else
-		rc = check_counts(&s, &st, what, msg, cap);
+	int rc = run_counted(&o, wl.ops, wl.wl, init, ninit, &s, &st, what, msg, cap);
 	free(s.count);
 	free((void *)s.stage);
 	free(init);
@@ -226,7 +236,6 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *out, char *msg,
                 size_t cap)
 {
-	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[128];
 	snprintf(what, sizeof what, "%s, %d threads, %llu tasks, workers stopped at random", spec,
@@ -240,11 +249,7 @@ int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *out,
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {
 	    .topo = &topo, .seed = 13, .lookahead = ORDO_LOOKAHEAD_OFF, .seats = ORDO_SEATS_ALL};
-	int rc = ordo_for_each(&o, wl.ops, wl.wl, &init, 1, mark, &s, &st, &e);
-	if (rc)
-		snprintf(msg, cap, "%s: %s", what, e.msg);
-	else
-		rc = check_counts(&s, &st, what, msg, cap);
+	int rc = run_counted(&o, wl.ops, wl.wl, &init, 1, &s, &st, what, msg, cap);
 	if (out)
 		*out = st;
 	free(s.count);
@@ -443,20 +448,15 @@ static size_t flaky_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
 static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats, char *msg,
                      size_t cap)
 {
-	struct ordo_err e = {0};
 	struct ordo_topology topo;
 	char what[160];
 	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s%s", spec, T,
 	         chain ? ", a chain" : "", seats ? ", parking at random" : "");
 	if (seats)
 		snprintf(what + strlen(what), sizeof what - strlen(what), " with %d seats", seats);
-	if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
-		return snprintf(msg, cap, "%s", e.msg), -1;
 	struct ordo_scheduler wl;
-	if (ordo_scheduler_create(spec, NULL, &topo, 5, &wl, &e)) {
-		ordo_topology_free(&topo);
-		return snprintf(msg, cap, "%s: %s", what, e.msg), -1;
-	}
+	if (conf_open(spec, T, 0, 5, what, &topo, &wl, msg, cap))
+		return -1;
 	struct flaky f = {.ops = *wl.ops, .inner = wl.ops, .wl = wl.wl};
 	f.ops.thread_init = flaky_init;
 	f.ops.thread_fini = flaky_fini;
@@ -474,12 +474,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats,
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {
 	    .topo = &topo, .seed = 3, .seats = seats, .seat_shuffle = seats ? 32 : 0};
-	int rc =
-	    ordo_for_each(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, mark, &s, &st, &e);
-	if (rc)
-		snprintf(msg, cap, "%s: %s", what, e.msg);
-	else
-		rc = check_counts(&s, &st, what, msg, cap);
+	int rc = run_counted(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, &s, &st, what,
+	                     msg, cap);
 	if (!rc && st.failed_pops == 0) {
 		snprintf(msg, cap, "%s: no pop failed", what);
 		rc = -1;

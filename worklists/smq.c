@@ -351,6 +351,20 @@ static inline uint32_t pick_victim(const struct ordo_sched_state *w, struct ordo
 	return (uint32_t)__builtin_ctzll(cand);
 }
 
+/* Takes q's whole buffer as me's batch (empty now), counted as a steal; the best task
+ * is *out. Returns the count (0 = nothing or lost a race, *race then says which). */
+static uint32_t steal_buffer(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *me,
+                             struct queue *q, struct ordo_task *out, bool *race)
+{
+	const uint32_t k = take_buffer(q, me->batch, w->size, race);
+	if (k) {
+		ORDO_STAT(ctx, S_STEALS, 1);
+		ORDO_STAT(ctx, S_STOLEN, k);
+		me->nbatch = wl_batch_split(me->batch, k, out);
+	}
+	return k;
+}
+
 /* One steal attempt on a random victim whose buffer beats ours (retried on races). */
 static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct queue *me,
                       struct ordo_task *out)
@@ -375,19 +389,14 @@ static bool try_steal(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
 			return false;
 		}
 		if (mine != UINT64_MAX && m >= mine)
-			return false; /* ours is at least as good */
-		uint32_t k = take_buffer(q, me->batch, w->size, &race); /* nbatch == 0 here */
-		if (!k) {
-			if (race) { /* the CAS failed: our (possibly torn) copy is dropped */
-				ORDO_STAT(ctx, S_RACES, 1);
-				continue;
-			}
-			return false;
+			return false;                        /* ours is at least as good */
+		if (steal_buffer(w, ctx, me, q, out, &race)) /* nbatch == 0 here */
+			return true;
+		if (race) { /* the CAS failed: our (possibly torn) copy is dropped */
+			ORDO_STAT(ctx, S_RACES, 1);
+			continue;
 		}
-		ORDO_STAT(ctx, S_STEALS, 1);
-		ORDO_STAT(ctx, S_STOLEN, k);
-		me->nbatch = wl_batch_split(me->batch, k, out);
-		return true;
+		return false;
 	}
 	return false;
 }
@@ -452,6 +461,19 @@ static void watch_others(struct ordo_sched_state *w, struct ordo_tctx *ctx, stru
 	}
 }
 
+/* A guest takes its host's lock, only while the host has not run since it was chosen:
+ * its beat is read before the lock and again under it (the host may have run, and
+ * parked with its queue handed over, in between). False: the guest lets it go. */
+static bool host_lock(struct queue *h, uint64_t beat)
+{
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != beat || !wl_trylock(&h->lock))
+		return false;
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) == beat)
+		return true;
+	wl_unlock(&h->lock);
+	return false;
+}
+
 /* A guest's pop: when the host's best beats ours (local queue and buffer), up to
  * steal_size of the host's best tasks, taken under its lock, become our batch, and
  * the children of their tasks go back to the host's queue (smq_push), so that its part
@@ -471,28 +493,20 @@ static bool guest_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
 	own_unlock(q, held);
 	/* the host's buffer holds its very best: taken first, as a thief would */
 	race = false;
-	if (buffer_min(h, &race) < mine) {
-		const uint32_t k = take_buffer(h, q->batch, w->size, &race);
-		if (k) {
-			ORDO_STAT(ctx, S_STEALS, 1);
-			ORDO_STAT(ctx, S_STOLEN, k);
-			q->push_host = q->host;
-			q->nbatch = wl_batch_split(q->batch, k, out);
-			return true;
-		}
+	if (buffer_min(h, &race) < mine && steal_buffer(w, ctx, q, h, out, &race)) {
+		q->push_host = q->host;
+		return true;
 	}
-	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat ||
-	    !wl_trylock(&h->lock)) {
+	if (!host_lock(h, q->host_beat)) {
 		q->host = NO_HOST;
 		return false;
 	}
 	uint32_t k = 0;
-	if (atomic_load_explicit(&h->beat, memory_order_relaxed) == q->host_beat)
-		while (k < w->size && lpq_size(w, h) && lpq_top(w, h) < mine &&
-		       lpq_pop(w, h, &q->batch[k])) {
-			ORDO_PERTURB_POINT(SMQ_GUEST); /* the host may come back meanwhile */
-			k++;
-		}
+	while (k < w->size && lpq_size(w, h) && lpq_top(w, h) < mine &&
+	       lpq_pop(w, h, &q->batch[k])) {
+		ORDO_PERTURB_POINT(SMQ_GUEST); /* the host may come back meanwhile */
+		k++;
+	}
 	const bool empty = !lpq_size(w, h);
 	wl_unlock(&h->lock);
 	if (!k) {
@@ -538,15 +552,7 @@ static size_t guest_push(struct ordo_sched_state *w, struct queue *q, const stru
                          size_t n)
 {
 	struct queue *h = &w->q[q->push_host];
-	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat ||
-	    !wl_trylock(&h->lock)) {
-		q->push_host = NO_HOST;
-		return 0;
-	}
-	/* again under the lock: the host may have run (and parked, its queue handed
-	 * over) between the first look and the lock */
-	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != q->host_beat) {
-		wl_unlock(&h->lock);
+	if (!host_lock(h, q->host_beat)) {
 		q->push_host = NO_HOST;
 		return 0;
 	}
