@@ -26,6 +26,8 @@ const char *ordo_strerror(int code)
 		return "checksum mismatch";
 	case ORDO_ECANCELED:
 		return "interrupted";
+	case ORDO_ESCHEDULER:
+		return "scheduler broke its contract";
 	default:
 		return "unknown error";
 	}
@@ -63,6 +65,7 @@ int ordo_exit_status(int code)
 		return 0;
 	case ORDO_EIO:
 	case ORDO_ENOMEM:
+	case ORDO_ESCHEDULER:
 		return 3;
 	default:
 		return 2;

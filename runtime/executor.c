@@ -70,6 +70,7 @@
 #include "ordo_scheduler.h"
 #include "ordo_util.h"
 #include "seats.h"
+#include "watchdog.h"
 
 void ordo_push_grow(struct ordo_tctx *ctx)
 {
@@ -280,6 +281,8 @@ struct run {
 	_Atomic uint64_t handed_over;
 	_Atomic uint64_t parked_mask; /* bit t: worker t is parked (T <= 64) */
 	struct ordo_loop loop;
+	struct watchdog watch; /* lost tasks end the run (watchdog.h) */
+	_Atomic bool lost;
 };
 
 /* The run is over (terminated, canceled or out of memory): parked workers wake. */
@@ -316,28 +319,38 @@ static void adopt(struct run *r, struct ordo_tctx *c)
 	free(t);
 }
 
+struct ordo_task *ordo_handoff_room(struct ordo_handoff *h, size_t n)
+{
+	if (h->n + n > h->cap) {
+		size_t cap = h->cap ? h->cap : 512;
+		while (cap < h->n + n)
+			cap *= 2;
+		struct ordo_task *p = realloc(h->t, cap * sizeof *p);
+		if (!p) {
+			h->oom = true;
+			return NULL;
+		}
+		h->t = p, h->cap = cap;
+	}
+	return h->t + h->n;
+}
+
 /* Gives away every task the scheduler keeps private to this worker (its release
  * hook) into the pool; the worker's pipeline is empty by then (it ran its held tasks
  * before it parked, so their prefetch stages count down as the executor promises).
- * False: out of memory. */
+ * The hand-off grows as the hook fills it, so no task can stay behind for want of
+ * room. False: out of memory (the tasks stay counted, the run ends with ENOMEM). */
 static bool hand_over(struct run *r, struct ordo_tctx *c)
 {
-	struct ordo_task buf[512];
-	const size_t cap = sizeof buf / sizeof *buf;
-	size_t k = 0;
-	for (;;) {
-		const size_t got = r->ops->release(r->wl, c, buf + k, cap - k);
-		const bool full = got == cap - k;
-		k += got;
-		if (c->push_oom || !seats_give(&r->seats, buf, k)) {
-			c->push_oom = true; /* the tasks stay counted: the run ends with ENOMEM */
-			return false;
-		}
-		atomic_fetch_add_explicit(&r->handed_over, k, memory_order_relaxed);
-		if (!full)
-			return true;
-		k = 0;
-	}
+	struct ordo_handoff h = {0};
+	r->ops->release(r->wl, c, &h);
+	const bool ok = !h.oom && !c->push_oom && seats_give(&r->seats, h.t, h.n);
+	if (ok)
+		atomic_fetch_add_explicit(&r->handed_over, h.n, memory_order_relaxed);
+	free(h.t);
+	if (!ok)
+		c->push_oom = true;
+	return ok;
 }
 
 /* A parked worker's wait: until it gets a seat (true) or the run is over (false).
@@ -350,6 +363,7 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		return false;
 	}
 	atomic_fetch_add(&s->parked, 1);
+	atomic_store_explicit(&c->pub_idle, WATCHDOG_PARKED, memory_order_relaxed);
 	const uint64_t bit = c->tid < 64 ? 1ull << c->tid : 0;
 	atomic_fetch_or_explicit(&r->parked_mask, bit, memory_order_relaxed);
 	bool seated = false;
@@ -374,6 +388,7 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		seats_wait(s, seen, s->coop ? 1000000 : s->adapt ? 20000000 : 100000000);
 	}
 	atomic_fetch_and_explicit(&r->parked_mask, ~bit, memory_order_relaxed);
+	atomic_store_explicit(&c->pub_idle, 0, memory_order_relaxed);
 	atomic_fetch_sub(&s->parked, 1);
 	return seated;
 }
@@ -427,6 +442,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	bool leaving = false;
 	bool slept = false;       /* on the idle bell, since its last task */
 	uint64_t pushed_mark = 0; /* `pushed` at the last every-64-task check */
+	uint64_t fails = 0;       /* failed pops since its last task (pub_idle) */
 	for (;;) {
 		if (__builtin_expect(
 		        atomic_load_explicit(&seats->pending, memory_order_relaxed) != 0, 0))
@@ -442,6 +458,10 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 		       ops->pop(wl, c, &ring[(h + cnt) & (ORDO_MAX_LOOKAHEAD)]))
 			cnt++;
 		if (cnt) {
+			if (__builtin_expect(fails != 0, 0)) {
+				fails = 0;
+				atomic_store_explicit(&c->pub_idle, 0, memory_order_relaxed);
+			}
 			if (__builtin_expect(idling, 0)) {
 				mark_stretch(c, &w_mark, &c_mark, true);
 				idling = false;
@@ -508,6 +528,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 #ifdef ORDO_COUNT_WORK
 		c->failed_pops++;
 #endif
+		atomic_store_explicit(&c->pub_idle, ++fails, memory_order_relaxed);
 		if (ops->flush)
 			ops->flush(wl, c);
 		/* a scheduler that could not allocate (its flush, or a pop that had to
@@ -528,6 +549,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			idling = false;
 			if (loop_help(&r->loop, c->tid)) {
 				idle = idle_start;
+				fails = 0;
+				atomic_store_explicit(&c->pub_idle, 0, memory_order_relaxed);
 				continue;
 			}
 		}
@@ -547,6 +570,16 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 				break;
 			idle = idle_start;
 			continue;
+		}
+		if (idle >= IDLE_SLEEP_ROUND &&
+		    watchdog_check(
+		        &r->watch, r->ctx,
+		        !atomic_load_explicit(&seats->pending, memory_order_relaxed) &&
+		            !(atomic_load_explicit(&r->loop.gen, memory_order_relaxed) & 1))) {
+			atomic_store(&r->lost,
+			             true); /* a scheduler lost tasks: an error, not a hang */
+			run_end(r);
+			break;
 		}
 		if (idle >= IDLE_SLEEP_ROUND) { /* the longest pause reached: sleep until rung */
 			const unsigned k = idle - IDLE_SLEEP_ROUND;
@@ -642,6 +675,10 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	                .oversubscribed = T > cpus};
 	if (!r.ctx)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	if (!watchdog_init(&r.watch, T)) {
+		free(r.ctx);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	}
 	seats_init(&r.seats, o, ops->release != NULL, T, cpus);
 	r.loop.seats = &r.seats;
 	struct ordo_tctx **ctx = r.ctx;
@@ -711,10 +748,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	else if (atomic_load(&r.canceled))
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the run was stopped");
 	else if (atomic_load(&r.duplicated))
-		rc = ordo_err_set(err, ORDO_EINVAL,
+		rc = ordo_err_set(err, ORDO_ESCHEDULER,
 		                  "scheduler %s broke its contract: more tasks finished than were "
 		                  "pushed (a task was given out twice)",
 		                  ops->name);
+	else if (atomic_load(&r.lost))
+		rc = ordo_err_set(err, ORDO_ESCHEDULER, "scheduler %s lost tasks: %s", ops->name,
+		                  r.watch.what);
 	for (int t = 0; !rc && t < T; t++)
 		if (!ctx[t])
 			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for thread contexts");
@@ -728,5 +768,6 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		for (int h = atomic_load(&r.seats.held); h > 0; h--)
 			ordo_coop_release(r.seats.coop);
 	seats_fini(&r.seats);
+	watchdog_fini(&r.watch);
 	return rc;
 }

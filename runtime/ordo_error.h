@@ -21,6 +21,7 @@ enum ordo_status {
 	ORDO_EUNSUPPORTED = -6, /* valid input that ordo does not handle */
 	ORDO_ECHECKSUM = -7,    /* stored checksum does not match the data */
 	ORDO_ECANCELED = -8,    /* stopped by its caller (ordo_exec_opts.cancel) */
+	ORDO_ESCHEDULER = -9, /* a scheduler broke its contract: a task given out twice, or lost */
 };
 
 /* A message buffer. `code` repeats the status the message belongs to. */
@@ -42,7 +43,8 @@ void ordo_err_prefix(struct ordo_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Process exit status for a status code: 0 for success, 2 for bad input or usage
- * (EINVAL, EFORMAT, ERANGE, EUNSUPPORTED, ECHECKSUM), 3 for I/O and memory failures. */
+ * (EINVAL, EFORMAT, ERANGE, EUNSUPPORTED, ECHECKSUM), 3 for I/O and memory failures
+ * and a scheduler that broke its contract (ESCHEDULER). */
 int ordo_exit_status(int code);
 
 #endif

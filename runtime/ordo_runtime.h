@@ -83,6 +83,9 @@ struct ordo_tctx {
 	/* termination counters: written by the owner only, read by idle detectors */
 	alignas(128) _Atomic uint64_t pub_pushed;
 	_Atomic uint64_t pub_done;
+	/* 0 while running tasks, else failed pops since the last (the lost-task watchdog,
+	 * runtime/watchdog.h); written by the owner only, relaxed */
+	_Atomic uint64_t pub_idle;
 };
 
 /* Slow path of ordo_push: grows the buffer (never loses a task; on ENOMEM the run is
@@ -216,7 +219,12 @@ struct ordo_run_stats {
 };
 
 /* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)
- * and everything they push, until no task exists anywhere. Errors: ENOMEM. */
+ * and everything they push, until no task exists anywhere. Errors: ENOMEM (a context,
+ * a push buffer or the scheduler's state could not grow), EINVAL (OpenMP gave fewer
+ * threads than asked), ECANCELED (o->cancel was raised; the answer is incomplete),
+ * ESCHEDULER (the scheduler broke its contract: a task given out twice, or tasks lost:
+ * every worker idle for a second with tasks pending, runtime/watchdog.h; the message
+ * counts them). */
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
                   struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
                   ordo_operator op, void *user, struct ordo_run_stats *stats, struct ordo_err *err);

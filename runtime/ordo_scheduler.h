@@ -18,10 +18,13 @@
  *               executor runs fewer workers than threads: oversubscription, a busy
  *               core, --seats, --coop): make every task only the caller can see
  *               reachable without it, by publishing it in shared structures or by
- *               copying it into out[] (at most cap; the executor calls again while a
- *               call fills out[]; tasks copied out are no longer the scheduler's).
- *               Nobody pushes into a parked worker's private buffers. NULL means the
- *               scheduler cannot do this: its runs keep every worker running.
+ *               moving it into the hand-off `out` (ordo_handoff_put / _room, below:
+ *               the hand-off grows, so there is no capacity to respect and nothing
+ *               may stay behind; tasks moved out are no longer the scheduler's).
+ *               One call; when a put fails (out of memory) the hook may stop, and
+ *               the run ends with ENOMEM. Nobody pushes into a parked worker's
+ *               private buffers. NULL means the scheduler cannot do this: its runs
+ *               keep every worker running.
  *   thread_fini each worker after termination (may be NULL)
  *   destroy     once, after the run
  * Memory order: a pop that returns a task must synchronise with (acquire) the push that
@@ -40,6 +43,31 @@ struct ordo_scheduler_config {
 	const int64_t *params; /* resolved, in the order of ops->params */
 	uint64_t seed;
 };
+
+/* A parking worker's hand-off (the release hook's `out`): a growable array of tasks
+ * that the executor owns and passes to a running worker. Only the parking worker
+ * touches it. */
+struct ordo_handoff {
+	struct ordo_task *t;
+	size_t n, cap;
+	bool oom; /* a put or room failed: some task stayed behind, the run ends with ENOMEM */
+};
+
+/* Room for n more tasks at the end (write them, then add n to h->n); NULL (and h->oom)
+ * when the array cannot grow. */
+struct ordo_task *ordo_handoff_room(struct ordo_handoff *h, size_t n);
+
+/* Appends a copy of t[0..n); false (and h->oom) when the array cannot grow. */
+static inline bool ordo_handoff_put(struct ordo_handoff *h, const struct ordo_task *t, size_t n)
+{
+	struct ordo_task *d = ordo_handoff_room(h, n);
+	if (!d)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		d[i] = t[i];
+	h->n += n;
+	return true;
+}
 
 struct ordo_scheduler_ops {
 	const char *name;
@@ -60,8 +88,8 @@ struct ordo_scheduler_ops {
 	             size_t n);
 	bool (*pop)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, struct ordo_task *out);
 	void (*flush)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
-	size_t (*release)(struct ordo_sched_state *wl, struct ordo_tctx *ctx, struct ordo_task *out,
-	                  size_t cap);
+	void (*release)(struct ordo_sched_state *wl, struct ordo_tctx *ctx,
+	                struct ordo_handoff *out);
 };
 
 #define ORDO_SCHEDULER_DEFINE(id, ...) \

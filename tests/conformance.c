@@ -81,8 +81,9 @@ struct seen_ctx {
 	unsigned max_ahead; /* lookahead / the stages' spacing (prefetch_stages) */
 	bool exact;         /* the scheduler refuses the pipeline (strict) */
 	_Atomic uint64_t bad_stages;
-	bool stall; /* a running task sleeps 1 ms now and then (a stalled worker) */
-	bool stop;  /* one task in 512 sleeps 100-1000 us (conf_stalls) */
+	bool stall;      /* a running task sleeps 1 ms now and then (a stalled worker) */
+	bool stop;       /* one task in 512 sleeps 100-1000 us (conf_stalls) */
+	uint64_t preset; /* tasks counted as run before the run (not the executor's) */
 };
 
 enum { STAGE_RAN = 255 };
@@ -152,10 +153,10 @@ static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *s
 		         st->lookahead, s->lookahead);
 		return -1;
 	}
-	if (st->tasks != s->n || st->pushes != s->n) {
+	if (st->tasks != s->n - s->preset || st->pushes != s->n - s->preset) {
 		snprintf(msg, cap, "%s: executor counted %llu tasks and %llu pushes, expected %llu",
 		         what, (unsigned long long)st->tasks, (unsigned long long)st->pushes,
-		         (unsigned long long)s->n);
+		         (unsigned long long)(s->n - s->preset));
 		return -1;
 	}
 	return 0;
@@ -431,27 +432,33 @@ static void flaky_flush(struct ordo_sched_state *w, struct ordo_tctx *ctx)
 }
 
 /* Parking: the privately held tasks first, then the inner scheduler's. */
-static size_t flaky_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
-                            struct ordo_task *out, size_t cap)
+static void flaky_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                          struct ordo_handoff *out)
 {
 	struct flaky *f = (struct flaky *)w;
 	struct flaky_tl *l = &f->tl[ctx->tid];
-	size_t k = 0;
-	while (k < cap && l->nheld)
-		out[k++] = l->held[--l->nheld];
-	return k + f->inner->release(f->wl, ctx, out + k, cap - k);
+	if (ordo_handoff_put(out, l->held, l->nheld))
+		l->nheld = 0;
+	f->inner->release(f->wl, ctx, out);
 }
 
-/* The flaky wrapper over a tree (chain: false) or a chain of n tasks; seats > 0: that
- * many workers run at once, and they park and come back at random points (1 in 32
- * check points) while tasks stall their worker now and then. */
-static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats, char *msg,
-                     size_t cap)
+/* How a flaky run's workers take seats: all run; `seats` of them, parking and coming
+ * back at random points (1 in 32 check points) while tasks stall their worker now and
+ * then; or `seats` of them fixed, the others parked from the start with their slice of
+ * the initial tasks handed over (every worker gets a slice). */
+enum seating { SEAT_ALL, SEAT_SHUFFLE, SEAT_FIXED };
+
+/* The flaky wrapper over a tree (chain: false) or a chain of n tasks. */
+static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats, enum seating how,
+                     char *msg, size_t cap)
 {
 	struct ordo_topology topo;
 	char what[160];
 	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s%s", spec, T,
-	         chain ? ", a chain" : "", seats ? ", parking at random" : "");
+	         chain ? ", a chain" : "",
+	         how == SEAT_SHUFFLE ? ", parking at random"
+	         : how == SEAT_FIXED ? ", parked from the start"
+	                             : "");
 	if (seats)
 		snprintf(what + strlen(what), sizeof what - strlen(what), " with %d seats", seats);
 	struct ordo_scheduler wl;
@@ -465,16 +472,31 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats,
 	f.ops.flush = flaky_flush;
 	f.ops.release = wl.ops->release ? flaky_release : NULL;
 	f.tl = ordo_calloc_aligned((size_t)T, sizeof *f.tl);
-	struct ordo_task init = {0, 0};
 	struct seen_ctx s = {.count = calloc(n, sizeof *s.count),
 	                     .n = n,
 	                     .fanout_limit = chain ? 0 : n,
 	                     .chain = chain,
-	                     .stall = seats > 0};
+	                     .stall = how == SEAT_SHUFFLE};
+	/* one root; or (SEAT_FIXED, a tree) the first level of the tree with at least T
+	 * nodes, disjoint subtrees, so that each worker's slice holds one, the levels above
+	 * counted as run */
+	struct ordo_task init[64] = {{0, 0}};
+	uint64_t ninit = 1;
+	if (how == SEAT_FIXED && !chain) {
+		while (ninit < (uint64_t)T && 4 * ninit - 1 < n && 2 * ninit <= 64)
+			ninit *= 2;
+		for (uint64_t i = 0; i < ninit; i++)
+			init[i] = (struct ordo_task){.prio = i, .data = ninit - 1 + i};
+		for (uint64_t i = 0; i + 1 < ninit; i++)
+			atomic_store(&s.count[i], 1);
+		s.preset = ninit - 1;
+	}
 	struct ordo_run_stats st;
-	struct ordo_exec_opts o = {
-	    .topo = &topo, .seed = 3, .seats = seats, .seat_shuffle = seats ? 32 : 0};
-	int rc = run_counted(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, &s, &st, what,
+	struct ordo_exec_opts o = {.topo = &topo,
+	                           .seed = 3,
+	                           .seats = how == SEAT_ALL ? 0 : seats,
+	                           .seat_shuffle = how == SEAT_SHUFFLE ? 32 : 0};
+	int rc = run_counted(&o, &f.ops, (struct ordo_sched_state *)&f, init, ninit, &s, &st, what,
 	                     msg, cap);
 	if (!rc && st.failed_pops == 0) {
 		snprintf(msg, cap, "%s: no pop failed", what);
@@ -489,14 +511,14 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats,
 	}
 	/* a scheduler with a release hook must have parked workers and handed tasks over;
 	 * one without runs every worker (st.seats_start == T) */
-	if (!rc && seats && wl.ops->release &&
+	if (!rc && how == SEAT_SHUFFLE && wl.ops->release &&
 	    (st.seats_start != seats || st.parks == 0 || (n >= 1000 && st.handed_over == 0))) {
 		snprintf(msg, cap, "%s: %d seats reported, %llu parks, %llu tasks handed over",
 		         what, st.seats_start, (unsigned long long)st.parks,
 		         (unsigned long long)st.handed_over);
 		rc = -1;
 	}
-	if (!rc && seats && !wl.ops->release && st.seats_start != T) {
+	if (!rc && how != SEAT_ALL && !wl.ops->release && st.seats_start != T) {
 		snprintf(msg, cap, "%s: no release hook, yet %d seats", what, st.seats_start);
 		rc = -1;
 	}
@@ -509,17 +531,17 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats,
 
 int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, false, 0, msg, cap);
+	return flaky_run(spec, T, n, false, 0, SEAT_ALL, msg, cap);
 }
 
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, true, 0, msg, cap);
+	return flaky_run(spec, T, n, true, 0, SEAT_ALL, msg, cap);
 }
 
 int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, chain, seats, msg, cap);
+	return flaky_run(spec, T, n, chain, seats, SEAT_SHUFFLE, msg, cap);
 }
 
 int conf_sssp(const char *spec, int T, char *msg, size_t cap)
@@ -567,4 +589,122 @@ int conf_sssp(const char *spec, int T, char *msg, size_t cap)
 			return -1;
 	}
 	return 0;
+}
+
+/* Every parameter of `ops` at both ends of its declared range (the others at their
+ * defaults; a choice by its name), each run by T workers on `seats` seats: a tree of n
+ * tasks with the seats fixed (the others park at the start, holding their slice of the
+ * roots), the same tree parking at random, then a chain. A task left where only a parked worker
+ * could reach it ends the run by the executor's watchdog (an error naming the lost count), so an
+ * edge that strands tasks fails here by an assertion, not by a hang. */
+int conf_edges(const struct ordo_scheduler_ops *ops, int T, int seats, uint64_t n, char *msg,
+               size_t cap)
+{
+	for (int i = 0; i < ops->nparams; i++) {
+		const struct ordo_param *p = &ops->params[i];
+		const int64_t ends[2] = {p->lo, p->hi};
+		for (int e = 0; e < 2 - (p->lo == p->hi); e++) {
+			char spec[160];
+			if (p->choices)
+				snprintf(spec, sizeof spec, "%s:%s=%s", ops->name, p->name,
+				         p->choices[ends[e]]);
+			else
+				snprintf(spec, sizeof spec, "%s:%s=%lld", ops->name, p->name,
+				         (long long)ends[e]);
+			if (flaky_run(spec, T, n, false, seats, SEAT_FIXED, msg, cap) ||
+			    flaky_run(spec, T, n, false, seats, SEAT_SHUFFLE, msg, cap) ||
+			    flaky_run(spec, T, n / 10, true, 1, SEAT_SHUFFLE, msg, cap))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The lossy wrapper: push forwards every task but the `drop`-th one pushed in the run. */
+struct lossy {
+	struct ordo_scheduler_ops ops; /* first: the executor sees a struct ordo_scheduler_ops */
+	const struct ordo_scheduler_ops *inner;
+	struct ordo_sched_state *wl;
+	uint64_t drop;
+	_Atomic uint64_t seen; /* tasks pushed so far, by everyone */
+};
+
+static void lossy_push(struct ordo_sched_state *w, struct ordo_tctx *ctx, const struct ordo_task *t,
+                       size_t n)
+{
+	struct lossy *f = (struct lossy *)w;
+	const uint64_t seen = atomic_fetch_add_explicit(&f->seen, n, memory_order_relaxed);
+	if (seen <= f->drop && seen + n > f->drop) {
+		const size_t k = (size_t)(f->drop - seen);
+		if (k)
+			f->inner->push(f->wl, ctx, t, k);
+		if (n > k + 1)
+			f->inner->push(f->wl, ctx, t + k + 1, n - k - 1);
+	} else {
+		f->inner->push(f->wl, ctx, t, n);
+	}
+}
+
+static bool lossy_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)
+{
+	struct lossy *f = (struct lossy *)w;
+	return f->inner->pop(f->wl, ctx, out);
+}
+
+static void lossy_flush(struct ordo_sched_state *w, struct ordo_tctx *ctx)
+{
+	struct lossy *f = (struct lossy *)w;
+	if (f->inner->flush)
+		f->inner->flush(f->wl, ctx);
+}
+
+static void lossy_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                          struct ordo_handoff *out)
+{
+	struct lossy *f = (struct lossy *)w;
+	f->inner->release(f->wl, ctx, out);
+}
+
+static void lossy_init(struct ordo_sched_state *w, struct ordo_tctx *ctx)
+{
+	struct lossy *f = (struct lossy *)w;
+	if (f->inner->thread_init)
+		f->inner->thread_init(f->wl, ctx);
+}
+
+static void lossy_fini(struct ordo_sched_state *w, struct ordo_tctx *ctx)
+{
+	struct lossy *f = (struct lossy *)w;
+	if (f->inner->thread_fini)
+		f->inner->thread_fini(f->wl, ctx);
+}
+
+int conf_lost(const char *spec, int T, int seats, char *msg, size_t cap)
+{
+	struct ordo_topology topo;
+	char what[160];
+	snprintf(what, sizeof what, "%s dropping one pushed task, %d threads, %d seats", spec, T,
+	         seats);
+	struct ordo_scheduler wl;
+	if (conf_open(spec, T, 0, 9, what, &topo, &wl, msg, cap))
+		return -1;
+	struct lossy f = {.ops = *wl.ops, .inner = wl.ops, .wl = wl.wl, .drop = 100};
+	f.ops.thread_init = lossy_init;
+	f.ops.thread_fini = lossy_fini;
+	f.ops.push = lossy_push;
+	f.ops.pop = lossy_pop;
+	f.ops.flush = lossy_flush;
+	f.ops.release = wl.ops->release ? lossy_release : NULL;
+	const uint64_t n = 4000;
+	struct ordo_task init = {0, 0};
+	struct seen_ctx s = {.count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n};
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 3, .seats = seats};
+	struct ordo_err e = {0};
+	int rc =
+	    ordo_for_each(&o, &f.ops, (struct ordo_sched_state *)&f, &init, 1, mark, &s, NULL, &e);
+	snprintf(msg, cap, "%s: %s", what, rc ? e.msg : "the run ended without an error");
+	free(s.count);
+	ordo_scheduler_destroy(&wl);
+	ordo_topology_free(&topo);
+	return rc;
 }

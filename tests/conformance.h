@@ -36,6 +36,14 @@ int conf_stalls(const char *spec, int T, uint64_t n, struct ordo_run_stats *st, 
 /* A tree of n tasks, some of which open their own loops (ordo_task_loop) while others
  * help: every task and every loop item runs exactly once. */
 int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap);
+/* Every parameter of `ops` at both ends of its declared range, each run as
+ * conf_parking (a tree of n tasks with `seats` of T workers, then a chain). */
+int conf_edges(const struct ordo_scheduler_ops *ops, int T, int seats, uint64_t n, char *msg,
+               size_t cap);
+/* A run whose scheduler is wrapped to drop one task that worker 0 pushes: returns the
+ * executor's status (ORDO_ESCHEDULER expected, in about a second: the watchdog) with
+ * its message in msg. */
+int conf_lost(const char *spec, int T, int seats, char *msg, size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 

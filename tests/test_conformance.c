@@ -509,3 +509,41 @@ Test(smq_guard, guests_run_while_owners_are_stopped, .timeout = 300)
 	             "%s", msg);
 	cr_assert_eq(st.wl_stat[4] + st.wl_stat[5], 0, "guard=off: no guest, nothing guarded");
 }
+
+/* Every parameter at both ends of its declared range, with more workers than seats
+ * (parking at random): a task stranded by an edge value ends the run with an error. */
+static int sched_idx[64];
+ParameterizedTestParameters(conformance, parameter_edges)
+{
+	const int n = ordo_scheduler_count();
+	for (int i = 0; i < n; i++)
+		sched_idx[i] = i;
+	return cr_make_param_array(int, sched_idx, (size_t)n);
+}
+ParameterizedTest(int *i, conformance, parameter_edges, .timeout = 900)
+{
+	char msg[1024];
+	cr_assert_eq(conf_edges(ordo_scheduler_at(*i), 8, 3, conf_scale(20000), msg, sizeof msg), 0,
+	             "%s", msg);
+}
+
+/* A scheduler that loses a task: the run ends with ORDO_ESCHEDULER counting it, by the
+ * executor's watchdog, with and without parked workers. */
+ParameterizedTestParameters(conformance, lost_task_is_an_error)
+{
+	const int n = ordo_scheduler_count();
+	for (int i = 0; i < n; i++)
+		sched_idx[i] = i;
+	return cr_make_param_array(int, sched_idx, (size_t)n);
+}
+ParameterizedTest(int *i, conformance, lost_task_is_an_error, .timeout = 120)
+{
+	char msg[1024];
+	const char *name = ordo_scheduler_at(*i)->name;
+	const int seats[2] = {0, 2};
+	for (int k = 0; k < 2; k++) {
+		const int rc = conf_lost(name, 4, seats[k], msg, sizeof msg);
+		cr_assert_eq(rc, ORDO_ESCHEDULER, "%s", msg);
+		cr_assert(strstr(msg, "1 pushed tasks were never run"), "%s", msg);
+	}
+}

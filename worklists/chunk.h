@@ -67,14 +67,14 @@ static inline void wl_chunk_put(struct wl_chunk_cache *k, struct wl_chunk *c)
 	k->n++;
 }
 
-/* Copies up to cap of c's remaining tasks into out (c may be NULL); returns how many.
- * A scheduler's release hook (parking) empties its private chunks with it. */
-static inline size_t wl_chunk_drain(struct wl_chunk *c, struct ordo_task *out, size_t cap)
+/* Moves c's remaining tasks (c may be NULL) into a parking worker's hand-off; c is
+ * then empty (unless out of memory). A release hook empties its private chunks with it. */
+static inline void wl_chunk_hand(struct wl_chunk *c, struct ordo_handoff *out)
 {
-	size_t k = 0;
-	while (c && k < cap && c->head < c->tail)
-		out[k++] = c->items[c->head++];
-	return k;
+	if (!c || c->head >= c->tail)
+		return;
+	if (ordo_handoff_put(out, c->items + c->head, c->tail - c->head))
+		c->head = c->tail;
 }
 
 static inline void wl_chunk_cache_free(struct wl_chunk_cache *k)

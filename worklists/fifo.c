@@ -105,12 +105,12 @@ static bool fifo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct o
 
 /* Parking: the thread's partial push chunk and partly taken pop chunk go to the
  * executor (full chunks are in the shared FIFOs already). */
-static size_t fifo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
-                           size_t cap)
+static void fifo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                         struct ordo_handoff *out)
 {
 	struct local *l = &w->local[ctx->tid];
-	size_t k = wl_chunk_drain(l->pop, out, cap);
-	return k + wl_chunk_drain(l->push, out + k, cap - k);
+	wl_chunk_hand(l->pop, out);
+	wl_chunk_hand(l->push, out);
 }
 
 ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo",

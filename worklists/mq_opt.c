@@ -232,14 +232,17 @@ static bool mqo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 }
 
 /* Parking: a popped batch and the push buffer are private; they go to the executor. */
-static size_t mqo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
-                          size_t cap)
+static void mqo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_handoff *out)
 {
 	struct local *l = &w->l[ctx->tid];
-	size_t k = wl_batch_drain(l->popbuf, &l->npop, out, cap);
-	while (k < cap && l->pushbuf.n)
-		wl_heap_pop(&l->pushbuf, &out[k++], 8);
-	return k;
+	wl_batch_hand(l->popbuf, &l->npop, out);
+	struct ordo_task *d = ordo_handoff_room(out, l->pushbuf.n);
+	if (!d)
+		return;
+	size_t k = 0;
+	while (l->pushbuf.n)
+		wl_heap_pop(&l->pushbuf, &d[k++], 8);
+	out->n += k;
 }
 
 ORDO_SCHEDULER_DEFINE(

@@ -65,8 +65,6 @@ struct tl {
 	/* set by the release hook (the thread parked, runtime/seats.h), cleared by its next
 	 * push or pop: a parked thread's scan start is stale, and others look past it */
 	_Atomic bool parked;
-	size_t rel_b; /* where a release that filled its buffer goes on (owner only) */
-	uint32_t rel_i;
 	/* PMOD's statistics: written by the owner only (plain load + store, no atomic
 	 * read-modify-write), read by the adapting thread; min/max are reset by it. Their
 	 * own line: every push writes them, and every slow pop of another thread reads
@@ -555,26 +553,17 @@ static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct t
  * nobody else reaches (full chunks in the bags are shared already). They are copied
  * out, and the running worker that adopts them pushes them again, which also lowers
  * its scan start: a parked thread's own is read by nobody but its node's leader. */
-static size_t core_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
-                           size_t cap)
+static void core_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                         struct ordo_handoff *out)
 {
 	struct tl *l = &w->tl[ctx->tid];
 	atomic_store_explicit(&l->parked, true, memory_order_relaxed);
-	size_t k = 0;
-	/* the executor calls again while a call fills out[]: go on from where it stopped
-	 * (the map does not change in between), so a release costs one walk of the map */
-	for (size_t b = l->rel_b; b < l->nblk; b++, l->rel_i = 0)
-		for (uint32_t i = l->rel_i; i < l->blk[b]->n; i++) {
+	for (size_t b = 0; b < l->nblk; b++)
+		for (uint32_t i = 0; i < l->blk[b]->n; i++) {
 			struct entry *e = l->blk[b]->e[i];
-			k += wl_chunk_drain(e->push, out + k, cap - k);
-			k += wl_chunk_drain(e->pop, out + k, cap - k);
-			if (k == cap) {
-				l->rel_b = b, l->rel_i = i;
-				return k;
-			}
+			wl_chunk_hand(e->push, out);
+			wl_chunk_hand(e->pop, out);
 		}
-	l->rel_b = 0, l->rel_i = 0;
-	return k;
 }
 
 static bool core_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out)

@@ -651,26 +651,27 @@ static bool smq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct or
 
 /* Parking (the executor runs fewer workers than threads): the batch, the local queue
  * and the steal buffer go to the executor, which hands them to a running worker. */
-static size_t smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_task *out,
-                          size_t cap)
+static void smq_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ordo_handoff *out)
 {
 	struct queue *q = &w->q[ctx->tid];
 	q->host = q->push_host = NO_HOST;
 	const bool held = own_lock(q);
-	size_t k = wl_batch_drain(q->batch, &q->nbatch, out, cap);
-	if (k + w->size <= cap) {
-		bool race = false;
-		k += take_buffer(q, out + k, w->size, &race);
+	wl_batch_hand(q->batch, &q->nbatch, out);
+	/* the whole buffer, whatever steal_size is: a buffer left here would be reachable
+	 * only by thieves, which skip a parked owner while anyone runs */
+	struct ordo_task *d = ordo_handoff_room(out, w->size);
+	if (d) {
+		bool race = false; /* lost: a thief has it */
+		out->n += take_buffer(q, d, w->size, &race);
 	}
-	while (k < cap && lpq_size(w, q)) {
-		if (!lpq_pop(w, q, &out[k])) {
+	const size_t left = lpq_size(w, q);
+	d = ordo_handoff_room(out, left);
+	for (size_t k = 0; d && k < left; k++, out->n++)
+		if (!lpq_pop(w, q, &d[k])) {
 			ctx->push_oom = true; /* the queue could not reorganise: ENOMEM */
 			break;
 		}
-		k++;
-	}
 	own_unlock(q, held);
-	return k;
 }
 
 ORDO_SCHEDULER_DEFINE(smq, .name = "smq",

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ordo_runtime.h"
+#include "ordo_scheduler.h"
 #include "ordo_util.h"
 
 /* ---- lock ---- */
@@ -80,25 +81,27 @@ static inline uint32_t wl_batch_split(struct ordo_task *a, uint32_t k, struct or
 	return k - 1;
 }
 
-/* Moves up to cap tasks of a split batch (wl_batch_split's rest, consumed from the
- * back) into out; *n shrinks by as many. A release hook (parking) empties its batch
- * with it. */
-static inline size_t wl_batch_drain(const struct ordo_task *a, uint32_t *n, struct ordo_task *out,
-                                    size_t cap)
+/* Moves every task of a split batch (wl_batch_split's rest, consumed from the back)
+ * into a parking worker's hand-off, in pop order; *n becomes 0 (unless out of memory).
+ * A release hook empties its batch with it. */
+static inline void wl_batch_hand(const struct ordo_task *a, uint32_t *n, struct ordo_handoff *out)
 {
-	size_t k = 0;
-	while (k < cap && *n)
-		out[k++] = a[--*n];
-	return k;
+	struct ordo_task *d = ordo_handoff_room(out, *n);
+	if (!d)
+		return;
+	const uint32_t m = *n;
+	for (uint32_t k = 0; k < m; k++)
+		d[k] = a[m - 1 - k];
+	out->n += m;
+	*n = 0;
 }
 
 /* The release hook (parking) of a scheduler that keeps no task private: its queues are
  * all shared, so a parked worker holds nothing. */
-static inline size_t wl_release_none(struct ordo_sched_state *w, struct ordo_tctx *ctx,
-                                     struct ordo_task *out, size_t cap)
+static inline void wl_release_none(struct ordo_sched_state *w, struct ordo_tctx *ctx,
+                                   struct ordo_handoff *out)
 {
-	(void)w, (void)ctx, (void)out, (void)cap;
-	return 0;
+	(void)w, (void)ctx, (void)out;
 }
 
 /* ---- d-ary heap ----
