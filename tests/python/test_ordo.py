@@ -254,6 +254,77 @@ def test_graph_outlives_the_callers_arrays_and_result_outlives_the_graph():
     np.testing.assert_array_equal(dist_as_float(r.dist), ref)  # the result is its own
 
 
+def borrowed_graph(seed=4):
+    A = random_graph(seed=seed)
+    arrs = (A.indptr.astype(np.uint64), A.indices.astype(np.uint32), A.data.astype(np.uint32))
+    return arrs, ordo.Graph.from_csr(*arrs)
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_borrowed_arrays_are_read_only_while_the_graph_holds_them(which):
+    arrs, g = borrowed_graph()
+    assert g.borrowed
+    with pytest.raises(ValueError, match="read-only"):
+        arrs[which][0] = 7
+    del g
+    gc.collect()
+    arrs[which][0] = arrs[which][0]  # writable again once the graph is gone
+
+
+def test_signed_twins_and_scipy_arrays_are_read_only_too():
+    A = random_graph(seed=4)
+    ip, ix = A.indptr.astype(np.int64), A.indices.astype(np.int32)
+    g = ordo.Graph.from_csr(ip, ix)  # viewed as unsigned: the originals are protected
+    with pytest.raises(ValueError, match="read-only"):
+        ix[0] = -1
+    with pytest.raises(ValueError, match="read-only"):
+        ip[1] = -5
+    g2 = ordo.Graph.from_scipy(A)  # SciPy's int32 indices are viewed
+    with pytest.raises(ValueError, match="read-only"):
+        A.indices[0] = 10 ** 6
+    del g, g2
+    gc.collect()
+    A.indices[0] = A.indices[0]
+
+
+@pytest.mark.parametrize("app", ["sssp", "bfs"])
+@pytest.mark.parametrize("change", ["indices", "indptr_decreases", "indptr_end"])
+def test_memory_written_through_an_older_view_is_an_error_not_a_crash(app, change):
+    A = random_graph(seed=5)
+    indptr, indices = A.indptr.astype(np.uint64), A.indices.astype(np.uint32)
+    w = A.data.astype(np.uint32)
+    vp, vi = indptr[:], indices[:]  # views made before the graph: still writable
+    g = ordo.Graph.from_csr(indptr, indices, w)
+    run = getattr(ordo, app)
+    assert run(g, 0).verified
+    if change == "indices":
+        vi[len(vi) // 2] = 4_000_000_000
+        match = "points to node 4000000000"
+    elif change == "indptr_decreases":
+        vp[10] = vp[11] + 100
+        match = "offsets decrease at node 10"
+    else:
+        vp[-1] = len(vi) + 10 ** 9
+        match = "offsets span"
+    with pytest.raises(ValueError, match="borrowed arrays were changed after it was made.*" +
+                       match):
+        run(g, 0)
+
+
+def test_copy_true_owns_its_arrays():
+    A = random_graph(seed=7)
+    ref = cg.dijkstra(A, indices=0)
+    arrs = (A.indptr.astype(np.uint64), A.indices.astype(np.uint32), A.data.astype(np.uint32))
+    g = ordo.Graph.from_csr(*arrs, copy=True)
+    assert not g.borrowed
+    arrs[1][:] = 4_000_000_000  # the caller's arrays stay writable, the graph is its own
+    arrs[2][:] = 1
+    np.testing.assert_array_equal(dist_as_float(ordo.sssp(g, 0).dist), ref)
+    g2 = ordo.Graph.from_scipy(A, copy=True)
+    A.indices[0] = A.indices[0]  # not made read-only
+    assert ordo.sssp(g2, 0).verified
+
+
 def test_views_keep_the_graph_alive():
     g = ordo.load(os.path.join(FIX, "tiny.gr"))
     p, i, w = g.csr()

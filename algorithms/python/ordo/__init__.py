@@ -14,7 +14,9 @@ same record. The GIL is released while ordo works.
 Arrays: a graph made from arrays whose dtype and layout fit (indptr uint64 or int64,
 indices uint32 or int32, weights uint32 or int32; C-contiguous) uses them without a copy
 and keeps them alive; anything else is converted once, and `Graph.conversions` says what
-was copied. Answers are new arrays in the input's node order; an unreached node holds the
+was copied. Borrowed arrays are read-only while the graph holds them (writable again when
+it is freed), and each run checks them again (offsets, ids), so memory written through
+another view gives ValueError, never a crash; `copy=True` makes ordo's own copy. Answers are new arrays in the input's node order; an unreached node holds the
 dtype's maximum, as in the binaries' output.
 """
 import json as _json
@@ -43,29 +45,41 @@ class Graph:
     # ---- the ways in ----
     @classmethod
     def from_csr(cls, indptr, indices, weights=None, n=None, symmetric=None,
-                 weight_scale=None, name="csr arrays"):
+                 weight_scale=None, name="csr arrays", copy=False):
         """A graph on CSR arrays: node u's arcs go to indices[indptr[u]:indptr[u+1]].
-        Borrowed without a copy when the dtypes fit (see the module's doc). symmetric:
+        Borrowed without a copy when the dtypes fit (see the module's doc): the arrays
+        are then read-only until the graph is freed, and each run checks them again
+        (a write through another view raises ValueError, never a crash); copy=True
+        gives ordo its own copy instead, and the arrays stay writable. symmetric:
         whether every arc has its reverse with the same weight (None: checked).
         Float weights must be whole numbers, or give weight_scale to round w * scale."""
         conv = []
+        given = (indptr, indices, weights)
         indptr = _as(indptr, _np.uint64, "indptr", conv)
         indices = _as(indices, _np.uint32, "indices", conv)
         if weights is not None:
             weights = _weights(weights, weight_scale, conv)
+        # the caller's own arrays that ordo views (a signed twin viewed as unsigned):
+        # read-only too while the graph holds them
+        views = tuple(a for a, b in zip(given, (indptr, indices, weights))
+                      if isinstance(a, _np.ndarray) and b is not None and a is not b and
+                      _np.may_share_memory(a, b))
         if n is None:
             n = len(indptr) - 1
         if n < 0:
             raise ValueError("indptr is empty: it needs n + 1 entries")
         # the C side checks the arrays (one pass) and, when symmetric is None, the symmetry
         return cls(_core.from_csr(indptr, indices, weights, int(n),
-                                  None if symmetric is None else bool(symmetric)), conv, name)
+                                  None if symmetric is None else bool(symmetric), bool(copy),
+                                  views),
+                   conv, name)
 
     @classmethod
-    def from_scipy(cls, matrix, symmetric=None, weight_scale=None, weighted=True):
+    def from_scipy(cls, matrix, symmetric=None, weight_scale=None, weighted=True, copy=False):
         """A graph from a SciPy sparse matrix (any format; a CSR one with fitting dtypes
-        is borrowed): entry (i, j) = arc i -> j with weight A[i, j]. weighted=False
-        ignores the values."""
+        is borrowed, its arrays read-only while the graph holds them, as from_csr's):
+        entry (i, j) = arc i -> j with weight A[i, j]. weighted=False ignores the
+        values; copy=True copies instead of borrowing."""
         import scipy.sparse as sp
         if not sp.issparse(matrix):
             raise TypeError("from_scipy takes a scipy.sparse matrix, not %s" %
@@ -77,7 +91,7 @@ class Graph:
             conv.append("the %s matrix converted to CSR" % matrix.format)
             matrix = matrix.tocsr()
         g = cls.from_csr(matrix.indptr, matrix.indices, matrix.data if weighted else None,
-                         matrix.shape[0], symmetric, weight_scale, "scipy matrix")
+                         matrix.shape[0], symmetric, weight_scale, "scipy matrix", copy)
         g.conversions = conv + g.conversions
         g._keep = matrix  # a converted matrix's arrays are the graph's
         return g

@@ -47,12 +47,38 @@ static PyObject *raise_err(const struct ordo_err *e)
 
 typedef struct {
 	PyObject_HEAD struct ordo_graph *g;
-	bool owned;     /* loaded by ordo: freed whole; else only the struct is ours */
+	bool owned;     /* loaded (or copied) by ordo: freed whole; else only the struct is ours */
 	PyObject *refs; /* borrowed: a tuple of the arrays g points into */
+	PyObject *made_ro; /* borrowed: a list of the arrays it made read-only, or NULL */
 } GraphObject;
+
+/* Borrowed arrays go back to writable when the graph lets them go (those it made
+ * read-only). */
+static void give_back(GraphObject *self)
+{
+	for (Py_ssize_t i = 0; self->made_ro && i < PyList_GET_SIZE(self->made_ro); i++)
+		PyArray_ENABLEFLAGS((PyArrayObject *)PyList_GET_ITEM(self->made_ro, i),
+		                    NPY_ARRAY_WRITEABLE);
+	Py_CLEAR(self->made_ro);
+}
+
+/* Makes a and every array it views (its bases) read-only, listing those that were
+ * writable in `list`; -1 with an exception when the list cannot grow. */
+static int make_read_only(PyArrayObject *a, PyObject *list)
+{
+	for (PyObject *o = (PyObject *)a; o && PyArray_Check(o);
+	     o = PyArray_BASE((PyArrayObject *)o))
+		if (PyArray_ISWRITEABLE((PyArrayObject *)o)) {
+			if (PyList_Append(list, o) < 0)
+				return -1;
+			PyArray_CLEARFLAGS((PyArrayObject *)o, NPY_ARRAY_WRITEABLE);
+		}
+	return 0;
+}
 
 static void Graph_dealloc(GraphObject *self)
 {
+	give_back(self);
 	if (self->g) {
 		if (self->owned)
 			ordo_graph_free(self->g);
@@ -78,6 +104,7 @@ static GraphObject *graph_new(struct ordo_graph *g, bool owned, PyObject *refs)
 	o->g = g;
 	o->owned = owned;
 	o->refs = refs;
+	o->made_ro = NULL;
 	Py_XINCREF(refs);
 	return o;
 }
@@ -330,15 +357,30 @@ done:
 	return sym;
 }
 
-/* from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric bool or None):
- * every array checked once here (sizes, indptr's run, ids in range), then symmetric=None
- * checked by csr_symmetric, then the graph made on the arrays. */
+/* A copy of an array's bytes that ordo owns (freed with the graph), or NULL. */
+static void *owned_copy(PyArrayObject *a)
+{
+	const size_t bytes = (size_t)PyArray_NBYTES(a);
+	void *p = malloc(bytes ? bytes : 1);
+	if (p)
+		memcpy(p, PyArray_DATA(a), bytes);
+	return p;
+}
+
+/* from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric bool or None,
+ * copy bool, views tuple): every array checked once here (sizes, indptr's run, ids in range), then
+ * symmetric=None checked by csr_symmetric, then the graph made on copies of the arrays
+ * (copy) or on the arrays themselves, which are then read-only while the graph holds
+ * them (and `views`: the caller's arrays they view), and checked again before each run
+ * (revalidate). */
 static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 {
 	(void)mod;
-	PyObject *po, *io, *wo, *so;
+	PyObject *po, *io, *wo, *so, *views;
 	unsigned long n;
-	if (!PyArg_ParseTuple(args, "OOOkO", &po, &io, &wo, &n, &so))
+	int copy;
+	if (!PyArg_ParseTuple(args, "OOOkOpO!", &po, &io, &wo, &n, &so, &copy, &PyTuple_Type,
+	                      &views))
 		return NULL;
 	PyArrayObject *pa = exact(po, NPY_UINT64, "indptr"), *ia = NULL, *wa = NULL;
 	if (!pa || !(ia = exact(io, NPY_UINT32, "indices")))
@@ -395,18 +437,63 @@ static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 		return PyErr_NoMemory();
 	g->n = (uint32_t)n;
 	g->m = m;
+	g->flags = sym ? ORDO_GRAPH_SYMMETRIC : 0;
+	if (copy) {
+		g->off = owned_copy(pa);
+		g->dst = owned_copy(ia);
+		g->w = wa ? owned_copy(wa) : NULL;
+		if (!g->off || !g->dst || (wa && !g->w)) {
+			ordo_graph_free(g);
+			return PyErr_NoMemory();
+		}
+		return (PyObject *)graph_new(g, true, NULL);
+	}
 	g->off = (uint64_t *)off;
 	g->dst = (uint32_t *)dst;
 	g->w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL;
-	g->flags = sym ? ORDO_GRAPH_SYMMETRIC : 0;
 	PyObject *refs = Py_BuildValue("(OOO)", po, io, wo);
 	if (!refs) {
 		free(g);
 		return NULL;
 	}
-	PyObject *r = (PyObject *)graph_new(g, false, refs);
+	GraphObject *r = graph_new(g, false, refs);
 	Py_DECREF(refs);
-	return r;
+	/* read-only while held, with the arrays they view: a write through them (or views
+	 * made from them later) raises in Python instead of changing the graph under ordo */
+	if (r && !(r->made_ro = PyList_New(0))) {
+		Py_DECREF(r);
+		return NULL;
+	}
+	PyArrayObject *arrs[3] = {pa, ia, wa};
+	for (int i = 0; r && i < 3; i++)
+		if (arrs[i] && make_read_only(arrs[i], r->made_ro) < 0)
+			Py_CLEAR(r);
+	for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(views); i++) {
+		PyObject *v = PyTuple_GET_ITEM(views, i);
+		if (PyArray_Check(v) && make_read_only((PyArrayObject *)v, r->made_ro) < 0)
+			Py_CLEAR(r);
+	}
+	return (PyObject *)r;
+}
+
+/* A borrowed graph's arrays checked again (offsets monotone from 0 to m, every id
+ * below n: ordo_graph_validate, in parallel): memory the caller could still write
+ * through another view made before the graph. NULL with ValueError naming the first
+ * violation; a graph ordo owns passes without a look. */
+static bool revalidate(GraphObject *go)
+{
+	if (go->owned)
+		return true;
+	struct ordo_err err = {0};
+	PyThreadState *ts = PyEval_SaveThread();
+	const int rc = ordo_graph_validate(go->g, &err);
+	PyEval_RestoreThread(ts);
+	if (rc)
+		PyErr_Format(PyExc_ValueError,
+		             "the graph's borrowed arrays were changed after it was made: %s "
+		             "(make the graph again, or with copy=True)",
+		             err.msg);
+	return rc == 0;
 }
 
 /* ---- apps ---- */
@@ -548,6 +635,8 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 		PyErr_Format(PyExc_ValueError, "no app named %s", app);
 		return NULL;
 	}
+	if (!revalidate(go))
+		return NULL;
 	Py_ssize_t nq;
 	struct app_query *q = queries_of(srcs, tgts, go->g, &nq);
 	if (!q)
@@ -673,7 +762,8 @@ static PyMethodDef methods[] = {
     {"load", (PyCFunction)(void (*)(void))py_load, METH_VARARGS | METH_KEYWORDS,
      "load(path, **options) -> Graph"},
     {"from_csr", py_from_csr, METH_VARARGS,
-     "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric or None) -> Graph"},
+     "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric or None, copy) -> "
+     "Graph"},
     {"run", py_run, METH_VARARGS, "run an app (see ordo/__init__.py)"},
     {"schedulers", py_schedulers, METH_NOARGS, "the registry: [(name, [(param, ...)])]"},
     {"resolve", py_resolve, METH_VARARGS, "resolve(spec) -> the spec, every parameter set"},
