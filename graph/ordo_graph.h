@@ -171,6 +171,16 @@ bool ordo_graph_equal(const struct ordo_graph *a, const struct ordo_graph *b);
  * node's bytes decode exactly (varints of at most 5 bytes, inside the node, targets
  * sorted and < n), the degrees sum to m. EFORMAT, naming the node, on violation. */
 int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err);
+/* True when every arc u -> v (weight w) of the plain graph g has its reverse v -> u
+ * with the weight w, as multisets: compared by two 64-bit sums of hashed arcs, one over
+ * the arcs and one over their reverses, in parallel (O(m)); a graph that is not
+ * symmetric passes with probability about 2^-64. False for a compressed graph (not
+ * asked of one). For files that claim symmetry (GAPBS's undirected flag). */
+bool ordo_graph_arcs_symmetric(const struct ordo_graph *g);
+/* Removes the self-loops of the plain graph g in place (offsets, targets, weights
+ * compacted; the arrays keep their size); returns how many. Not for a mapped or
+ * compressed graph (returns 0 for a compressed one). */
+uint64_t ordo_graph_drop_self_loops(struct ordo_graph *g);
 
 /* ---- Compressed CSR (compress.c) ---- */
 /* A compressed copy of the plain graph g (adjacency lists sorted by target, then

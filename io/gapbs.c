@@ -14,8 +14,10 @@
  * (and .sg told from .wsg: the neighbour width is the one that makes the size exact;
  * for m = 0 the extension decides). ordo reads the out-CSR and checks every offset and
  * target; the in-CSR of a directed file is skipped (ordo builds its own transpose when
- * an app pulls). directed = 0 is taken as the file's word that the graph is symmetric,
- * as GAPBS's builder makes it, like the symmetric flag of ordo's own format. Weights
+ * an app pulls). directed = 0 is the file's claim that the graph is symmetric, as
+ * GAPBS's builder makes it; the loader checks it (load.c, whole_graph_rules: a graph
+ * whose arcs do not match their reverses is read as directed, with a note) and drops
+ * self-loops as for every format. Weights
  * must be non-negative (ordo's are unsigned); ids and weights written must fit int32.
  */
 #include <stdlib.h>

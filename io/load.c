@@ -267,6 +267,30 @@ static int read_input(const char *path, const struct io_format *f,
 	return rc;
 }
 
+/* Step 1b, for a graph read whole from another tool's format (GAPBS, Galois, Ligra):
+ * the rules the builder applies to arcs read as text. Self-loops are dropped (counted)
+ * unless kept; a file's claim of symmetry (GAPBS's undirected flag) is checked, and a
+ * graph whose arcs do not match their reverses is read as directed, with a note (an
+ * app that needs a symmetric graph then symmetrises it and says so). ordo's own native
+ * format is written with these rules applied, its symmetry flag by ordo itself. */
+static int whole_graph_rules(const char *path, const struct io_format *f,
+                             const struct ordo_load_opts *opts, struct ordo_graph *g,
+                             struct ordo_load_info *info, struct ordo_err *err)
+{
+	(void)path, (void)err;
+	if (f == &io_format_native || g->cz || g->map)
+		return 0;
+	if (!opts->build.keep_self_loops)
+		info->build.self_loops_removed += ordo_graph_drop_self_loops(g);
+	if ((g->flags & ORDO_GRAPH_SYMMETRIC) && !ordo_graph_arcs_symmetric(g)) {
+		g->flags &= ~(uint32_t)ORDO_GRAPH_SYMMETRIC;
+		note(info, "%s",
+		     "the file says undirected, but some arc lacks its reverse of the same "
+		     "weight: read as directed");
+	}
+	return 0;
+}
+
 /* Step 2, for formats whose ids are kept as they are (n = largest id + 1): refuse a
  * handful of arcs with a huge id (a mistyped id or a sparse numbering: gigabytes of
  * offsets for isolated nodes is not what anyone wants silently), or compact them. */
@@ -550,6 +574,10 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 		rc = raw_ids(path, opts, &arcs, info, err);
 	if (rc) {
 		ordo_chain_free(&arcs.chain);
+		return rc;
+	}
+	if (g && (rc = whole_graph_rules(path, f, opts, g, info, err))) {
+		ordo_graph_free(g);
 		return rc;
 	}
 	info->parse_seconds = ordo_now() - t0;

@@ -237,6 +237,12 @@ grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar ta
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"
 grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "kcore figures: $(cat "$tmp/kcore.json")"
+# a GAPBS file that says undirected but is not: read as directed, said so, k-core 1 (not 4)
+"$bin/kcore" "$tests/fixtures/undirected_liar.sg" -n 1 --format json >"$tmp/liar.json" 2>"$tmp/liar.err" ||
+	fail "kcore on undirected_liar.sg: $(cat "$tmp/liar.err")"
+grep -q '"degeneracy":1,' "$tmp/liar.json" || fail "kcore of undirected_liar.sg: $(cat "$tmp/liar.json")"
+grep -q "the file says undirected, but some arc lacks its reverse" "$tmp/liar.err" ||
+	fail "the undirected claim's note: $(cat "$tmp/liar.err")"
 # kcore: peeling by default (work counted in nodes + arcs), bounds with --algo or --wl
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 2>&1 | grep -q "level-synchronous peeling" || fail "kcore does not peel by default"
 "$bin/kcore" --gen rmat:scale=10,ef=8 -n 1 -t 2 --format json | grep -q '"verify":"PASS"' || fail "kcore peel"

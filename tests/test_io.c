@@ -546,6 +546,53 @@ Test(gapbs, layout_and_malformed_files, .init = mk_tmp, .fini = rm_tmp)
 	ordo_graph_free(g);
 }
 
+/* A GAPBS file's undirected flag is a claim that decides answers (k-core, MST): it is
+ * checked. Two nodes, "undirected", node 0 with four arcs to node 1 and a self-loop,
+ * node 1 with none: read as directed (k-core of it, symmetrised, is 1, not 4) with a
+ * note, the self-loop dropped as every reader drops one. */
+Test(gapbs, an_undirected_claim_is_checked_and_self_loops_dropped, .init = mk_tmp, .fini = rm_tmp)
+{
+	const int64_t m = 5, n = 2, off[3] = {0, 5, 5};
+	const int32_t nb[5] = {1, 1, 0, 1, 1};
+	unsigned char b[17 + sizeof off + sizeof nb] = {0}; /* directed = 0 */
+	memcpy(b + 1, &m, 8);
+	memcpy(b + 9, &n, 8);
+	memcpy(b + 17, off, sizeof off);
+	memcpy(b + 17 + sizeof off, nb, sizeof nb);
+	write_bytes(tmp("liar.sg"), b, sizeof b);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	struct ordo_load_info info;
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(tmp("liar.sg"), &o, &g, &info, &e), 0, "%s", e.msg);
+	cr_expect_eq(g->flags & ORDO_GRAPH_SYMMETRIC, 0u, "an asymmetric file read as symmetric");
+	cr_expect_eq(g->m, 4u, "the self-loop stays");
+	cr_expect_eq(info.build.self_loops_removed, 1u);
+	cr_expect(strstr(info.notes, "the file says undirected, but some arc lacks its reverse"),
+	          "%s", info.notes);
+	ordo_graph_free(g);
+	/* kept when asked */
+	o.build.keep_self_loops = true;
+	cr_assert_eq(ordo_load(tmp("liar.sg"), &o, &g, &info, &e), 0, "%s", e.msg);
+	cr_expect_eq(g->m, 5u);
+	ordo_graph_free(g);
+	/* a true claim stays: 0 - 1 both ways, one self-loop on 1 (its own reverse) */
+	const int64_t m2 = 3, off2[3] = {0, 1, 3};
+	const int32_t nb2[3] = {1, 0, 1};
+	unsigned char c[17 + sizeof off2 + sizeof nb2] = {0};
+	memcpy(c + 1, &m2, 8);
+	memcpy(c + 9, &n, 8);
+	memcpy(c + 17, off2, sizeof off2);
+	memcpy(c + 17 + sizeof off2, nb2, sizeof nb2);
+	write_bytes(tmp("true.sg"), c, sizeof c);
+	o.build.keep_self_loops = false;
+	cr_assert_eq(ordo_load(tmp("true.sg"), &o, &g, &info, &e), 0, "%s", e.msg);
+	cr_expect_neq(g->flags & ORDO_GRAPH_SYMMETRIC, 0u, "a symmetric file's claim is kept");
+	cr_expect_eq(g->m, 2u);
+	ordo_graph_free(g);
+}
+
 /* An option for one format given for a file of another is refused by the loader, not
  * silently ignored. */
 Test(load, options_of_another_format_are_refused)
