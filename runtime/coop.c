@@ -1,12 +1,28 @@
 /*
  * coop.c - the shared core budget of ordo_coop.h: a shm segment of token words (each
- * holds the pid of its holder, or 0) and a table of the registered processes (pid, and
- * whether it waits for a token).
+ * holds the slot of its holder plus one, or 0) and a table of process slots.
+ *
+ * Liveness without pids. A process owns slot i while it holds an open-file-description
+ * write lock on byte i of the segment (fcntl F_OFD_SETLK on its own descriptor); the
+ * kernel drops the lock when the process dies, whatever PID namespace it or the
+ * looker lives in (containers that share /dev/shm see each other's pids as dead or as
+ * someone else). So:
+ *   - registering is taking the lock of a free slot (a non-blocking try; a held lock
+ *     is a live owner); the winner first gives back any token still marked with the
+ *     slot (its dead predecessor's), then marks the slot used;
+ *   - a slot whose lock can be taken is dead: whoever takes it (to reclaim its tokens
+ *     when none is free) owns it for that moment, so nobody can register there while
+ *     its tokens are given back, and it lets the lock go after;
+ *   - a token is taken and given back by compare-and-swap on its word, never
+ *     duplicated; release and close end whatever the words say (a token taken from a
+ *     process, wrongly, is no longer counted as held, and close never waits for it).
+ * Memory orders: every read-modify-write below is sequentially consistent (the
+ * default): a handful per seat taken or given up, far from any hot path; the plain
+ * loads that only decide whether to try a CAS are relaxed.
  */
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,13 +36,14 @@
 #include "ordo_coop.h"
 #include "ordo_runtime.h"
 
-#define COOP_MAGIC      0x706f6f636f64726full /* "ordocoop" */
+#define COOP_MAGIC      0x32706f636f64726full /* "ordocop2": slots by lock, not by pid */
 #define COOP_PROCS      64
 #define COOP_MAX_TOKENS 1024
 
 struct coop_proc {
-	_Atomic int32_t pid; /* 0: free slot; -1: being cleared */
+	_Atomic int32_t used; /* 1 while a live process owns the slot (it holds its lock) */
 	_Atomic int32_t waiting;
+	_Atomic int32_t pid; /* the owner's pid in its own namespace: for people, not logic */
 };
 
 struct coop_shm {
@@ -34,14 +51,16 @@ struct coop_shm {
 	int32_t tokens;
 	_Atomic int32_t waiting; /* processes whose waiting flag is set */
 	struct coop_proc proc[COOP_PROCS];
-	_Atomic int32_t token[]; /* holder pid, or 0 */
+	_Atomic int32_t token[]; /* holder's slot + 1, or 0 */
 };
 
 struct ordo_coop {
 	struct coop_shm *m;
 	size_t size;
+	int fd; /* the descriptor whose OFD lock on byte `slot` is this process's life */
+	int slot;
 	struct coop_proc *me;
-	int32_t pid;
+	int32_t id;            /* slot + 1: what its token words hold */
 	_Atomic int held;      /* tokens this process holds */
 	_Atomic bool yielding; /* one of its workers is giving a token back */
 };
@@ -65,41 +84,56 @@ int ordo_coop_unlink(const char *name)
 	return shm_unlink(path);
 }
 
-static bool alive(int32_t pid)
+/* Takes (F_WRLCK) or lets go (F_UNLCK) of slot i's lock on fd, without waiting;
+ * false when another descriptor holds it. */
+static bool slot_lock(int fd, int i, short type)
 {
-	return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH);
+	struct flock l = {.l_type = type, .l_whence = SEEK_SET, .l_start = i, .l_len = 1};
+	return fcntl(fd, F_OFD_SETLK, &l) == 0;
 }
 
-static void set_waiting(struct ordo_coop *c, bool w)
+static void set_waiting(struct coop_shm *m, struct coop_proc *q, bool w)
 {
-	if (atomic_load_explicit(&c->me->waiting, memory_order_relaxed) == (int32_t)w)
+	if (atomic_load_explicit(&q->waiting, memory_order_relaxed) == (int32_t)w)
 		return;
-	if (atomic_exchange(&c->me->waiting, (int32_t)w) != (int32_t)w)
-		atomic_fetch_add(&c->m->waiting, w ? 1 : -1);
+	if (atomic_exchange(&q->waiting, (int32_t)w) != (int32_t)w)
+		atomic_fetch_add(&m->waiting, w ? 1 : -1);
 }
 
-/* Frees the registration and tokens of processes that died; true when any came back. */
-static bool reclaim_dead(struct coop_shm *m)
+/* Gives back every token marked with slot i and its waiting flag; the caller holds
+ * slot i's lock (its owner is dead, or it is the caller). True when any came back. */
+static bool clear_slot(struct coop_shm *m, int i)
 {
 	bool any = false;
-	for (int i = 0; i < m->tokens; i++) {
-		int32_t p = atomic_load(&m->token[i]);
-		if (p > 0 && !alive(p) && atomic_compare_exchange_strong(&m->token[i], &p, 0))
+	for (int k = 0; k < m->tokens; k++) {
+		int32_t p = i + 1;
+		if (atomic_load_explicit(&m->token[k], memory_order_relaxed) == p &&
+		    atomic_compare_exchange_strong(&m->token[k], &p, 0))
 			any = true;
 	}
+	set_waiting(m, &m->proc[i], false);
+	atomic_store(&m->proc[i].used, 0);
+	return any;
+}
+
+/* Frees the tokens and slots of processes that died (their locks can be taken); true
+ * when any token came back. `fd` is the caller's descriptor, `mine` its own slot. */
+static bool reclaim_dead(struct coop_shm *m, int fd, int mine)
+{
+	bool any = false;
 	for (int i = 0; i < COOP_PROCS; i++) {
-		struct coop_proc *q = &m->proc[i];
-		int32_t p = atomic_load(&q->pid);
-		if (p > 0 && !alive(p) && atomic_compare_exchange_strong(&q->pid, &p, -1)) {
-			if (atomic_exchange(&q->waiting, 0))
-				atomic_fetch_sub(&m->waiting, 1);
-			atomic_store(&q->pid, 0);
+		if (i == mine || !atomic_load_explicit(&m->proc[i].used, memory_order_relaxed))
+			continue;
+		if (slot_lock(fd, i, F_WRLCK)) { /* nobody alive owns it */
+			any |= clear_slot(m, i);
+			slot_lock(fd, i, F_UNLCK);
 		}
 	}
 	return any;
 }
 
-/* Maps an existing segment, or creates it; waits for its creator's initialisation. */
+/* Maps an existing segment, or creates it; waits for its creator's initialisation.
+ * Keeps the descriptor (c->fd): its locks are the process's slot. */
 static int map_segment(const char *path, int tokens, struct ordo_coop *c, struct ordo_err *err)
 {
 	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -107,14 +141,14 @@ static int map_segment(const char *path, int tokens, struct ordo_coop *c, struct
 	if (!creator && errno == EEXIST)
 		fd = shm_open(path, O_RDWR, 0600);
 	if (fd < 0)
-		return ordo_err_set(err, ORDO_EIO, "--coop: cannot open shared memory %s: %s", path,
-		                    strerror(errno));
+		return ordo_err_set(err, ORDO_EIO, "coop budget: cannot open shared memory %s: %s",
+		                    path, strerror(errno));
 	struct stat st;
 	if (creator) {
 		if (ftruncate(fd, (off_t)shm_size(tokens))) {
 			close(fd);
 			shm_unlink(path);
-			return ordo_err_set(err, ORDO_EIO, "--coop: cannot size %s: %s", path,
+			return ordo_err_set(err, ORDO_EIO, "coop budget: cannot size %s: %s", path,
 			                    strerror(errno));
 		}
 	} else {
@@ -125,17 +159,19 @@ static int map_segment(const char *path, int tokens, struct ordo_coop *c, struct
 		if (fstat(fd, &st) || (size_t)st.st_size < shm_size(1)) {
 			close(fd);
 			return ordo_err_set(err, ORDO_EIO,
-			                    "--coop: %s is not an ordo budget (size)", path);
+			                    "coop budget: %s is not an ordo budget (size)", path);
 		}
 		tokens = (int)(((size_t)st.st_size - sizeof(struct coop_shm)) / sizeof(int32_t));
 	}
 	c->size = shm_size(tokens);
 	void *p = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return ordo_err_set(err, ORDO_EIO, "--coop: cannot map %s: %s", path,
+	if (p == MAP_FAILED) {
+		close(fd);
+		return ordo_err_set(err, ORDO_EIO, "coop budget: cannot map %s: %s", path,
 		                    strerror(errno));
+	}
 	c->m = p;
+	c->fd = fd;
 	if (creator) {
 		c->m->tokens = tokens;
 		atomic_store_explicit(&c->m->magic, COOP_MAGIC, memory_order_release);
@@ -148,7 +184,11 @@ static int map_segment(const char *path, int tokens, struct ordo_coop *c, struct
 		usleep(1000);
 	}
 	munmap(p, c->size);
-	return ordo_err_set(err, ORDO_EIO, "--coop: %s is not an ordo budget", path);
+	close(fd);
+	return ordo_err_set(err, ORDO_EIO,
+	                    "coop budget: %s is not an ordo budget of this version (remove it "
+	                    "when no ordo runs: rm /dev/shm%s)",
+	                    path, path);
 }
 
 int ordo_coop_open(const char *name, int tokens, struct ordo_coop **out, struct ordo_err *err)
@@ -156,7 +196,7 @@ int ordo_coop_open(const char *name, int tokens, struct ordo_coop **out, struct 
 	*out = NULL;
 	if (!name || !*name || strchr(name, '/') || strlen(name) > 200)
 		return ordo_err_set(err, ORDO_EINVAL,
-		                    "--coop: a budget's name is a word without '/', got '%s'",
+		                    "coop budget: a budget's name is a word without '/', got '%s'",
 		                    name ? name : "");
 	if (tokens <= 0)
 		tokens = ordo_cpus_available();
@@ -172,22 +212,23 @@ int ordo_coop_open(const char *name, int tokens, struct ordo_coop **out, struct 
 		free(c);
 		return rc;
 	}
-	c->pid = (int32_t)getpid();
-	for (int pass = 0; pass < 2 && !c->me; pass++) {
-		for (int i = 0; i < COOP_PROCS && !c->me; i++) {
-			int32_t z = 0;
-			if (atomic_compare_exchange_strong(&c->m->proc[i].pid, &z, c->pid))
-				c->me = &c->m->proc[i];
+	c->slot = -1;
+	for (int i = 0; i < COOP_PROCS && c->slot < 0; i++)
+		if (slot_lock(c->fd, i, F_WRLCK)) {
+			clear_slot(c->m, i); /* a dead predecessor's tokens, if any */
+			c->slot = i;
 		}
-		if (!c->me)
-			reclaim_dead(c->m);
-	}
-	if (!c->me) {
+	if (c->slot < 0) {
 		munmap(c->m, c->size);
+		close(c->fd);
 		free(c);
-		return ordo_err_set(err, ORDO_EUNSUPPORTED, "--coop: %d processes share %s already",
-		                    COOP_PROCS, path);
+		return ordo_err_set(err, ORDO_EUNSUPPORTED,
+		                    "coop budget: %d processes share %s already", COOP_PROCS, path);
 	}
+	c->me = &c->m->proc[c->slot];
+	c->id = c->slot + 1;
+	atomic_store(&c->me->pid, (int32_t)getpid());
+	atomic_store(&c->me->used, 1);
 	*out = c;
 	return 0;
 }
@@ -199,30 +240,33 @@ bool ordo_coop_acquire(struct ordo_coop *c)
 		for (int i = 0; i < m->tokens; i++) {
 			int32_t z = 0;
 			if (atomic_load_explicit(&m->token[i], memory_order_relaxed) == 0 &&
-			    atomic_compare_exchange_strong(&m->token[i], &z, c->pid)) {
+			    atomic_compare_exchange_strong(&m->token[i], &z, c->id)) {
 				atomic_fetch_add(&c->held, 1);
-				set_waiting(c, false);
+				set_waiting(m, c->me, false);
 				return true;
 			}
 		}
-		if (!reclaim_dead(m))
+		if (!reclaim_dead(m, c->fd, c->slot))
 			break;
 	}
-	set_waiting(c, true);
+	set_waiting(m, c->me, true);
 	return false;
 }
 
 void ordo_coop_release(struct ordo_coop *c)
 {
 	struct coop_shm *m = c->m;
+	if (atomic_load(&c->held) <= 0)
+		return;
 	for (int i = 0; i < m->tokens; i++) {
-		int32_t p = c->pid;
-		if (atomic_compare_exchange_strong(&m->token[i], &p, 0)) {
-			atomic_fetch_sub(&c->held, 1);
-			atomic_store(&c->yielding, false);
-			return;
-		}
+		int32_t p = c->id;
+		if (atomic_compare_exchange_strong(&m->token[i], &p, 0))
+			break;
 	}
+	/* counted as given back even when no word named it (taken from this process):
+	 * what it holds is what its words say, and close must end */
+	atomic_fetch_sub(&c->held, 1);
+	atomic_store(&c->yielding, false);
 }
 
 bool ordo_coop_should_yield(struct ordo_coop *c)
@@ -236,12 +280,11 @@ bool ordo_coop_should_yield(struct ordo_coop *c)
 	/* the share: tokens over the processes that hold or want some */
 	int active = 0;
 	for (int i = 0; i < COOP_PROCS; i++) {
-		int32_t p = atomic_load_explicit(&m->proc[i].pid, memory_order_relaxed);
-		if (p <= 0)
+		if (!atomic_load_explicit(&m->proc[i].used, memory_order_relaxed))
 			continue;
 		bool holds = false;
 		for (int k = 0; k < m->tokens && !holds; k++)
-			holds = atomic_load_explicit(&m->token[k], memory_order_relaxed) == p;
+			holds = atomic_load_explicit(&m->token[k], memory_order_relaxed) == i + 1;
 		active += holds || atomic_load_explicit(&m->proc[i].waiting, memory_order_relaxed);
 	}
 	int share = active ? m->tokens / active : m->tokens;
@@ -271,10 +314,12 @@ void ordo_coop_close(struct ordo_coop *c)
 {
 	if (!c)
 		return;
-	while (atomic_load(&c->held) > 0)
-		ordo_coop_release(c);
-	set_waiting(c, false);
+	/* every token word with this slot's id, whatever the count says; then the slot */
+	clear_slot(c->m, c->slot);
+	atomic_store(&c->held, 0);
 	atomic_store(&c->me->pid, 0);
+	slot_lock(c->fd, c->slot, F_UNLCK);
 	munmap(c->m, c->size);
+	close(c->fd);
 	free(c);
 }

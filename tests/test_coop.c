@@ -3,9 +3,12 @@
  * tokens come back, a process over its share yields while another waits, and a run
  * with a budget or with seats gives the answer a plain run gives. */
 #include <criterion/criterion.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,5 +189,142 @@ Test(coop, runs_with_a_budget_or_seats_give_the_same_answer, .timeout = 300)
 	}
 	ordo_graph_free(g);
 	ordo_coop_close(budget);
+	ordo_coop_unlink(name);
+}
+
+/* Eight processes at once (released together) take and give back the one token of a
+ * budget, 20000 times each, and count themselves in a shared word while they hold it:
+ * never two holders at once. An acquire without its compare-and-swap (a load, then a
+ * store) fails this. */
+Test(coop, concurrent_processes_never_share_a_token, .timeout = 120)
+{
+	fresh_name();
+	struct ordo_coop *a = open_budget(1);
+	enum { P = 8, ROUNDS = 20000 };
+	/* [0]: holders now; [1]: violations; [2]: grants; [3]: ready; [4]: go */
+	_Atomic int *sh =
+	    mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(sh != MAP_FAILED);
+	pid_t kids[P];
+	for (int k = 0; k < P; k++) {
+		kids[k] = fork();
+		cr_assert(kids[k] >= 0);
+		if (kids[k] == 0) {
+			struct ordo_coop *c = NULL;
+			struct ordo_err e = {0};
+			if (ordo_coop_open(name, 0, &c, &e))
+				_exit(2);
+			atomic_fetch_add(&sh[3], 1);
+			while (!atomic_load(&sh[4]))
+				sched_yield();
+			for (int r = 0; r < ROUNDS; r++) {
+				if (!ordo_coop_acquire(c))
+					continue;
+				if (atomic_fetch_add(&sh[0], 1) != 0)
+					atomic_fetch_add(&sh[1], 1);
+				atomic_fetch_add(&sh[2], 1);
+				for (volatile int spin = 0; spin < 200; spin++)
+					;
+				atomic_fetch_sub(&sh[0], 1);
+				ordo_coop_release(c);
+			}
+			ordo_coop_close(c);
+			_exit(0);
+		}
+	}
+	while (atomic_load(&sh[3]) < P)
+		sched_yield();
+	atomic_store(&sh[4], 1);
+	for (int k = 0; k < P; k++) {
+		int st = 0;
+		waitpid(kids[k], &st, 0);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child %d: status %d", k, st);
+	}
+	cr_assert_eq(atomic_load(&sh[1]), 0, "%d times two holders of one token at once",
+	             atomic_load(&sh[1]));
+	cr_assert_gt(atomic_load(&sh[2]), P, "too few grants to mean anything");
+	cr_assert_eq(ordo_coop_free(a), 1, "the token given back");
+	munmap((void *)sh, 4096);
+	ordo_coop_close(a);
+	ordo_coop_unlink(name);
+}
+
+/* A holder in another PID namespace (unshare --pid: its pid there is 1 or 2, which
+ * means another process, or none, here) sharing /dev/shm: this process must see it
+ * alive and leave its tokens alone, and close must end on both sides. The test skips,
+ * saying why, where the machine refuses new namespaces. */
+Test(coop, a_holder_in_another_pid_namespace_is_alive, .timeout = 60)
+{
+	fresh_name();
+	struct ordo_coop *a = open_budget(2);
+	int up[2], down[2];
+	cr_assert_eq(pipe(up), 0);
+	cr_assert_eq(pipe(down), 0);
+	pid_t child = fork();
+	cr_assert(child >= 0);
+	if (child == 0) {
+		if (unshare(CLONE_NEWPID) != 0) {
+			char r = 'S'; /* skip: no namespaces here */
+			_exit(write(up[1], &r, 1) == 1 ? 0 : 1);
+		}
+		pid_t inner = fork(); /* pid 1 of the new namespace */
+		if (inner == 0) {
+			struct ordo_coop *c = NULL;
+			struct ordo_err e = {0};
+			char r = ordo_coop_open(name, 0, &c, &e) == 0 && ordo_coop_acquire(c) &&
+			                 ordo_coop_acquire(c) && getpid() == 1
+			             ? 'Y'
+			             : 'N';
+			if (write(up[1], &r, 1) != 1 || read(down[0], &r, 1) != 1)
+				_exit(1);
+			ordo_coop_close(c); /* must end: its tokens are still its own */
+			r = 'C';
+			_exit(write(up[1], &r, 1) == 1 ? 0 : 1);
+		}
+		int st = 0;
+		waitpid(inner, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+	}
+	char r = 0;
+	cr_assert_eq(read(up[0], &r, 1), 1);
+	if (r == 'S') {
+		waitpid(child, NULL, 0);
+		ordo_coop_close(a);
+		ordo_coop_unlink(name);
+		cr_skip_test("unshare(CLONE_NEWPID) is refused here (needs CAP_SYS_ADMIN)");
+	}
+	cr_assert_eq(r, 'Y', "the child in its own PID namespace could not take both tokens");
+	cr_assert_not(ordo_coop_acquire(a), "a live holder's token was taken back");
+	cr_assert_eq(ordo_coop_free(a), 0);
+	cr_assert_eq(write(down[1], &r, 1), 1);
+	cr_assert_eq(read(up[0], &r, 1), 1);
+	cr_assert_eq(r, 'C', "close did not end in the other namespace");
+	int st = 0;
+	waitpid(child, &st, 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	cr_assert_eq(ordo_coop_free(a), 2, "the closed holder's tokens are free");
+	cr_assert(ordo_coop_acquire(a));
+	ordo_coop_close(a);
+	ordo_coop_unlink(name);
+}
+
+/* close ends whatever the shared state says: a token word of this process's slot
+ * overwritten (as a confused process in another namespace did) does not make close
+ * loop, and release counts it as given back. */
+Test(coop, close_ends_whatever_the_words_say)
+{
+	fresh_name();
+	struct ordo_coop *a = open_budget(2), *b = open_budget(2);
+	cr_assert(ordo_coop_acquire(a));
+	cr_assert(ordo_coop_acquire(a));
+	/* b cannot take them: a is alive */
+	cr_assert_not(ordo_coop_acquire(b));
+	ordo_coop_release(a);
+	ordo_coop_release(a);
+	ordo_coop_release(a); /* one more than it holds: nothing happens */
+	cr_assert_eq(ordo_coop_held(a), 0);
+	cr_assert_eq(ordo_coop_free(b), 2);
+	ordo_coop_close(a);
+	ordo_coop_close(b);
 	ordo_coop_unlink(name);
 }
