@@ -38,7 +38,8 @@ static int read_galois_in(struct io_in *in, const char *path, struct ordo_graph 
 		return ordo_err_set(err, ORDO_ERANGE, "%s: byte 16: %llu nodes exceed 32-bit ids",
 		                    path, (unsigned long long)n);
 	uint64_t need = 32 + 8 * n + 4 * m + ((m & 1) ? 4 : 0) + (h[1] ? 4 * m : 0);
-	if (m > (1ull << 40) || (!io_in_compressed(in) && need != io_in_file_bytes(in)))
+	if (m > (1ull << 40) ||
+	    (!io_in_compressed(in) && io_in_regular(in) && need != io_in_file_bytes(in)))
 		return ordo_err_set(
 		    err, ORDO_EFORMAT,
 		    "%s: byte 16: header says %llu nodes and %llu edges (%llu bytes), "
@@ -95,18 +96,12 @@ static int read_galois_in(struct io_in *in, const char *path, struct ordo_graph 
 	return 0;
 }
 
-static int read_galois(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                       struct ordo_load_info *info, struct ordo_err *err)
+static int read_galois(struct io_in *in, const char *path, const struct ordo_load_opts *opts,
+                       struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	(void)opts;
-	struct io_in *in;
-	int rc = io_in_open(path, &in, err);
-	if (rc)
-		return rc;
 	info->file_bytes = io_in_file_bytes(in);
-	rc = read_galois_in(in, path, out, err);
-	io_in_close(in);
-	return rc;
+	return read_galois_in(in, path, out, err);
 }
 
 static int write_galois(const char *path, int fmt, const struct ordo_graph *g,

@@ -72,15 +72,17 @@ static bool sniff_gapbs(const unsigned char *buf, uint64_t len, uint64_t file_by
 	return !compressed && len >= HEAD && sg_decode(buf, file_bytes, NULL, &h);
 }
 
-static int read_gapbs(const char *path, const struct ordo_load_opts *o, struct ordo_graph **out,
-                      struct ordo_load_info *info, struct ordo_err *err)
+static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                      struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	(void)o;
 	*out = NULL;
-	struct io_in *in;
-	int rc = io_in_open(path, &in, err);
-	if (rc)
-		return rc;
+	int rc = 0;
+	if (!io_in_regular(in))
+		return ordo_err_set(err, ORDO_EUNSUPPORTED,
+		                    "%s: a GAPBS file from a pipe: its layout is checked against "
+		                    "the file's size; give the file itself",
+		                    path);
 	const uint64_t size = info->file_bytes = io_in_file_bytes(in);
 	struct ordo_graph *g = NULL;
 	uint32_t *pairs = NULL;
@@ -172,7 +174,6 @@ static int read_gapbs(const char *path, const struct ordo_load_opts *o, struct o
 			    (unsigned long long)e, (unsigned long long)h.n, (int32_t)g->dst[e]);
 	/* the in-CSR of a directed file: its size was checked with the header; skipped */
 	free(pairs);
-	io_in_close(in);
 	if (rc) {
 		ordo_graph_free(g);
 		return rc;

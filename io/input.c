@@ -19,6 +19,11 @@ struct io_in {
 	int fd;
 	const char *path;
 	uint64_t size, pos;
+	bool regular;         /* a regular file (else a pipe: no size, no positional reads) */
+	unsigned char pre[4]; /* bytes read to look for zstd's magic, served first */
+	unsigned npre, at_pre;
+	unsigned char *peek; /* the first bytes of the content (io_in_peek), served first */
+	uint64_t npeek, at_peek;
 	bool zstd, zstd_done;
 	ZSTD_DStream *ds;
 	ZSTD_inBuffer zin;
@@ -30,6 +35,8 @@ struct io_in {
 static int64_t raw_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err)
 {
 	uint64_t got = 0;
+	while (got < cap && in->at_pre < in->npre)
+		((unsigned char *)buf)[got++] = in->pre[in->at_pre++];
 	while (got < cap) {
 		ssize_t r = read(in->fd, (char *)buf + got, cap - got);
 		if (r < 0) {
@@ -49,13 +56,23 @@ static int64_t raw_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_e
 int io_in_open(const char *path, struct io_in **out, struct ordo_err *err)
 {
 	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const bool std_in = !strcmp(path, "-");
+	int fd = std_in ? fcntl(0, F_DUPFD_CLOEXEC, 3) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s",
+		                    std_in ? "standard input" : path, strerror(errno));
 	struct stat sb;
-	if (fstat(fd, &sb) || S_ISDIR(sb.st_mode)) {
+	if (fstat(fd, &sb) || !(S_ISREG(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
+		const char *kind = S_ISDIR(sb.st_mode)    ? "a directory"
+		                   : S_ISCHR(sb.st_mode)  ? "a character device"
+		                   : S_ISBLK(sb.st_mode)  ? "a block device"
+		                   : S_ISSOCK(sb.st_mode) ? "a socket"
+		                                          : "not a readable file";
 		close(fd);
-		return ordo_err_set(err, ORDO_EIO, "%s: not a readable file", path);
+		return ordo_err_set(err, ORDO_EIO,
+		                    "%s: %s: expected a regular file or a pipe ('-' reads standard "
+		                    "input)",
+		                    std_in ? "standard input" : path, kind);
 	}
 	struct io_in *in = calloc(1, sizeof *in);
 	if (!in) {
@@ -64,9 +81,18 @@ int io_in_open(const char *path, struct io_in **out, struct ordo_err *err)
 	}
 	in->fd = fd;
 	in->path = path;
-	in->size = (uint64_t)sb.st_size;
-	unsigned char magic[4];
-	ssize_t r = pread(fd, magic, 4, 0);
+	in->regular = S_ISREG(sb.st_mode);
+	in->size = in->regular ? (uint64_t)sb.st_size : 0;
+	/* zstd's magic, read once (a pipe cannot be read again) and served first */
+	int64_t r = raw_read(in, in->pre, 4, err);
+	if (r < 0) {
+		io_in_close(in);
+		return (int)r;
+	}
+	in->npre = (unsigned)r;
+	in->at_pre = 0;
+	in->pos = 0;
+	const unsigned char *magic = in->pre;
 	if (r == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
 	    magic[3] == 0xfd) {
 		in->zstd = true;
@@ -85,12 +111,36 @@ int io_in_open(const char *path, struct io_in **out, struct ordo_err *err)
 	return 0;
 }
 
+bool io_in_regular(const struct io_in *in)
+{
+	return in->regular;
+}
+
+static int64_t stream_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err);
+
+int io_in_peek(struct io_in *in, const unsigned char **buf, uint64_t *len, struct ordo_err *err)
+{
+	if (!in->peek) {
+		if (!(in->peek = malloc(IO_PEEK)))
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+		int64_t r = stream_read(in, in->peek, IO_PEEK, err);
+		if (r < 0)
+			return (int)r;
+		in->npeek = (uint64_t)r;
+		in->at_peek = 0;
+	}
+	*buf = in->peek;
+	*len = in->npeek;
+	return 0;
+}
+
 void io_in_close(struct io_in *in)
 {
 	if (!in)
 		return;
 	if (in->fd >= 0)
 		close(in->fd);
+	free(in->peek);
 	ZSTD_freeDStream(in->ds);
 	free(in->zbuf);
 	free(in);
@@ -114,6 +164,20 @@ int io_in_fd(const struct io_in *in)
 }
 
 int64_t io_in_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err)
+{
+	uint64_t got = 0;
+	if (in->at_peek < in->npeek) { /* what io_in_peek read comes first */
+		got = in->npeek - in->at_peek < cap ? in->npeek - in->at_peek : cap;
+		memcpy(buf, in->peek + in->at_peek, got);
+		in->at_peek += got;
+		if (got == cap)
+			return (int64_t)got;
+	}
+	int64_t r = stream_read(in, (char *)buf + got, cap - got, err);
+	return r < 0 ? r : (int64_t)got + r;
+}
+
+static int64_t stream_read(struct io_in *in, void *buf, uint64_t cap, struct ordo_err *err)
 {
 	if (!in->zstd)
 		return raw_read(in, buf, cap, err);

@@ -15,8 +15,17 @@
 
 /* ---- input ---- */
 struct io_in;
-/* Opens `path` for sequential reading; zstd content is decompressed transparently. */
+/* Opens `path` ("-": standard input) for sequential reading, once: a regular file or a
+ * pipe (a FIFO, standard input), anything else EIO naming what it is; zstd content is
+ * decompressed transparently. */
 int io_in_open(const char *path, struct io_in **out, struct ordo_err *err);
+/* The first IO_PEEK bytes of the content (fewer at its end), read once and then given
+ * again by the reads that follow: how a format is detected from the stream it is read
+ * from. The buffer lives until io_in_close. */
+#define IO_PEEK (1u << 16)
+int io_in_peek(struct io_in *in, const unsigned char **buf, uint64_t *len, struct ordo_err *err);
+/* A regular file: its size is known and it may be read at offsets or mapped (io_in_fd). */
+bool io_in_regular(const struct io_in *in);
 void io_in_close(struct io_in *in);
 /* Reads up to cap bytes; returns bytes read (0 at end) or a negative code (message in
  * err: corrupt or truncated zstd frame, read error). */
@@ -219,8 +228,11 @@ struct io_format {
 	bool (*sniff)(const unsigned char *buf, uint64_t len, uint64_t file_bytes, bool compressed);
 	int (*read_arcs)(struct io_in *in, const char *path, const struct ordo_load_opts *o,
 	                 struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err);
-	int (*read_graph)(const char *path, const struct ordo_load_opts *o, struct ordo_graph **out,
-	                  struct ordo_load_info *info, struct ordo_err *err);
+	/* Reads a whole graph from `in`, the loader's one open of the input (at its start;
+	 * a reader that needs offsets or a mapping checks io_in_regular) */
+	int (*read_graph)(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+	                  struct ordo_graph **out, struct ordo_load_info *info,
+	                  struct ordo_err *err);
 	int (*read_coords)(struct io_in *in, const char *path, struct ordo_graph *g, int threads,
 	                   struct ordo_err *err);
 	/* Writes g (a plain graph unless writes_compressed) atomically (io_out). */

@@ -160,20 +160,16 @@ static void ligra_parse(void *vst, struct io_piece *pc)
 	}
 }
 
-static int read_ligra(const char *path, const struct ordo_load_opts *o, struct ordo_graph **out,
-                      struct ordo_load_info *info, struct ordo_err *err)
+static int read_ligra(struct io_in *in, const char *path, const struct ordo_load_opts *o,
+                      struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	*out = NULL;
-	struct io_in *in;
-	int rc = io_in_open(path, &in, err);
-	if (rc)
-		return rc;
+	int rc;
 	info->file_bytes = io_in_file_bytes(in);
 	struct io_text_fmt fmt = {.header = ligra_header, .parse = ligra_parse};
 	struct ligra_st st = {.stage = 0};
 	struct io_text_result res;
 	rc = io_text_run(in, path, &fmt, &st, o->threads, NULL, &res, err);
-	io_in_close(in);
 	info->text_bytes = res.text_bytes;
 	struct ordo_graph *g = st.g;
 	if (!rc && res.records < st.total) {

@@ -133,33 +133,24 @@ static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *f
 	return 0;
 }
 
-int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo_err *err)
+/* The format of the input `in` is read from, from its first bytes (io_in_peek) and
+ * its name; *compressed: zstd. */
+static int detect_in(struct io_in *in, const char *path, int *fmt, bool *compressed,
+                     struct ordo_err *err)
 {
-	struct io_in *in;
-	int rc = io_in_open(path, &in, err);
+	*compressed = io_in_compressed(in);
+	const unsigned char *peek;
+	uint64_t len;
+	int rc = io_in_peek(in, &peek, &len, err);
 	if (rc)
 		return rc;
-	*compressed = io_in_compressed(in);
-	enum { SAMPLE = 1 << 16 };
-	char *buf = malloc(SAMPLE);
-	if (!buf) {
-		io_in_close(in);
-		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	}
-	int64_t got = io_in_read(in, buf, SAMPLE, err);
+	const char *buf = (const char *)peek;
 	const uint64_t io_file_bytes = io_in_file_bytes(in);
-	io_in_close(in);
-	if (got < 0) {
-		free(buf);
-		return (int)got;
-	}
-	uint64_t len = (uint64_t)got;
-	rc = 0;
 	int sniffed = -1;
 	const int ext_fmt = ordo_format_of_extension(path);
 	for (int f = 1; f < ORDO_FMT_COUNT && sniffed < 0; f++)
-		if (io_format(f)->sniff && io_format(f)->sniff((const unsigned char *)buf, len,
-		                                               io_file_bytes, *compressed))
+		if (io_format(f)->sniff &&
+		    io_format(f)->sniff(peek, len, io_file_bytes, *compressed))
 			sniffed = f;
 	if (sniffed >= 0) {
 		if (*compressed && (io_format(sniffed)->info.flags & ORDO_FORMAT_BINARY))
@@ -186,21 +177,29 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 		                  path,
 		                  (unsigned long long)((const char *)memchr(buf, 0, len) - buf));
 	} else {
-		rc = detect_text(buf, len, len < SAMPLE, ext_fmt, fmt);
+		rc = detect_text(buf, len, len < IO_PEEK, ext_fmt, fmt);
 	}
-	free(buf);
+	return rc;
+}
+
+int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo_err *err)
+{
+	struct io_in *in;
+	int rc = io_in_open(path, &in, err);
+	if (!rc)
+		rc = detect_in(in, path, fmt, compressed, err);
+	io_in_close(in);
 	return rc;
 }
 
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err)
 {
-	int fmt;
+	int fmt = 0;
 	bool z;
-	int rc = ordo_detect_format(path, &fmt, &z, err);
-	if (rc)
-		return rc;
 	struct io_in *in;
-	rc = io_in_open(path, &in, err);
+	int rc = io_in_open(path, &in, err);
+	if (!rc && (rc = detect_in(in, path, &fmt, &z, err)))
+		io_in_close(in);
 	if (rc)
 		return rc;
 	const struct io_format *f = io_format(fmt);
@@ -250,21 +249,16 @@ static void note(struct ordo_load_info *info, const char *fmt, const char *s)
 	snprintf(info->notes + used, sizeof info->notes - used, fmt, s);
 }
 
-/* Step 1 of a load: the file's content, as arcs (text formats) or a graph read whole. */
-static int read_input(const char *path, const struct io_format *f,
+/* Step 1 of a load: the input's content, as arcs (text formats) or a graph read
+ * whole, from `in`, the one open of the input (its first bytes were the sniff's). */
+static int read_input(struct io_in *in, const char *path, const struct io_format *f,
                       const struct ordo_load_opts *opts, struct ordo_graph **g,
                       struct io_arcs *arcs, struct ordo_load_info *info, struct ordo_err *err)
 {
 	if (f->read_graph)
-		return f->read_graph(path, opts, g, info, err);
-	struct io_in *in;
-	int rc = io_in_open(path, &in, err);
-	if (rc)
-		return rc;
+		return f->read_graph(in, path, opts, g, info, err);
 	info->file_bytes = io_in_file_bytes(in);
-	rc = f->read_arcs(in, path, opts, arcs, info, err);
-	io_in_close(in);
-	return rc;
+	return f->read_arcs(in, path, opts, arcs, info, err);
 }
 
 /* Step 1b, for a graph read whole from another tool's format (GAPBS, Galois, Ligra):
@@ -531,19 +525,40 @@ static int gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_
 	return rc;
 }
 
+static int load_from(struct io_in *in, const char *path, const struct ordo_load_opts *opts,
+                     struct ordo_graph **out, struct ordo_load_info *info, double t0,
+                     struct ordo_err *err);
+
 /* A file's load: the steps above, in order. */
 static int load(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
                 struct ordo_load_info *info, char *resolved, size_t cap, struct ordo_err *err)
 {
 	(void)resolved, (void)cap;
 	double t0 = ordo_now();
-	int fmt = opts->format;
-	bool z = false;
-	int rc = ordo_detect_format(path, &fmt, &z, err);
+	/* one open, one read: the format is sniffed from the stream that is then read, so
+	 * a pipe (a FIFO, '-' for standard input) works like a file */
+	struct io_in *in;
+	int rc = io_in_open(path, &in, err);
 	if (rc)
 		return rc;
-	if (opts->format != ORDO_FMT_AUTO)
-		fmt = opts->format;
+	if (!strcmp(path, "-"))
+		path = "standard input";
+	rc = load_from(in, path, opts, out, info, t0, err);
+	io_in_close(in);
+	return rc;
+}
+
+/* load's steps once the input is open. */
+static int load_from(struct io_in *in, const char *path, const struct ordo_load_opts *opts,
+                     struct ordo_graph **out, struct ordo_load_info *info, double t0,
+                     struct ordo_err *err)
+{
+	int fmt = opts->format;
+	bool z = io_in_compressed(in);
+	/* a format given (--input-format) is not second-guessed by the sniff */
+	int rc = fmt == ORDO_FMT_AUTO ? detect_in(in, path, &fmt, &z, err) : 0;
+	if (rc)
+		return rc;
 	info->format = fmt;
 	info->compressed = z;
 	const struct io_format *f = io_format(fmt);
@@ -569,7 +584,7 @@ static int load(const char *path, const struct ordo_load_opts *opts, struct ordo
 	struct ordo_graph *g = NULL;
 	struct io_arcs arcs = {.n = 0};
 	ordo_chain_init(&arcs.chain, false);
-	rc = read_input(path, f, opts, &g, &arcs, info, err);
+	rc = read_input(in, path, f, opts, &g, &arcs, info, err);
 	if (!rc && !g && (f->info.flags & ORDO_FORMAT_RAW_IDS))
 		rc = raw_ids(path, opts, &arcs, info, err);
 	if (rc) {

@@ -541,15 +541,18 @@ static int plain_offsets(const char *path, int T, struct ordo_graph *g, struct o
 
 /* The reader: the steps above in order, then a compressed graph's own check, then the
  * input ids (checked to be a permutation as they are set). */
-static int read_native(const char *path, const struct ordo_load_opts *opts, struct ordo_graph **out,
-                       struct ordo_load_info *info, struct ordo_err *err)
+static int read_native(struct io_in *in, const char *path, const struct ordo_load_opts *opts,
+                       struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	(void)info;
 	*out = NULL;
 	const int T = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ordo_err_set(err, ORDO_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (!io_in_regular(in))
+		return ordo_err_set(err, ORDO_EUNSUPPORTED,
+		                    "%s: an ordo native file from a pipe: its sections are read at "
+		                    "their offsets (or mapped); give the file itself",
+		                    path);
+	const int fd = io_in_fd(in); /* read at offsets: the stream's position is not used */
 	struct stat sb;
 	fstat(fd, &sb);
 	const uint64_t fsize = (uint64_t)sb.st_size;
@@ -599,7 +602,6 @@ static int read_native(const char *path, const struct ordo_load_opts *opts, stru
 	else
 		free(ids);
 	free(meta);
-	close(fd);
 	if (rc) {
 		ordo_graph_free(g);
 		return rc;

@@ -237,6 +237,9 @@ grep -q '"target":[0-9]*,.*"distance":[0-9]' "$tmp/astar.json" || fail "astar ta
 grep -q '"forest_weight":[0-9]*,"forest_edges":1199,"components":1,' "$tmp/mst.json" || fail "mst figures: $(cat "$tmp/mst.json")"
 grep -q '"source":null' "$tmp/mst.json" || fail "mst has no source"
 grep -q '"degeneracy":[0-9]*,"max_core_size":[0-9]' "$tmp/kcore.json" || fail "kcore figures: $(cat "$tmp/kcore.json")"
+# '-' reads standard input, sniffed from the same stream (a pipe cannot be opened twice)
+zstd -dc "$tests/fixtures/tiny.gr.zst" | "$bin/sssp" - -n 1 -r 0 --format json 2>"$tmp/stdin.err" |
+	grep -q '"verify":"PASS"' || fail "sssp - from a pipe: $(cat "$tmp/stdin.err")"
 # a GAPBS file that says undirected but is not: read as directed, said so, k-core 1 (not 4)
 "$bin/kcore" "$tests/fixtures/undirected_liar.sg" -n 1 --format json >"$tmp/liar.json" 2>"$tmp/liar.err" ||
 	fail "kcore on undirected_liar.sg: $(cat "$tmp/liar.err")"

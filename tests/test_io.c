@@ -2,9 +2,12 @@
  * round trips through every writer and the native format, and the catalogue of
  * malformed inputs (tests/malformed/EXPECT) plus corrupted binary files. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ordo_io.h"
@@ -544,6 +547,61 @@ Test(gapbs, layout_and_malformed_files, .init = mk_tmp, .fini = rm_tmp)
 	ordo_graph_free(h);
 	ordo_graph_free(u);
 	ordo_graph_free(g);
+}
+
+/* Copies the file `from` into the FIFO `to` from a child process; returns its pid. */
+static pid_t feed_fifo(const char *from, const char *to)
+{
+	pid_t p = fork();
+	cr_assert(p >= 0);
+	if (p == 0) {
+		size_t n;
+		unsigned char *b = read_bytes(from, &n);
+		FILE *f = fopen(to, "wb"); /* blocks until the reader opens it */
+		_exit(f && fwrite(b, 1, n, f) == n && fclose(f) == 0 ? 0 : 1);
+	}
+	return p;
+}
+
+/* An input that can be read once (a FIFO, as a shell's pipe) is opened once and read
+ * once, the format sniffed from the same stream: plain and zstd text load as from the
+ * file; a device gets a clear error, not a hang. */
+Test(load, a_fifo_is_read_once, .init = mk_tmp, .fini = rm_tmp, .timeout = 30)
+{
+	const char *files[] = {FIX "tiny.gr", FIX "tiny.gr.zst", FIX "tiny.txt"};
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(mkfifo(tmp("pipe"), 0600), 0);
+		pid_t w = feed_fifo(files[i], tmp("pipe"));
+		struct ordo_load_opts o;
+		ordo_load_opts_init(&o);
+		o.no_sibling_coords = true;
+		struct ordo_graph *g = NULL;
+		struct ordo_err e = {0};
+		cr_assert_eq(ordo_load(tmp("pipe"), &o, &g, NULL, &e), 0, "%s: %s", files[i],
+		             e.msg);
+		if (i < 2)
+			expect_tiny(g, files[i]);
+		else
+			cr_expect_eq(g->n, 5u);
+		int st = 0;
+		waitpid(w, &st, 0);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the writer failed");
+		ordo_graph_free(g);
+		unlink(tmp("pipe"));
+	}
+	/* a binary format that needs the file's size or offsets says so */
+	cr_assert_eq(mkfifo(tmp("pipe"), 0600), 0);
+	pid_t w = feed_fifo(FIX "tiny.wsg", tmp("pipe"));
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.format = ORDO_FMT_GAPBS;
+	struct ordo_graph *g = NULL;
+	struct ordo_err e = {0};
+	cr_expect_eq(ordo_load(tmp("pipe"), &o, &g, NULL, &e), ORDO_EUNSUPPORTED, "%s", e.msg);
+	cr_expect(strstr(e.msg, "a GAPBS file from a pipe"), "%s", e.msg);
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	expect_fail("/dev/null", ORDO_EIO, "a character device: expected a regular file or a pipe");
 }
 
 /* A GAPBS file's undirected flag is a claim that decides answers (k-core, MST): it is
