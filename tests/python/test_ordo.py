@@ -337,6 +337,29 @@ def test_views_keep_the_graph_alive():
 
 # ---- bad input ----
 
+def test_numbers_are_checked_never_truncated_or_wrapped():
+    A = random_graph(seed=3)
+    g = ordo.Graph.from_scipy(A)
+    with pytest.raises(ValueError, match=r"source=0.5: expected an integer"):
+        ordo.sssp(g, 0.5)
+    with pytest.raises(ValueError, match=r"source=-1: expected 0 or more"):
+        ordo.sssp(g, -1)
+    with pytest.raises(ValueError, match=r"source=True: expected an integer, not a bool"):
+        ordo.bfs(g, True)
+    with pytest.raises(ValueError, match=r"target=2.0: expected an integer"):
+        ordo.astar(g, 0, 2.0)
+    with pytest.raises(ValueError, match=r"threads=-3: expected 0..4096"):
+        ordo.sssp(g, 0, threads=-3)
+    with pytest.raises(ValueError, match=r"n=18446744073709551619: expected 0..4294967295"):
+        ordo.Graph.from_csr(np.zeros(4, np.uint64), np.zeros(0, np.uint32), n=2 ** 64 + 3)
+    with pytest.raises(ValueError, match=r"n=-2: expected"):
+        ordo.Graph.from_edges([0], [1], n=-2)
+    assert ordo.sssp(g, np.int64(3)).verified  # NumPy integers are integers
+    empty = ordo.Graph.from_csr(np.zeros(1, np.uint64), np.zeros(0, np.uint32))
+    with pytest.raises(ValueError, match="the graph has no nodes"):
+        ordo.sssp(empty, 0)
+
+
 def test_bad_input_is_a_clear_exception():
     indptr = np.array([0, 1, 2], dtype=np.uint64)
     with pytest.raises(ValueError, match=r"indices\[1\] = 5: out of range for 2 nodes"):

@@ -66,8 +66,9 @@ class Graph:
                       _np.may_share_memory(a, b))
         if n is None:
             n = len(indptr) - 1
-        if n < 0:
-            raise ValueError("indptr is empty: it needs n + 1 entries")
+            if n < 0:
+                raise ValueError("indptr is empty: it needs n + 1 entries")
+        n = _integer(n, "n", 0, 2 ** 32 - 1)
         # the C side checks the arrays (one pass) and, when symmetric is None, the symmetry
         return cls(_core.from_csr(indptr, indices, weights, int(n),
                                   None if symmetric is None else bool(symmetric), bool(copy),
@@ -113,6 +114,8 @@ class Graph:
             w = _weights(weight, weight_scale, conv)
             if len(w) != len(src):
                 raise ValueError("weight has %d entries, src %d" % (len(w), len(src)))
+        if n is not None:
+            n = _integer(n, "n", 0, 2 ** 32 - 1)
         if n is None:
             n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
         elif len(src) and max(int(src.max()), int(dst.max())) >= n:
@@ -226,6 +229,11 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     if not isinstance(g, Graph):
         raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...), not %s"
                         % (app, type(g).__name__))
+    threads = _integer(threads, "threads", 0, 4096)
+    seed = _integer(seed, "seed", 0, 2 ** 64 - 1)
+    if g.n == 0 and (sources or targets):
+        raise ValueError("%s: the graph has no nodes, so no %s" % (
+            app, "source" if sources else "target"))
     # the app's own options, spelled as its binary's (--handoff-round: handoff_round)
     opts = ["%s=%s" % (k.replace("_", "-"), v) for k, v in (options or {}).items()
             if v is not None]
@@ -240,12 +248,29 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     return res
 
 
-def _queries(q):
+def _integer(v, what, lo=0, hi=None):
+    """v as a Python int, or ValueError naming the keyword: a float (0.5), a bool or
+    anything else that is not an integer, below lo or above hi, is refused (never
+    truncated or wrapped)."""
+    import operator
+    if isinstance(v, bool):
+        raise ValueError("%s=%r: expected an integer, not a bool" % (what, v))
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise ValueError("%s=%r: expected an integer" % (what, v)) from None
+    if i < lo or (hi is not None and i > hi):
+        raise ValueError("%s=%d: expected %s" % (
+            what, i, "%d or more" % lo if hi is None else "%d..%d" % (lo, hi)))
+    return i
+
+
+def _queries(q, what="source"):
     if q is None:
         return None
     if _np.ndim(q) == 0:
-        return [int(q)]
-    return [int(v) for v in q]
+        return [_integer(q, what)]
+    return [_integer(v, what) for v in q]
 
 
 def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
@@ -278,7 +303,7 @@ def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, del
     """Point-to-point shortest path guided by the graph's coordinates (load them with
     the graph). distance: the length (uint64 array of one). heuristic_scale: as the
     binary's --heuristic-scale (default: the largest consistent factor)."""
-    srcs, tgts = _queries(source), _queries(target)
+    srcs, tgts = _queries(source), _queries(target, "target")
     if len(srcs) != len(tgts):
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
     r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
