@@ -513,12 +513,17 @@ Test(smq_guard, guests_run_while_owners_are_stopped, .timeout = 300)
 /* Every parameter at both ends of its declared range, with more workers than seats
  * (parking at random): a task stranded by an edge value ends the run with an error. */
 static int sched_idx[64];
-ParameterizedTestParameters(conformance, parameter_edges)
+/* Every registered scheduler by its registry index (not the variants of conf_specs). */
+static struct criterion_test_params registered(void)
 {
 	const int n = ordo_scheduler_count();
 	for (int i = 0; i < n; i++)
 		sched_idx[i] = i;
 	return cr_make_param_array(int, sched_idx, (size_t)n);
+}
+ParameterizedTestParameters(conformance, parameter_edges)
+{
+	return registered();
 }
 ParameterizedTest(int *i, conformance, parameter_edges, .timeout = 900)
 {
@@ -531,10 +536,7 @@ ParameterizedTest(int *i, conformance, parameter_edges, .timeout = 900)
  * executor's watchdog, with and without parked workers. */
 ParameterizedTestParameters(conformance, lost_task_is_an_error)
 {
-	const int n = ordo_scheduler_count();
-	for (int i = 0; i < n; i++)
-		sched_idx[i] = i;
-	return cr_make_param_array(int, sched_idx, (size_t)n);
+	return registered();
 }
 ParameterizedTest(int *i, conformance, lost_task_is_an_error, .timeout = 120)
 {
