@@ -593,10 +593,12 @@ static struct app_query *queries_of(PyObject *srcs, PyObject *tgts, const struct
 			if (id >= g0->n) {
 				free(q);
 				if (g0->n == 0)
-					PyErr_Format(PyExc_ValueError, "%s %llu: the graph has no nodes",
+					PyErr_Format(PyExc_ValueError,
+					             "%s %llu: the graph has no nodes",
 					             side ? "target" : "source", id);
 				else
-					PyErr_Format(PyExc_ValueError, "%s %llu: the graph has nodes 0..%u",
+					PyErr_Format(PyExc_ValueError,
+					             "%s %llu: the graph has nodes 0..%u",
 					             side ? "target" : "source", id, g0->n - 1);
 				return NULL;
 			}
