@@ -1,6 +1,7 @@
 /* cli.c - shared command-line handling of the ordo binaries (see ordo_cli.h). */
 #include "ordo_cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +422,35 @@ static void load_report(const char *what, const char *input, const struct ordo_g
 	fprintf(stderr, "\n");
 }
 
+/* A mapped graph (the native format's mappable layout) shares its file: when another
+ * process truncates it while this one runs, a read of a page past the new end is
+ * SIGBUS. The binaries then say what happened instead of dying with a bare "Bus
+ * error": the message is made when the mapping is made (the handler may only write
+ * and exit), and the exit status is 3, as for an I/O failure. */
+static char bus_msg[600];
+static size_t bus_len;
+
+static void on_bus(int sig)
+{
+	(void)sig;
+	ssize_t r = write(2, bus_msg, bus_len);
+	(void)r;
+	_exit(3);
+}
+
+static void watch_mapping(const char *path)
+{
+	int n = snprintf(bus_msg, sizeof bus_msg,
+	                 "%s: bus error reading %s, which this run maps: the file was truncated "
+	                 "or rewritten by another process while the run used it (a mapped "
+	                 "graph shares the file; load it without mapping, or keep it whole)\n",
+	                 cli_prog, path);
+	bus_len = n < 0 ? 0 : (size_t)n < sizeof bus_msg ? (size_t)n : sizeof bus_msg - 1;
+	struct sigaction sa = {.sa_handler = on_bus};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
                    struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
                    int *format)
@@ -445,6 +475,8 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	}
 	if (rc)
 		return cli_fail(cli_prog, &err);
+	if ((*g)->map)
+		watch_mapping(path);
 	*load_seconds = info.seconds;
 	if (format)
 		*format = info.format;

@@ -294,11 +294,11 @@ static int compressed_after(int rc, bool compress, int threads, struct ordo_grap
 	return rc;
 }
 
-int ordo_generate_as(const char *spec_text, int threads, bool compress, struct ordo_spill *spill,
-                     struct ordo_graph **out, char *resolved, size_t resolved_cap,
-                     struct ordo_err *err)
+/* The generator a spec names and its parameters, resolved (resolved: the spec with
+ * every parameter, when not NULL). */
+static int resolve_gen(const char *spec_text, const struct gen_kind **out, int64_t *v,
+                       char *resolved, size_t resolved_cap, struct ordo_err *err)
 {
-	*out = NULL;
 	struct ordo_spec spec;
 	int rc = ordo_spec_parse(spec_text, &spec, err);
 	if (rc)
@@ -312,7 +312,6 @@ int ordo_generate_as(const char *spec_text, int threads, bool compress, struct o
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "unknown generator '%s'; accepted: road, grid, rmat (or kron)",
 		                    spec.name);
-	int64_t v[ORDO_MAX_PARAMS];
 	char what[96];
 	snprintf(what, sizeof what, "generator %s", k->name);
 	rc = ordo_params_resolve(what, k->params, k->nparams, &spec, v, err);
@@ -320,6 +319,49 @@ int ordo_generate_as(const char *spec_text, int threads, bool compress, struct o
 		return rc;
 	if (resolved)
 		ordo_params_format(resolved, resolved_cap, k->name, k->params, k->nparams, v);
+	*out = k;
+	return 0;
+}
+
+int ordo_generate_size(const char *spec_text, uint64_t *nodes, uint64_t *arcs, uint64_t *bytes,
+                       struct ordo_err *err)
+{
+	const struct gen_kind *k;
+	int64_t v[ORDO_MAX_PARAMS];
+	int rc = resolve_gen(spec_text, &k, v, NULL, 0, err);
+	if (rc)
+		return rc;
+	double n, m, extra = 0;
+	if (k->params == rmat_params) {
+		n = ldexp(1, (int)v[RMAT_SCALE]);
+		m = (double)v[RMAT_EF] * n * (v[RMAT_SYM] ? 2 : 1);
+		extra = 12 * m; /* the drawn arcs wait as (source, target, weight) */
+	} else if (k->params == road_params) {
+		n = (double)v[ROAD_W] * (double)v[ROAD_H];
+		/* a spanning tree, kept extra lattice edges and diagonals, both directions */
+		m = 2 * n * (1 + (double)(v[ROAD_KEEP] + v[ROAD_DIAG]) / 1000);
+		extra = 16 * n; /* coordinates */
+	} else {
+		n = (double)v[GRID_W] * (double)v[GRID_H];
+		m = 4 * n;
+	}
+	*nodes = n > 1e19 ? UINT64_MAX : (uint64_t)n;
+	*arcs = m > 1e19 ? UINT64_MAX : (uint64_t)m;
+	const double b = 8 * (n + 1) + 8 * m + extra; /* offsets, targets and weights */
+	*bytes = b > 1.8e19 ? UINT64_MAX : (uint64_t)b;
+	return 0;
+}
+
+int ordo_generate_as(const char *spec_text, int threads, bool compress, struct ordo_spill *spill,
+                     struct ordo_graph **out, char *resolved, size_t resolved_cap,
+                     struct ordo_err *err)
+{
+	*out = NULL;
+	const struct gen_kind *k;
+	int64_t v[ORDO_MAX_PARAMS];
+	int rc = resolve_gen(spec_text, &k, v, resolved, resolved_cap, err);
+	if (rc)
+		return rc;
 	if (k->params == road_params) {
 		struct lattice L = {.W = (uint64_t)v[ROAD_W],
 		                    .H = (uint64_t)v[ROAD_H],

@@ -24,5 +24,11 @@ int ordo_generate_as(const char *spec, int threads, bool compress, struct ordo_s
                      struct ordo_err *err);
 /* Lists the generators and their parameters, one per line, into buf. */
 void ordo_generate_help(char *buf, size_t cap);
+/* What generating `spec` makes, before any of it is made: nodes, arcs (for a road
+ * graph, the expected count from its keep and diag rates) and the bytes of its CSR
+ * plus what the generation holds besides (coordinates, R-MAT's drawn arcs), so that a
+ * caller can refuse it under a memory budget. EINVAL for a bad spec, as generating. */
+int ordo_generate_size(const char *spec, uint64_t *nodes, uint64_t *arcs, uint64_t *bytes,
+                       struct ordo_err *err);
 
 #endif

@@ -11,7 +11,8 @@
 
 struct el_st {
 	bool started, weighted;
-	uint64_t declared_n; /* from ordo's own header "# written by ordo: N nodes, ..." */
+	uint64_t declared_n; /* from ordo's own header "# written by ordo: N nodes, M arcs" */
+	uint64_t declared_m; /* UINT64_MAX: no header declared it */
 	uint64_t first_line;
 	struct io_text_fmt *fmt; /* the header decides whether its chains carry weights */
 };
@@ -33,8 +34,14 @@ static int el_header(void *vst, const char *p, const char *e, uint64_t line, cha
 		/* ordo's writer states n, so trailing isolated nodes survive a round trip */
 		char *end;
 		unsigned long long n = strtoull(q + sizeof mark - 1, &end, 10);
-		if (end < e && !strncmp(end, " nodes,", 7) && n <= ORDO_MAX_NODES)
+		if (end < e && !strncmp(end, " nodes,", 7) && n <= ORDO_MAX_NODES) {
 			st->declared_n = n;
+			/* and M arcs: a file cut at a line end is then told from a whole one */
+			char *end2;
+			unsigned long long m = strtoull(end + 7, &end2, 10);
+			if (end2 > end + 7 && end2 < e && !strncmp(end2, " arcs", 5))
+				st->declared_m = m;
+		}
 	}
 	if (q == e || el_comment(q))
 		return 1;
@@ -95,10 +102,20 @@ static int read_edgelist(struct io_in *in, const char *path, const struct ordo_l
                          struct io_arcs *out, struct ordo_load_info *info, struct ordo_err *err)
 {
 	struct io_text_fmt fmt = {.header = el_header, .parse = el_parse, .collects_arcs = true};
-	struct el_st st = {.fmt = &fmt};
+	struct el_st st = {.fmt = &fmt, .declared_m = UINT64_MAX};
 	struct io_text_result res;
 	int rc = io_text_run(in, path, &fmt, &st, o->threads, o, &res, err);
 	info->text_bytes = res.text_bytes;
+	if (!rc && st.declared_m != UINT64_MAX && res.cnt[0] != st.declared_m) {
+		ordo_chain_free(&res.arcs);
+		rc =
+		    ordo_err_set(err, ORDO_EFORMAT,
+		                 "%s: line %llu: expected %llu arcs, as the header line '# written "
+		                 "by ordo: ...' declares, found %llu (%s)",
+		                 path, (unsigned long long)res.lines,
+		                 (unsigned long long)st.declared_m, (unsigned long long)res.cnt[0],
+		                 res.cnt[0] < st.declared_m ? "truncated file?" : "lines added?");
+	}
 	if (rc)
 		return rc;
 	out->chain = res.arcs;

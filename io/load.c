@@ -517,8 +517,18 @@ static int gen(const char *spec, const struct ordo_load_opts *opts, struct ordo_
 	const bool direct = ordo_prep_builds_compressed(&p) && !p.build.symmetrize &&
 	                    !p.build.dedup && !p.build.random_weights;
 	info->format = ORDO_FMT_AUTO;
-	int rc = ordo_generate_as(spec, opts->threads, direct, direct ? opts->build.spill : NULL,
-	                          out, resolved, cap, err);
+	/* the budget covers generating: its size is stated before anything is made */
+	uint64_t nodes, arcs, bytes;
+	int rc = ordo_generate_size(spec, &nodes, &arcs, &bytes, err);
+	if (!rc) {
+		char what[160];
+		snprintf(what, sizeof what, "a graph of %llu nodes and about %llu arcs",
+		         (unsigned long long)nodes, (unsigned long long)arcs);
+		rc = io_check_memory(spec, what, bytes, err);
+	}
+	if (!rc)
+		rc = ordo_generate_as(spec, opts->threads, direct,
+		                      direct ? opts->build.spill : NULL, out, resolved, cap, err);
 	if (!rc)
 		rc = prepare(spec, &p, out, info, err);
 	info->seconds = ordo_now() - t0;

@@ -112,12 +112,46 @@ set -e
 # isolated nodes are not lost; an id beyond it is an error naming the header
 "$bin/ordo-convert" "$tests/fixtures/isolated.graph" -o "$tmp/iso.txt" 2>/dev/null
 "$bin/ordo-convert" "$tmp/iso.txt" --info 2>/dev/null | grep -q "nodes 3$" || fail "edge list round trip lost the isolated node"
+cp "$tmp/iso.txt" "$tmp/iso_cut.txt"
 echo "7 0" >>"$tmp/iso.txt"
 set +e
 "$bin/ordo-convert" "$tmp/iso.txt" --info >/dev/null 2>"$tmp/iso.err"
 st=$?
 set -e
+[ $st -eq 2 ] && grep -q "expected 2 arcs, as the header line '# written by ordo: ...' declares, found 3" "$tmp/iso.err" || fail "an arc added to ordo's edge list: $st $(cat "$tmp/iso.err")"
+sed -i 's/ 2 arcs,/ 3 arcs,/' "$tmp/iso.txt" # the counts agree again: the id is the fault
+set +e
+"$bin/ordo-convert" "$tmp/iso.txt" --info >/dev/null 2>"$tmp/iso.err"
+st=$?
+set -e
 [ $st -eq 2 ] && grep -q "header line '# written by ordo: 3 nodes'" "$tmp/iso.err" || fail "id beyond the header's n: $st $(cat "$tmp/iso.err")"
+# cut at a line end: fewer arcs than declared is an error, not a smaller graph
+sed -i '$d' "$tmp/iso_cut.txt"
+set +e
+"$bin/sssp" "$tmp/iso_cut.txt" -n 1 >/dev/null 2>"$tmp/iso.err"
+st=$?
+set -e
+[ $st -eq 2 ] && grep -q "expected 2 arcs.*found 1 (truncated file?)" "$tmp/iso.err" || fail "a cut edge list: $st $(cat "$tmp/iso.err")"
+# a mapped graph truncated under a run: a clear message and status 3, not a bare bus error
+"$bin/ordo-gen" road:W=500,H=500 -o "$tmp/map.ordo" --mappable >/dev/null 2>&1
+"$bin/sssp" "$tmp/map.ordo" -n 100000 -t 1 --no-verify >/dev/null 2>"$tmp/bus.err" &
+bus_pid=$!
+for i in $(seq 100); do grep -q "^loaded" "$tmp/bus.err" && break; sleep 0.1; done
+truncate -s 65536 "$tmp/map.ordo"
+for i in $(seq 200); do kill -0 $bus_pid 2>/dev/null || break; sleep 0.1; done
+kill $bus_pid 2>/dev/null && fail "sssp went on after its mapped graph was truncated"
+set +e
+wait $bus_pid
+st=$?
+set -e
+[ $st -eq 3 ] && grep -q "bus error reading $tmp/map.ordo, which this run maps: the file was truncated" "$tmp/bus.err" ||
+	fail "a truncated mapping: status $st, $(cat "$tmp/bus.err")"
+# --mem-budget covers --gen: the generator's size is stated before anything is made
+set +e
+"$bin/sssp" --gen rmat:scale=31 --mem-budget 1G -n 1 >/dev/null 2>"$tmp/gen.err"
+st=$?
+set -e
+[ $st -eq 2 ] && grep -q "rmat:scale=31: a graph of 2147483648 nodes and about 68719476736 arcs, which needs 1.3 TiB; the memory budget (--mem-budget) is 953.7 MiB" "$tmp/gen.err" || fail "--gen under --mem-budget: $st $(cat "$tmp/gen.err")"
 # a native file rebuilt on load (-s, --dedup, --random-weights) keeps its coordinates
 "$bin/ordo-convert" "$tmp/c.ordo" -s --dedup --weights-from-coords -o "$tmp/e.ordo" 2>"$tmp/e.err" ||
 	fail "native + -s --dedup lost the coordinates: $(cat "$tmp/e.err")"
