@@ -184,20 +184,36 @@ static void mark_stretch(struct ordo_tctx *c, double *w_mark, double *c_mark, bo
 	*w_mark = w, *c_mark = cpu;
 }
 
-/* A task's own parallel loop (ordo_task_loop): one slot per run, open while gen is
- * odd. Its caller (who set `taken`) writes fn, arg and n, opens it (release), and runs
- * items until `next` has handed every item out. Then it closes the loop and waits
- * until no helper is joined; only then does it return (every item has run) and may
- * the slot be taken again. A helper counts itself in `joined`, then re-reads gen, and
- * takes items only if the loop is still open. Both sides write, then read the other's
- * word (sequentially consistent), so either the closer sees the helper joined and
- * waits for it, or the helper sees the loop closed and leaves without reading the
- * slot: every item handed out was handed to the caller or to a joined helper, and no
- * helper reads a slot that the next caller writes. */
+/* A task's own parallel loop (ordo_task_loop): one slot per run. Its caller (who set
+ * `taken`) writes fn, arg and n, opens the slot, and runs items until `next` has handed
+ * every item out; then it closes the slot and waits until no helper is joined; only
+ * then does it return (every item has run) and may the slot be taken again.
+ *
+ * Why this is exact, with one word. `state` holds the open bit (bit 0) and the count of
+ * joined helpers (bits 1..): a helper joins by a compare-and-swap from an open state to
+ * the same state with one more helper, and leaves by subtracting its count; the closer
+ * clears the open bit with one read-modify-write and then waits for the count to be 0.
+ * All of them act on one location, so they are totally ordered by its modification
+ * order: a join ordered before the close is in the count the closer waits on, and a
+ * join after it finds the bit clear and fails (the compare-and-swap compares the whole
+ * word). No store-load pair is involved (the earlier two-word form, a store to `gen`
+ * then a load of `joined` against a join then a load of `gen`, needed sequential
+ * consistency on both sides, and a release close broke it on x86), so no order
+ * stronger than these is needed anywhere:
+ *   open:  release, so a helper whose join acquires it reads this loop's fn, arg, n
+ *          and next (written before it);
+ *   join:  acquire (the same);
+ *   leave: release, so the items' writes are seen by the closer that acquires the
+ *          count of 0;
+ *   close: relaxed: it only has to be one read-modify-write of the word;
+ *   wait:  acquire (pairs with the leaves).
+ * A helper's fields stay this loop's while it is joined: the next caller can write
+ * them only after this close returned, which waits for the helper to leave. */
+#define LOOP_OPEN   1ull
+#define LOOP_HELPER 2ull /* one joined helper in `state` */
 struct ordo_loop {
-	_Atomic uint64_t gen;
+	_Atomic uint64_t state;
 	_Atomic bool taken;
-	_Atomic int joined;
 	_Atomic uint32_t next;
 	ordo_loop_fn fn;
 	void *arg;
@@ -218,6 +234,12 @@ static uint64_t loop_items(struct ordo_loop *l, ordo_loop_fn fn, void *arg, uint
 	}
 }
 
+/* True while a task's loop is open (for idle workers: worth a join). */
+static inline bool loop_open(struct ordo_loop *l)
+{
+	return atomic_load_explicit(&l->state, memory_order_relaxed) & LOOP_OPEN;
+}
+
 void ordo_task_loop(struct ordo_tctx *ctx, ordo_loop_fn fn, void *arg, uint32_t n)
 {
 	struct ordo_loop *l = ctx ? ctx->loop : NULL;
@@ -231,16 +253,18 @@ void ordo_task_loop(struct ordo_tctx *ctx, ordo_loop_fn fn, void *arg, uint32_t 
 	}
 	l->fn = fn, l->arg = arg, l->n = n;
 	atomic_store_explicit(&l->next, 0, memory_order_relaxed);
-	const uint64_t g = atomic_load_explicit(&l->gen, memory_order_relaxed);
-	atomic_store_explicit(&l->gen, g + 1, memory_order_release); /* open */
+	/* release: the fields above before any join (no helper is joined now: the last
+	 * close waited for the count to be 0, and nobody joins a closed slot) */
+	atomic_store_explicit(&l->state, LOOP_OPEN, memory_order_release);
 	atomic_fetch_add_explicit(&l->opened, 1, memory_order_relaxed);
 	if (atomic_load_explicit(&l->seats->idle_sleepers, memory_order_relaxed))
 		seats_idle_ring(l->seats, INT_MAX);
 	loop_items(l, fn, arg, n, ctx->tid);
-	atomic_store(&l->gen, g + 2); /* closed: every item is handed out */
+	/* closed: every item is handed out; relaxed, see the argument above */
+	atomic_fetch_and_explicit(&l->state, ~LOOP_OPEN, memory_order_relaxed);
 	ORDO_PERTURB_POINT(LOOP_CLOSE);
-	/* helpers finish their items (their writes: acquired through `joined`) */
-	for (unsigned round = 0; atomic_load(&l->joined); round++)
+	/* helpers finish their items (acquire: their writes, through their leaves) */
+	for (unsigned round = 0; atomic_load_explicit(&l->state, memory_order_acquire); round++)
 		ordo_backoff(round < 12 ? round : 12);
 	atomic_store_explicit(&l->taken, false, memory_order_release);
 }
@@ -248,17 +272,20 @@ void ordo_task_loop(struct ordo_tctx *ctx, ordo_loop_fn fn, void *arg, uint32_t 
 /* An idle worker's look at the run's loop: joins it when open; true when it did. */
 static bool loop_help(struct ordo_loop *l, unsigned tid)
 {
-	const uint64_t g = atomic_load_explicit(&l->gen, memory_order_acquire);
-	if (!(g & 1))
+	uint64_t s = atomic_load_explicit(&l->state, memory_order_relaxed);
+	if (!(s & LOOP_OPEN))
 		return false;
-	atomic_fetch_add(&l->joined, 1);
 	ORDO_PERTURB_POINT(LOOP_JOIN);
-	const bool open = atomic_load(&l->gen) == g;
-	if (open)
-		atomic_fetch_add_explicit(&l->helped, loop_items(l, l->fn, l->arg, l->n, tid),
-		                          memory_order_relaxed);
-	atomic_fetch_sub_explicit(&l->joined, 1, memory_order_release); /* its items' writes */
-	return open;
+	/* acquire: the opener's fields (its release store is what the compare-and-swap
+	 * read, or the value it was modified from) */
+	if (!atomic_compare_exchange_strong_explicit(&l->state, &s, s + LOOP_HELPER,
+	                                             memory_order_acquire, memory_order_relaxed))
+		return false; /* closed meanwhile, or another helper moved the count: later */
+	atomic_fetch_add_explicit(&l->helped, loop_items(l, l->fn, l->arg, l->n, tid),
+	                          memory_order_relaxed);
+	/* release: its items' writes before the closer's acquire of a count of 0 */
+	atomic_fetch_sub_explicit(&l->state, LOOP_HELPER, memory_order_release);
+	return true;
 }
 
 bool ordo_task_loop_help(struct ordo_tctx *ctx)
@@ -405,6 +432,26 @@ static bool must_leave(struct run *r, struct ordo_tctx *c)
 	return false;
 }
 
+/* The termination counters' publications (the protocol at the top of this file). Each
+ * store has a perturbation point right before it, so that in a perturbed build every
+ * window that ends at a publication holds a point, wherever a change moves the store
+ * (a count published after its push instead of before: the children may run, and
+ * finish, inside that window). */
+static inline void publish_pushed(struct ordo_tctx *c, uint64_t pushed)
+{
+	ORDO_PERTURB_POINT(COUNT_PUBLISH);
+	/* relaxed: the scheduler's push that follows is a release operation */
+	atomic_store_explicit(&c->pub_pushed, pushed, memory_order_relaxed);
+}
+
+static inline void publish_done(struct ordo_tctx *c, uint64_t done)
+{
+	ORDO_PERTURB_POINT(DONE_PUBLISH);
+	/* release: orders the children's pushed[] store and push before it (the scan's
+	 * step (2)) */
+	atomic_store_explicit(&c->pub_done, done, memory_order_release);
+}
+
 /* One worker's run: pop, run, push the children, publish the counters; when a pop
  * fails, flush, back off and scan for termination (the protocol at the top of this
  * file: pushed[] is published before the push, done[] after the operator and its
@@ -490,13 +537,12 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 #endif
 			if (c->npush) {
 				pushed += c->npush;
-				atomic_store_explicit(&c->pub_pushed, pushed, memory_order_relaxed);
+				publish_pushed(c, pushed);
 				ORDO_PERTURB_POINT(PUSH_PUBLISH);
 				ops->push(wl, c, c->pushbuf, c->npush);
 				c->npush = 0;
 			}
-			ORDO_PERTURB_POINT(DONE_PUBLISH);
-			atomic_store_explicit(&c->pub_done, ++done, memory_order_release);
+			publish_done(c, ++done);
 			idle = idle_start;
 			if (__builtin_expect(c->push_oom, 0)) {
 				run_end(r);
@@ -542,7 +588,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			break;
 		if (stop_asked(r))
 			break;
-		if (atomic_load_explicit(&r->loop.gen, memory_order_relaxed) & 1) {
+		if (loop_open(&r->loop)) {
 			/* a task's loop is open: its items are this worker's work now */
 			if (idling)
 				mark_stretch(c, &w_mark, &c_mark, true);
@@ -572,10 +618,9 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			continue;
 		}
 		if (idle >= IDLE_SLEEP_ROUND &&
-		    watchdog_check(
-		        &r->watch, r->ctx,
-		        !atomic_load_explicit(&seats->pending, memory_order_relaxed) &&
-		            !(atomic_load_explicit(&r->loop.gen, memory_order_relaxed) & 1))) {
+		    watchdog_check(&r->watch, r->ctx,
+		                   !atomic_load_explicit(&seats->pending, memory_order_relaxed) &&
+		                       !loop_open(&r->loop))) {
 			atomic_store(&r->lost,
 			             true); /* a scheduler lost tasks: an error, not a hang */
 			run_end(r);
