@@ -21,6 +21,10 @@
 struct slot {
 	alignas(64) uint64_t added, arcs, work; /* the whole run */
 	uint64_t round_added, round_scout;      /* the last round */
+	/* rounds this worker finished: written before the round's barrier, read by the
+	 * deciding thread after it (relaxed: the barrier orders them), which checks that
+	 * every worker finished the round it decides on */
+	_Atomic uint32_t rounds_done;
 };
 
 /* The arrays of a run, kept between runs of one graph (their first touch would
@@ -114,6 +118,8 @@ struct decide {
 	uint64_t handed;           /* nodes left to the caller (a hand-off) */
 	uint32_t rounds_push, rounds_pull;
 	bool pull, over, canceled;
+	int early;           /* >= 0: a worker that had not finished a round decided on */
+	uint32_t early_done; /* its count of finished rounds then */
 };
 
 /* Before a round: Beamer's rule (push -> pull when the frontier's arcs exceed the
@@ -210,6 +216,16 @@ static void end_round(const struct ordo_frontier_opts *o, uint32_t n, uint32_t r
 {
 	uint64_t add = 0, sc = 0;
 	for (int t = 0; t < T; t++) {
+		const uint32_t done =
+		    atomic_load_explicit(&sl[t].rounds_done, memory_order_relaxed);
+		if (done != round + 1 && D->early < 0) {
+			/* a round decided before one of its workers finished it: the rounds'
+			 * barrier is missing or broken; the run ends with an error, not a wrong
+			 * frontier */
+			D->early = t, D->early_done = done;
+			D->over = true;
+			return;
+		}
 		add += sl[t].round_added;
 		sc += sl[t].round_scout;
 	}
@@ -297,7 +313,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 	const bool track = o->direction != ORDO_FRONTIER_PUSH;
 	memcpy(rs.queue, initial, n0 * sizeof *initial);
 	atomic_store_explicit(&rs.nlen, 0, memory_order_relaxed);
-	struct decide D = {.qlen = n0, .unexplored = m, .awake = n0, .over = n0 == 0};
+	struct decide D = {.qlen = n0, .unexplored = m, .awake = n0, .over = n0 == 0, .early = -1};
 	for (uint64_t i = 0; i < n0; i++) {
 		D.scout += ops->degree(initial[i], user);
 		rs.seen[initial[i] >> 6] |= 1ull << (initial[i] & 63);
@@ -326,6 +342,7 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 			me->work += fx.added + arcs;
 			me->round_added = fx.added;
 			me->round_scout = fx.scout;
+			atomic_store_explicit(&me->rounds_done, round + 1, memory_order_relaxed);
 #pragma omp barrier /* the loops are nowait: two barriers a round */
 #pragma omp single
 			{
@@ -342,6 +359,12 @@ int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m
 		rc = ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T, got);
 	else if (D.canceled)
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the rounds were stopped");
+	else if (D.early >= 0)
+		rc =
+		    ordo_err_set(err, ORDO_EINVAL,
+		                 "frontier: a round was decided before worker %d of %d finished it "
+		                 "(it had finished %u rounds): the rounds' barrier did not hold",
+		                 D.early, T, D.early_done);
 	else if (st)
 		fill_stats(&D, sl, T, t1 - t0, st);
 	/* the last frontier (sparse after a push round), for a caller that takes over */

@@ -140,7 +140,9 @@ static inline void ordo_frontier_add(struct ordo_frontier_tctx *fx, uint32_t v, 
 
 /* Runs rounds from the n0 initial nodes (distinct, < n) until one adds nothing. m: the
  * graph's arcs (the rule's m_u starts there). Errors: ENOMEM, EINVAL (threads, a
- * space made for another n or thread count, or a hand-off without a space). */
+ * space made for another n or thread count, a hand-off without a space, or a round
+ * decided before all its workers finished it: a broken barrier), ECANCELED (o->cancel
+ * was raised between rounds). */
 int ordo_frontier_run(const struct ordo_frontier_opts *o, uint32_t n, uint64_t m,
                       const uint32_t *initial, uint64_t n0, const struct ordo_frontier_ops *ops,
                       void *user, struct ordo_frontier_stats *st, struct ordo_err *err);

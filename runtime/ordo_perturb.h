@@ -26,8 +26,9 @@
 /* The named points: each sits between two steps of a protocol. */
 #define ORDO_PERTURB_POINTS(X)                                                                   \
 	X(TERM_SCAN)      /* executor: between the done[] and the pushed[] pass */               \
+	X(COUNT_PUBLISH)  /* executor: right before a task's children are counted (pushed[]) */  \
 	X(PUSH_PUBLISH)   /* executor: between counting children and pushing them */             \
-	X(DONE_PUBLISH)   /* executor: between the children's push and done[] */                 \
+	X(DONE_PUBLISH)   /* executor: right before done[], after the children's push */         \
 	X(LOOP_JOIN)      /* executor: between joining a task's loop and checking it is open */  \
 	X(LOOP_CLOSE)     /* executor: between closing a task's loop and counting its helpers */ \
 	X(EBR_ANNOUNCE)   /* ebr: between reading the epoch and announcing it */                 \
@@ -38,6 +39,7 @@
 	X(SMQ_FILL)       /* smq: between writing the steal buffer and publishing it */          \
 	X(SMQ_TAKE)       /* smq: between copying a buffer and claiming it */                    \
 	X(SMQ_GUEST)      /* smq: a guest holds a descheduled owner's queue lock */              \
+	X(SMQ_HOST_LOCK)  /* smq: between a guest's look at its host's beat and its trylock */   \
 	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */              \
 	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */   \
 	X(KCORE_LOWER)    /* kcore: lowering an estimate or a peeling degree, and re-checking */ \
@@ -67,5 +69,11 @@ uint64_t ordo_perturb_visits(enum ordo_perturb_point p);
 /* Delays made since the last configure, over every point. */
 uint64_t ordo_perturb_delays(void);
 const char *ordo_perturb_name(enum ordo_perturb_point p);
+/* A test's own step at the calling thread's visits (before any delay): fn(p, arg) at
+ * each point this thread visits, until set again (fn NULL: none). A scripted test runs
+ * one side of a protocol inside the other's window with it, deterministically. False
+ * (and nothing happens) in a build without ORDO_PERTURB. */
+typedef void (*ordo_perturb_hook)(enum ordo_perturb_point p, void *arg);
+bool ordo_perturb_set_hook(ordo_perturb_hook fn, void *arg);
 
 #endif

@@ -49,6 +49,15 @@ struct local {
 	unsigned rate;
 };
 static _Thread_local struct local me;
+static _Thread_local ordo_perturb_hook my_hook;
+static _Thread_local void *my_hook_arg;
+
+bool ordo_perturb_set_hook(ordo_perturb_hook fn, void *arg)
+{
+	my_hook = fn;
+	my_hook_arg = arg;
+	return true;
+}
 
 static void from_environment(void)
 {
@@ -87,6 +96,8 @@ void ordo_perturb_visit(enum ordo_perturb_point p)
 	                     0))
 		join();
 	bump(&me.slot->visits[p]);
+	if (my_hook)
+		my_hook(p, my_hook_arg);
 	uint64_t r = ordo_rng_next(&me.rng);
 	if ((r & 1023) >= me.rate)
 		return;
@@ -160,6 +171,12 @@ uint64_t ordo_perturb_visits(enum ordo_perturb_point p)
 uint64_t ordo_perturb_delays(void)
 {
 	return 0;
+}
+
+bool ordo_perturb_set_hook(ordo_perturb_hook fn, void *arg)
+{
+	(void)fn, (void)arg;
+	return false;
 }
 
 #endif

@@ -74,6 +74,10 @@ struct seen_ctx {
 	uint64_t n;
 	uint64_t fanout_limit; /* tree mode: task i spawns 2i+1, 2i+2 below this */
 	bool chain;            /* chain mode: task i spawns i+1 below n, nothing else */
+	/* caterpillar mode: an even task i spawns the leaf i+1 and the next even i+2 (below
+	 * n), so one or two tasks are pending at a time, idle workers scan all along, and a
+	 * leaf often finishes while the task that pushed it still runs */
+	bool caterpillar;
 	/* the executor's prefetch pipeline: the last `ahead` each task was shown
 	 * (0: none yet, STAGE_RAN: executed), and contract violations seen */
 	_Atomic uint8_t *stage;
@@ -122,6 +126,9 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 		struct timespec us = {0, 1000L * (100 + (long)ordo_rng_below(&ctx->rng, 901))};
 		nanosleep(&us, NULL);
 	}
+	if (s->caterpillar && !(id & 1))
+		for (uint64_t c = id + 1; c <= id + 2 && c < s->n; c++)
+			ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, c);
 	if (s->chain && id + 1 < s->n)
 		ordo_push(ctx, ordo_rng_next(&ctx->rng) >> 44, id + 1);
 	if (s->fanout_limit)
@@ -268,6 +275,9 @@ struct loops_ctx {
 	uint64_t n;
 	int T;
 	_Atomic uint64_t helped, bad_tid, early;
+	struct loop_arg *args; /* per loop: kept for the whole run, so that an item a helper
+	                        * runs after its loop returned (a broken loop) is counted,
+	                        * not a read of a dead stack frame */
 };
 
 struct loop_arg {
@@ -298,9 +308,16 @@ static bool loop_task(struct ordo_tctx *ctx, const struct ordo_task *t, void *us
 	const uint64_t id = t->data;
 	atomic_fetch_add_explicit(&s->count[id], 1, memory_order_relaxed);
 	if (id % LOOP_EVERY == 0) {
-		struct loop_arg a = {s, id / LOOP_EVERY, ctx->tid};
-		ordo_task_loop(ctx, loop_item, &a,
-		               2 + (uint32_t)(ordo_hash2(5, id) % (LOOP_ITEMS - 1)));
+		const uint64_t l = id / LOOP_EVERY;
+		struct loop_arg *a = &s->args[l];
+		*a = (struct loop_arg){s, l, ctx->tid};
+		const uint32_t k = 2 + (uint32_t)(ordo_hash2(5, id) % (LOOP_ITEMS - 1));
+		ordo_task_loop(ctx, loop_item, a, k);
+		/* returned: every item has run (a helper's too) */
+		for (uint32_t i = 0; i < k; i++)
+			if (atomic_load_explicit(&s->item[l * LOOP_ITEMS + i],
+			                         memory_order_acquire) != 1)
+				atomic_fetch_add(&s->early, 1);
 	} else if (id % LOOP_EVERY == 5) {
 		ordo_task_loop_help(ctx);
 	}
@@ -323,7 +340,8 @@ int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 	struct loops_ctx s = {.count = calloc(n, sizeof *s.count),
 	                      .item = calloc(loops * LOOP_ITEMS, sizeof *s.item),
 	                      .n = n,
-	                      .T = T};
+	                      .T = T,
+	                      .args = calloc(loops, sizeof *s.args)};
 	const struct ordo_task root = {0, 0};
 	struct ordo_exec_opts o = {.topo = &topo, .seed = 13};
 	struct ordo_run_stats st;
@@ -351,6 +369,7 @@ int conf_loops(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 		rc = snprintf(msg, cap, "%s: an item ran with a thread id past %d", what, T - 1);
 	free(s.count);
 	free(s.item);
+	free(s.args);
 	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	return rc ? -1 : 0;
@@ -448,14 +467,20 @@ static void flaky_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
  * the initial tasks handed over (every worker gets a slice). */
 enum seating { SEAT_ALL, SEAT_SHUFFLE, SEAT_FIXED };
 
-/* The flaky wrapper over a tree (chain: false) or a chain of n tasks. */
-static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats, enum seating how,
+/* The shapes of a flaky run's tasks: a tree, a chain, a caterpillar (see seen_ctx). */
+enum shape { SHAPE_TREE, SHAPE_CHAIN, SHAPE_CATERPILLAR };
+
+/* The flaky wrapper over n tasks of one shape. */
+static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, enum seating how,
                      char *msg, size_t cap)
 {
+	const bool chain = shape != SHAPE_TREE; /* one or two tasks pending at a time */
 	struct ordo_topology topo;
 	char what[160];
 	snprintf(what, sizeof what, "%s wrapped to fail spuriously, %d threads%s%s", spec, T,
-	         chain ? ", a chain" : "",
+	         shape == SHAPE_CHAIN         ? ", a chain"
+	         : shape == SHAPE_CATERPILLAR ? ", a caterpillar"
+	                                      : "",
 	         how == SEAT_SHUFFLE ? ", parking at random"
 	         : how == SEAT_FIXED ? ", parked from the start"
 	                             : "");
@@ -475,7 +500,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, bool chain, int seats,
 	struct seen_ctx s = {.count = calloc(n, sizeof *s.count),
 	                     .n = n,
 	                     .fanout_limit = chain ? 0 : n,
-	                     .chain = chain,
+	                     .chain = shape == SHAPE_CHAIN,
+	                     .caterpillar = shape == SHAPE_CATERPILLAR,
 	                     .stall = how == SEAT_SHUFFLE};
 	/* one root; or (SEAT_FIXED, a tree) the first level of the tree with at least T
 	 * nodes, disjoint subtrees, so that each worker's slice holds one, the levels above
@@ -537,6 +563,11 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
 	return flaky_run(spec, T, n, true, 0, SEAT_ALL, msg, cap);
+}
+
+int conf_caterpillar(const char *spec, int T, uint64_t n, char *msg, size_t cap)
+{
+	return flaky_run(spec, T, n, SHAPE_CATERPILLAR, 0, SEAT_ALL, msg, cap);
 }
 
 int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap)

@@ -23,6 +23,11 @@ int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap);
  * worker scans for termination while it runs; through the same flaky wrapper. A scan
  * that reads pushed[] before done[] stops the run with the chain unfinished. */
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap);
+/* A caterpillar: each even task pushes a leaf and the next even task, so idle workers
+ * scan all along while leaves finish before their parents; through the same wrapper.
+ * A task's children counted after their push (not before) lets a scan stop the run
+ * with the spine unfinished. */
+int conf_caterpillar(const char *spec, int T, uint64_t n, char *msg, size_t cap);
 /* The same wrapper with `seats` of T workers running at once, parking and coming back
  * at random points, tasks that stall their worker for 1 ms now and then: every task
  * once, tasks handed over (a tree, or a chain of n). */

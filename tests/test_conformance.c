@@ -78,6 +78,19 @@ ParameterizedTest(int *i, conformance, chain, .timeout = 900)
 		             "%s", msg);
 }
 
+ParameterizedTestParameters(conformance, caterpillar)
+{
+	return all_schedulers();
+}
+ParameterizedTest(int *i, conformance, caterpillar, .timeout = 900)
+{
+	char msg[1024];
+	for (int T = 2; T <= conf_max_threads(); T *= 4)
+		cr_assert_eq(
+		    conf_caterpillar(conf_specs[*i], T, conf_scale(20000), msg, sizeof msg), 0,
+		    "%s", msg);
+}
+
 /* Workers park and come back at random points (seats.h): a tree and a chain. */
 ParameterizedTestParameters(conformance, parking)
 {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ordo_perturb.h"
 #include "ordo_schedulers.h"
 #include "wl_rig.h"
 
@@ -173,6 +174,88 @@ Test(smq, a_guest_pops_a_stalled_owners_queue)
 	rig_free(&r);
 }
 
+/* The children of a host's task that its guest runs go to the host's queue, all of
+ * them: a guest's push of three children lands three tasks there, which the host,
+ * running again, pops first (they beat everything else). */
+Test(smq, a_guests_push_into_its_host_loses_nothing)
+{
+	struct rig r;
+	rig_init(&r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
+	struct ordo_task batch[100];
+	for (uint64_t p = 100; p < 200; p++)
+		batch[p - 100] = (struct ordo_task){p, p};
+	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 100);
+	struct ordo_task x;
+	for (int tries = 0; r.ctx[1]->wl_stat[4] == 0 && tries < 100000; tries++)
+		r.wl.ops->pop(r.wl.wl, r.ctx[1], &x);
+	cr_assert_gt(r.ctx[1]->wl_stat[4], 0, "thread 1 never became thread 0's guest");
+	const struct ordo_task kids[3] = {{2, 1001}, {3, 1002}, {4, 1003}};
+	r.wl.ops->push(r.wl.wl, r.ctx[1], kids, 3); /* children of a host's task */
+	for (int k = 0; k < 3; k++)
+		cr_assert_eq(pop1(&r, 0), (uint64_t)(2 + k),
+		             "the host's queue lacks child %d of the three its guest pushed", k);
+	rig_free(&r);
+}
+
+/* A guest takes its host's lock only while the host has not run since it was chosen:
+ * it looks at the host's beat before its trylock and again under the lock. Here the
+ * host runs and parks (its release hook: its lock, its beat, its queue handed over)
+ * exactly between the guest's first look and its trylock, by a perturbation hook at
+ * SMQ_HOST_LOCK: the guest's push of a child must not go into the parked host's queue,
+ * where nobody would look (thieves skip parked workers). Needs the perturbation build
+ * (perturb_test.sh runs it there); skipped, saying so, elsewhere. */
+struct host_park {
+	struct rig *r;
+	struct ordo_handoff h;
+	bool done;
+};
+
+static void host_parks(enum ordo_perturb_point p, void *arg)
+{
+	struct host_park *hp = arg;
+	if (p != ORDO_PP_SMQ_HOST_LOCK || hp->done)
+		return;
+	hp->done = true;
+	hp->r->wl.ops->release(hp->r->wl.wl, hp->r->ctx[0], &hp->h);
+}
+
+Test(smq, a_guest_never_pushes_into_a_host_that_parked_under_its_look)
+{
+	if (!ordo_perturb_built())
+		cr_skip_test("needs the perturbation build's hook (-DORDO_PERTURB=ON; "
+		             "tests/perturb_test.sh runs it there)");
+	ordo_perturb_configure(1, 0); /* count visits, no delays */
+	struct rig r;
+	rig_init(&r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
+	struct ordo_task batch[100];
+	for (uint64_t p = 100; p < 200; p++)
+		batch[p - 100] = (struct ordo_task){p, p};
+	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 100);
+	/* thread 1 pops until it holds a batch taken as thread 0's guest */
+	struct ordo_task x;
+	for (int tries = 0; r.ctx[1]->wl_stat[4] == 0 && tries < 100000; tries++)
+		r.wl.ops->pop(r.wl.wl, r.ctx[1], &x);
+	cr_assert_gt(r.ctx[1]->wl_stat[4], 0, "thread 1 never became thread 0's guest");
+	struct host_park hp = {.r = &r};
+	cr_assert(ordo_perturb_set_hook(host_parks, &hp));
+	struct ordo_task child = {1, 1000};
+	r.wl.ops->push(r.wl.wl, r.ctx[1], &child, 1); /* a child of the host's task */
+	ordo_perturb_set_hook(NULL, NULL);
+	cr_assert(hp.done, "the guest's push did not look at its host's lock");
+	struct ordo_handoff again = {0};
+	r.wl.ops->release(r.wl.wl, r.ctx[0], &again);
+	cr_assert_eq(again.n, 0,
+	             "the guest pushed %zu task(s) into its host's queue after the host parked",
+	             again.n);
+	bool found = false;
+	for (int k = 0; k < 1000 && !found; k++)
+		found = r.wl.ops->pop(r.wl.wl, r.ctx[1], &x) && x.data == 1000;
+	cr_assert(found, "the child is not in the guest's own queue");
+	free(hp.h.t);
+	free(again.t);
+	rig_free(&r);
+}
+
 /* Two threads through SMQ's ops with guard=on: the owner pushes new tasks, pops and
  * now and then stops for 50-300 us, while the other pops as a thief and, while the
  * owner is stopped, as its guest; the owner comes back at any point of a guest's
@@ -182,7 +265,9 @@ struct guard_race {
 	struct rig r;
 	_Atomic uint32_t *count;
 	_Atomic uint64_t done;
+	_Atomic bool stuck; /* no task taken for GUARD_STUCK_S: both threads stop */
 };
+#define GUARD_STUCK_S 10.0
 
 static void guard_take(struct guard_race *g, int t)
 {
@@ -198,7 +283,7 @@ static void *guard_owner(void *arg)
 	struct guard_race *g = arg;
 	struct ordo_task batch[256];
 	uint64_t next = 0, round = 0;
-	while (atomic_load(&g->done) < GUARD_TASKS) {
+	while (atomic_load(&g->done) < GUARD_TASKS && !atomic_load(&g->stuck)) {
 		if (next < GUARD_TASKS) {
 			uint32_t k = 0;
 			for (; k < 256 && next < GUARD_TASKS; k++, next++)
@@ -222,9 +307,27 @@ Test(smq, a_guest_and_its_returning_host_share_nothing, .timeout = 120)
 	g->count = calloc(GUARD_TASKS, sizeof *g->count);
 	pthread_t owner;
 	cr_assert_eq(pthread_create(&owner, NULL, guard_owner, g), 0);
-	while (atomic_load(&g->done) < GUARD_TASKS)
+	/* a lost task would leave both threads popping for ever: a watchdog names it */
+	uint64_t seen = 0;
+	double since = ordo_now();
+	for (uint64_t i = 0; atomic_load(&g->done) < GUARD_TASKS; i++) {
 		guard_take(g, 1);
+		if (i % 65536)
+			continue;
+		const uint64_t d = atomic_load(&g->done);
+		if (d != seen) {
+			seen = d, since = ordo_now();
+		} else if (ordo_now() - since > GUARD_STUCK_S) {
+			atomic_store(&g->stuck, true);
+			break;
+		}
+	}
 	pthread_join(owner, NULL);
+	cr_assert_not(atomic_load(&g->stuck),
+	              "stuck: %llu of %d tasks taken, none for %.0f s while both threads popped "
+	              "(thread 1 a guest %llu times): tasks lost",
+	              (unsigned long long)atomic_load(&g->done), GUARD_TASKS, GUARD_STUCK_S,
+	              (unsigned long long)g->r.ctx[1]->wl_stat[4]);
 	uint64_t bad = 0;
 	for (uint64_t i = 0; i < GUARD_TASKS; i++)
 		bad += atomic_load(&g->count[i]) != 1;

@@ -466,7 +466,10 @@ static void watch_others(struct ordo_sched_state *w, struct ordo_tctx *ctx, stru
  * parked with its queue handed over, in between). False: the guest lets it go. */
 static bool host_lock(struct queue *h, uint64_t beat)
 {
-	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != beat || !wl_trylock(&h->lock))
+	if (atomic_load_explicit(&h->beat, memory_order_relaxed) != beat)
+		return false;
+	ORDO_PERTURB_POINT(SMQ_HOST_LOCK); /* the host may run, and park, right here */
+	if (!wl_trylock(&h->lock))
 		return false;
 	if (atomic_load_explicit(&h->beat, memory_order_relaxed) == beat)
 		return true;

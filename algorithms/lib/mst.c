@@ -397,7 +397,13 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ord
 		m->nwork = T;
 	}
 	memset(m->work, 0, (size_t)T * sizeof *m->work);
+	atomic_store_explicit(&m->cand_broken, false, memory_order_relaxed);
 	int rc = ordo_for_each(&eo, wl->ops, wl->wl, m->init, ninit, mst_op, m, st, err);
+	if (!rc && atomic_load_explicit(&m->cand_broken, memory_order_relaxed))
+		rc =
+		    ordo_err_set(err, ORDO_EINVAL,
+		                 "mst: a big component's candidate list left out a segment lighter "
+		                 "than its floor (the checked build's invariant)");
 	*f = (struct ordo_forest){0};
 	uint64_t per[T];
 	for (int t = 0; t < T; t++)

@@ -5,6 +5,7 @@
  * segment fronts first. Dropping internal arcs from segment fronts happens here.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "mst_internal.h"
 
@@ -201,6 +202,31 @@ static void scan_item(void *arg, uint32_t i, unsigned tid)
 	mst_counted = before;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The invariant of a list that a full scan made (checked builds): every non-empty
+ * segment of the array that the list leaves out has a front no lighter than the floor,
+ * and a list without a floor leaves none out. */
+static bool cand_holds(const struct ordo_mst *m, const struct mst_segs *L, const struct mst_cand *c)
+{
+	uint32_t listed[MST_CAND];
+	memcpy(listed, c->seg, c->n * sizeof *listed);
+	qsort(listed, c->n, sizeof *listed, cmp_u32);
+	for (uint32_t i = 0; i < L->n; i++) {
+		const uint32_t x = L->id[i];
+		if (!m->node[x].n || bsearch(&x, listed, c->n, sizeof *listed, cmp_u32))
+			continue;
+		const struct mst_edge k = front(m->node, x);
+		if (!c->floored || edge_less(&k, &c->floor))
+			return false;
+	}
+	return true;
+}
+
 /* ring_scan over r's array: emptied segments leave it; with c, the list is rebuilt. */
 static uint32_t segs_scan(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, struct mst_segs *L,
                           struct mst_cand *c, struct mst_edge *best)
@@ -229,6 +255,8 @@ static uint32_t segs_scan(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r,
 	}
 	L->n = at;
 	free(part);
+	if (MST_CHECKED && c && !cand_holds(m, L, c))
+		atomic_store_explicit(&m->cand_broken, true, memory_order_relaxed);
 	return s;
 }
 

@@ -73,7 +73,20 @@ struct ordo_mst {
 	uint32_t sweep;        /* nodes per first task */
 	struct mst_work *work; /* per thread of the run, padded */
 	int nwork;
+	/* checked builds (MST_CHECKED): a candidate list was found to break its
+	 * invariant (a segment left out with a front below the floor); the run fails */
+	_Atomic bool cand_broken;
 };
+
+/* The perturbation build (and -DORDO_MST_CHECK) checks every candidate list a full scan
+ * of a segment array makes against the array (mst_cand.c): O(segments log MST_CAND) per
+ * scan, too slow for the other builds, and what notices a list that lost part of a
+ * floor, which the answer alone shows only on rare graphs. */
+#if defined(ORDO_PERTURB) || defined(ORDO_MST_CHECK)
+#define MST_CHECKED 1
+#else
+#define MST_CHECKED 0
+#endif
 
 /* Work counted as it happens on this thread (arcs examined, merges), added to the
  * thread's slot in m->work after each task: a thread-local counter costs an increment
