@@ -106,6 +106,8 @@ static int app_setup(struct app_run *r)
 		        cli_prog, (long long)c->delta, r->ops->name);
 	if (c->out_path && (rc = harness_check_out(r)))
 		return rc;
+	if (c->answer_path && (rc = harness_check_output(k, c->answer_path)))
+		return rc;
 	if ((c->coop || c->seats) && !r->ops->release && !c->quiet)
 		fprintf(stderr,
 		        "%s: note: %s cannot hand a worker's tasks over (no release hook): every "
@@ -120,6 +122,7 @@ static int app_setup(struct app_run *r)
 	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s, &fmt);
 	if (rc)
 		return rc;
+	r->format = fmt;
 	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)))
 		return cli_fail(cli_prog, &err);
 	struct ordo_graph *g = r->g;
@@ -333,7 +336,15 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		rc = app_trials(&r, tr, &status);
 	if (!rc)
 		app_summary(&r, tr, status);
-	else
+	if (!rc && cfg.answer_path) {
+		if (status) /* a wrong answer is not written */
+			fprintf(stderr,
+			        "%s: --output %s: not written: the last verification failed\n",
+			        cli_prog, cfg.answer_path);
+		else
+			rc = harness_write_answer(&r, &tr[cfg.trials - 1], (int)cfg.trials);
+	}
+	if (rc)
 		status = rc;
 	if (r.st)
 		k->fini(r.st);

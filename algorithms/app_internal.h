@@ -15,7 +15,8 @@ enum { F_TEXT, F_JSON, F_CSV };
 /* The command line, parsed (app_options.c) or filled by a session (app.c). */
 struct app_cfg {
 	const char *file, *gen, *wl_spec, *out_path;
-	bool wl_given; /* --wl was on the command line */
+	const char *answer_path; /* --output: the last trial's answer (app_answer.c) */
+	bool wl_given;           /* --wl was on the command line */
 	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
 	int64_t seats;         /* ORDO_SEATS_AUTO, _ADAPT, _ALL or a count */
 	bool coop;             /* --coop */
@@ -51,6 +52,7 @@ struct app_run {
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
 	struct ordo_coop *coop;              /* --coop's budget, or NULL */
 	const struct ordo_scheduler_ops *ops;
+	int format;           /* the input's format (ORDO_FMT_AUTO: generated) */
 	FILE *hout;           /* human report, or NULL */
 	FILE *mout;           /* stdout records, or NULL */
 	FILE *fout;           /* --out file, opened at the first record */
@@ -83,6 +85,10 @@ double harness_speedup(const struct trial *t);
 /* a baseline under this many seconds is no base for a speedup (the report says so) */
 #define MIN_BASELINE_S 1e-3
 int harness_check_out(struct app_run *r);
+/* --output (app_answer.c): the path checked before the load; the last trial's answer
+ * written (text, .npy or .npz by its name), atomically. Exit statuses as app_main's. */
+int harness_check_output(const struct app_kernel *k, const char *path);
+int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no);
 int harness_emit(struct app_run *r, int trial_no, const struct trial *t);
 void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no,
                     const struct trial *t);

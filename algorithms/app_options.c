@@ -22,6 +22,7 @@ enum {
 	A_SEATS,
 	A_COOP,
 	A_COOP_NAME,
+	A_OUTPUT,
 };
 
 static const struct cli_opt app_opts[] = {
@@ -39,6 +40,9 @@ static const struct cli_opt app_opts[] = {
      "stdout: text (default), json (JSON lines) or csv; with --out, the file's format"},
     {"out", A_OUT, "FILE",
      "append records to FILE: json for .json/.jsonl, else csv (unless --format)"},
+    {"output", A_OUTPUT, "FILE",
+     "write the last trial's answer to FILE: NumPy .npy (one array) or .npz (all), else "
+     "text, one `node value` line per node in the input's ids"},
     {"bind", A_BIND, "MODE", "none (default: respect the inherited mask), compact, scatter"},
     {"numa-fake", A_FAKE, "N", "split threads into N virtual NUMA nodes (or ORDO_FAKE_NUMA)"},
     {"lookahead", A_LOOKAHEAD, "K",
@@ -202,6 +206,9 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		break;
 	case A_OUT:
 		c->out_path = arg;
+		break;
+	case A_OUTPUT:
+		c->answer_path = arg;
 		break;
 	case A_BIND:
 		if (!strcmp(arg, "none"))

@@ -99,8 +99,8 @@ static int answer(void *st, struct app_array *out, int max, struct ordo_err *err
 	if (!(s->arc = malloc((e ? e : 1) * 3 * sizeof *s->arc)))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory"), -1;
 	ordo_mst_forest_arcs(s->m, s->arc, s->arc + e, s->arc + 2 * e);
-	out[0] = (struct app_array){"forest_u", s->arc, e, 4, false};
-	out[1] = (struct app_array){"forest_v", s->arc + e, e, 4, false};
+	out[0] = (struct app_array){"forest_u", s->arc, e, 4, false, true};
+	out[1] = (struct app_array){"forest_v", s->arc + e, e, 4, false, true};
 	out[2] = (struct app_array){"forest_w", s->arc + 2 * e, e, 4, false};
 	return 3;
 }

@@ -121,13 +121,16 @@ struct app_kernel {
 };
 
 /* One array of an answer: count values of `width` bytes (4 or 8, unsigned), indexed by
- * node unless `per_node` is false (then a list, e.g. a forest's arcs). */
+ * node unless `per_node` is false (then a list, e.g. a forest's arcs). A per-node value
+ * of the width's maximum is an unreached node. The binaries' --output writes these
+ * (app_answer.c), the Python package returns them. */
 struct app_array {
 	const char *name;
 	const void *data;
 	uint64_t count;
 	unsigned width;
 	bool per_node;
+	bool node_ids; /* the values are node ids (a forest's ends): written as input ids */
 };
 
 /* An answer of one array (the usual answer hook's body). */
