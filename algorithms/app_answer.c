@@ -44,6 +44,16 @@ static int kind_of(const char *path)
 	return has_suffix(path, ".npy") ? ANS_NPY : has_suffix(path, ".npz") ? ANS_NPZ : ANS_TEXT;
 }
 
+void harness_dir_of(const char *path, char *dir, size_t cap)
+{
+	snprintf(dir, cap, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	else
+		snprintf(dir, cap, ".");
+}
+
 int harness_check_output(const struct app_kernel *k, const char *path)
 {
 	if (!k->answer) {
@@ -58,12 +68,7 @@ int harness_check_output(const struct app_kernel *k, const char *path)
 		return 2;
 	}
 	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	else
-		snprintf(dir, sizeof dir, ".");
+	harness_dir_of(path, dir, sizeof dir);
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		fprintf(stderr,
 		        "%s: --output %s: the folder %s does not exist (ordo creates no "

@@ -302,13 +302,8 @@ int harness_check_out(struct app_run *r)
 			        strerror(errno));
 			return 3;
 		}
-		char dir[1024];
-		snprintf(dir, sizeof dir, "%s", path);
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = 0;
-		else
-			snprintf(dir, sizeof dir, ".");
+		char dir[4096];
+		harness_dir_of(path, dir, sizeof dir);
 		if (access(dir, W_OK)) {
 			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", cli_prog,
 			        path, dir, strerror(errno));

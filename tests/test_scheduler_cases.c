@@ -174,21 +174,28 @@ Test(smq, a_guest_pops_a_stalled_owners_queue)
 	rig_free(&r);
 }
 
+/* guard=on, 2 threads: thread 0 pushes tasks 100..199 and stops; thread 1 pops until
+ * it holds a batch taken as thread 0's guest (its host). */
+static void guest_of_a_stalled_owner(struct rig *r)
+{
+	rig_init(r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
+	struct ordo_task batch[100];
+	for (uint64_t p = 100; p < 200; p++)
+		batch[p - 100] = (struct ordo_task){p, p};
+	r->wl.ops->push(r->wl.wl, r->ctx[0], batch, 100);
+	struct ordo_task x;
+	for (int tries = 0; r->ctx[1]->wl_stat[4] == 0 && tries < 100000; tries++)
+		r->wl.ops->pop(r->wl.wl, r->ctx[1], &x);
+	cr_assert_gt(r->ctx[1]->wl_stat[4], 0, "thread 1 never became thread 0's guest");
+}
+
 /* The children of a host's task that its guest runs go to the host's queue, all of
  * them: a guest's push of three children lands three tasks there, which the host,
  * running again, pops first (they beat everything else). */
 Test(smq, a_guests_push_into_its_host_loses_nothing)
 {
 	struct rig r;
-	rig_init(&r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
-	struct ordo_task batch[100];
-	for (uint64_t p = 100; p < 200; p++)
-		batch[p - 100] = (struct ordo_task){p, p};
-	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 100);
-	struct ordo_task x;
-	for (int tries = 0; r.ctx[1]->wl_stat[4] == 0 && tries < 100000; tries++)
-		r.wl.ops->pop(r.wl.wl, r.ctx[1], &x);
-	cr_assert_gt(r.ctx[1]->wl_stat[4], 0, "thread 1 never became thread 0's guest");
+	guest_of_a_stalled_owner(&r);
 	const struct ordo_task kids[3] = {{2, 1001}, {3, 1002}, {4, 1003}};
 	r.wl.ops->push(r.wl.wl, r.ctx[1], kids, 3); /* children of a host's task */
 	for (int k = 0; k < 3; k++)
@@ -226,16 +233,8 @@ Test(smq, a_guest_never_pushes_into_a_host_that_parked_under_its_look)
 		             "tests/perturb_test.sh runs it there)");
 	ordo_perturb_configure(1, 0); /* count visits, no delays */
 	struct rig r;
-	rig_init(&r, "smq:pq=bucket,guard=on,steal_prob=1048576", 2, 0);
-	struct ordo_task batch[100];
-	for (uint64_t p = 100; p < 200; p++)
-		batch[p - 100] = (struct ordo_task){p, p};
-	r.wl.ops->push(r.wl.wl, r.ctx[0], batch, 100);
-	/* thread 1 pops until it holds a batch taken as thread 0's guest */
+	guest_of_a_stalled_owner(&r);
 	struct ordo_task x;
-	for (int tries = 0; r.ctx[1]->wl_stat[4] == 0 && tries < 100000; tries++)
-		r.wl.ops->pop(r.wl.wl, r.ctx[1], &x);
-	cr_assert_gt(r.ctx[1]->wl_stat[4], 0, "thread 1 never became thread 0's guest");
 	struct host_park hp = {.r = &r};
 	cr_assert(ordo_perturb_set_hook(host_parks, &hp));
 	struct ordo_task child = {1, 1000};
