@@ -47,6 +47,13 @@ void crshim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define cr_expect_leq(a, b, ...)   CRSHIM_CHECK(false, (a) <= (b), #a " <= " #b, __VA_ARGS__)
 #define cr_assert_null(p, ...)     CRSHIM_CHECK(true, (p) == NULL, #p " == NULL", __VA_ARGS__)
 #define cr_assert_not_null(p, ...) CRSHIM_CHECK(true, (p) != NULL, #p " != NULL", __VA_ARGS__)
+#define cr_assert_not(c, ...)      CRSHIM_CHECK(true, !(c), "!(" #c ")", __VA_ARGS__)
 #define cr_log_info(...)           crshim_log(__VA_ARGS__)
+/* a skip says why and leaves the test (its function returns void) */
+#define cr_skip_test(...)                \
+	do {                             \
+		crshim_log(__VA_ARGS__); \
+		return;                  \
+	} while (0)
 
 #endif
