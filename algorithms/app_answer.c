@@ -96,14 +96,9 @@ static uint64_t unreached_of(const struct app_array *a)
 	return a->width == 8 ? UINT64_MAX : UINT32_MAX;
 }
 
-/* Array a as the file holds it (count values of a->width bytes, little-endian as this
- * machine: x86-64 and arm64): per-node arrays in the input's node order, node ids as
- * input ids (0-based). malloc'd, or NULL. */
-static void *in_input_order(const struct ordo_graph *g, const struct app_array *a)
+void app_array_in_input_order(const struct app_array *a, const struct ordo_graph *g, void *dst)
 {
-	unsigned char *d = malloc(a->count ? a->count * a->width : 1);
-	if (!d)
-		return NULL;
+	unsigned char *d = dst;
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t v = value_at(a, i);
 		if (a->node_ids && v != unreached_of(a))
@@ -114,6 +109,14 @@ static void *in_input_order(const struct ordo_graph *g, const struct app_array *
 		else
 			((uint32_t *)d)[at] = (uint32_t)v;
 	}
+}
+
+/* Array a as the files hold it (app_array_in_input_order), malloc'd, or NULL. */
+static void *in_input_order(const struct ordo_graph *g, const struct app_array *a)
+{
+	void *d = malloc(a->count ? a->count * a->width : 1);
+	if (d)
+		app_array_in_input_order(a, g, d);
 	return d;
 }
 
@@ -220,6 +223,12 @@ static int write_npz(FILE *f, const struct ordo_graph *g, const struct app_array
 
 /* ---- text ---- */
 
+/* A single value that is not per node (astar's distance): a header line in text. */
+static bool is_scalar(const struct app_array *a)
+{
+	return !a->per_node && a->count == 1 && !a->node_ids;
+}
+
 static void write_text(FILE *f, const struct app_run *r, const struct trial *t, int trial_no,
                        const struct app_array *a, int n, unsigned base)
 {
@@ -230,8 +239,12 @@ static void write_text(FILE *f, const struct app_run *r, const struct trial *t, 
 		fprintf(f, ", source %u", ordo_graph_orig_of(g, t->q.source) + base);
 	if (t->q.target != APP_NO_NODE)
 		fprintf(f, ", target %u", ordo_graph_orig_of(g, t->q.target) + base);
-	fprintf(f, "\n# node ids as in the input (%s)\n# columns:%s", base ? "1-based" : "0-based",
-	        a[0].per_node ? " node" : "");
+	fprintf(f, "\n# node ids as in the input (%s)\n", base ? "1-based" : "0-based");
+	for (; n > 0 && is_scalar(&a[0]); a++, n--) /* single values: header lines */
+		fprintf(f, "# %s %llu\n", a[0].name, (unsigned long long)value_at(&a[0], 0));
+	if (!n)
+		return;
+	fprintf(f, "# columns:%s", a[0].per_node ? " node" : "");
 	for (int i = 0; i < n; i++)
 		fprintf(f, " %s", a[i].name);
 	fputc('\n', f);
@@ -274,9 +287,13 @@ int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
 		        cli_prog, path, r->k->name, n);
 		return 2;
 	}
-	for (int i = 1; i < n; i++)
-		if (a[i].per_node != a[0].per_node ||
-		    (!a[0].per_node && a[i].count != a[0].count)) {
+	/* text: single values first (header lines), then arrays of one shape (columns) */
+	int first = 0;
+	while (first < n && is_scalar(&a[first]))
+		first++;
+	for (int i = first + 1; i < n && kind == ANS_TEXT; i++)
+		if (is_scalar(&a[i]) || a[i].per_node != a[first].per_node ||
+		    (!a[first].per_node && a[i].count != a[first].count)) {
 			fprintf(stderr, "%s: --output %s: %s's arrays differ in shape\n", cli_prog,
 			        path, r->k->name);
 			return 2;

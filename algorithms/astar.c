@@ -42,6 +42,11 @@ struct astar_state {
 	_Atomic uint64_t *dist; /* parallel work space */
 	uint64_t *ref;          /* Dijkstra from the source, for verification */
 	uint64_t seq_dist, got;
+	/* the last run's path (ordo_sp_parents over its distances): its nodes from the
+	 * source to the target, npath of them (0: not made yet, or no path) */
+	uint32_t *parent, *path, npath;
+	bool path_made;
+	struct app_query last; /* the last run's query */
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
@@ -93,7 +98,46 @@ static void fini(void *st)
 	ordo_geo_free(&s->geo);
 	free(s->dist);
 	free(s->ref);
+	free(s->parent);
+	free(s->path);
 	free(s);
+}
+
+/* The last run's shortest path, from the distances it left (once per run); false when
+ * out of memory. */
+static bool make_path(struct astar_state *s, const struct app_query *q)
+{
+	if (s->path_made)
+		return true;
+	const uint32_t n = s->g->n;
+	if (!s->parent && !(s->parent = malloc(((size_t)n + 1) * sizeof *s->parent)))
+		return false;
+	if (!s->path && !(s->path = malloc(((size_t)n + 1) * sizeof *s->path)))
+		return false;
+	ordo_sp_parents(s->g, s->dist, q->source, s->parent);
+	s->npath =
+	    s->got == ORDO_DIST_INF ? 0 : ordo_sp_path(s->parent, q->source, q->target, s->path, n);
+	s->path_made = true;
+	return true;
+}
+
+/* "path: a b c ... (N nodes, length D)" in input ids; the middle of a long path elided. */
+static void print_path(const struct astar_state *s)
+{
+	const struct ordo_graph *g = s->g;
+	if (!s->npath) {
+		fprintf(s->report, "path: none (the target is not reached)\n");
+		return;
+	}
+	fprintf(s->report, "path:");
+	for (uint32_t i = 0; i < s->npath; i++) {
+		if (s->npath > 16 && i == 8) {
+			fprintf(s->report, " ... (%u more) ...", s->npath - 16);
+			i = s->npath - 8;
+		}
+		fprintf(s->report, " %u", ordo_graph_orig_of(g, s->path[i]));
+	}
+	fprintf(s->report, " (%u nodes, length %llu)\n", s->npath, (unsigned long long)s->got);
 }
 
 static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
@@ -133,6 +177,8 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct astar_state *s = st;
+	s->path_made = false;
+	s->last = *q;
 	return ordo_astar(s->g, &s->geo, s->scale, q->source, q->target, wl, o, s->dist, &s->got,
 	                  rs, err);
 }
@@ -158,13 +204,20 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_check_figure(
 	    c, "heuristic",
 	    ordo_geo_h(&s->geo, s->scale, q->source, s->geo.p + 3 * (size_t)q->target));
+	if (s->report && make_path(s, q))
+		print_path(s);
 }
 
 static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
 {
-	(void)err;
-	const struct astar_state *s = st;
-	return app_answer_one(out, max, "distance", (const void *)&s->got, 1, 8, false);
+	struct astar_state *s = st;
+	if (max < 2)
+		return ordo_err_set(err, ORDO_EINVAL, "astar's answer takes 2 arrays"), -1;
+	if (!make_path(s, &s->last))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the path"), -1;
+	out[0] = (struct app_array){"distance", &s->got, 1, 8, false, false};
+	out[1] = (struct app_array){"path", s->path, s->npath, 4, false, true};
+	return 2;
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */

@@ -133,6 +133,12 @@ struct app_array {
 	bool node_ids; /* the values are node ids (a forest's ends): written as input ids */
 };
 
+/* a's values as the user sees them, into dst (a->count values of a->width bytes): a
+ * per-node array in the input's node order (a renumbered graph's input ids), node ids
+ * (a->node_ids) as input ids, an unreached value kept. What --output writes and the
+ * Python package returns. */
+void app_array_in_input_order(const struct app_array *a, const struct ordo_graph *g, void *dst);
+
 /* An answer of one array (the usual answer hook's body). */
 static inline int app_answer_one(struct app_array *out, int max, const char *name, const void *data,
                                  uint64_t count, unsigned width, bool per_node)

@@ -9,21 +9,44 @@
 #include "ordo_apps.h"
 #include "ordo_sssp.h"
 
+enum { O_PARENTS = APP_OPT_KEY };
+
+static const struct cli_opt sssp_opts[] = {
+    {"parents", O_PARENTS, NULL,
+     "also give each node's parent in a shortest-path tree (the source's is itself): a "
+     "`parent` column or array in --output"},
+    {NULL, 0, NULL, NULL},
+};
+
+struct sssp_options {
+	bool parents;
+};
+
+static int option(void *opts, int key, const char *arg, struct ordo_err *err)
+{
+	(void)key, (void)arg, (void)err;
+	((struct sssp_options *)opts)->parents = true;
+	return 0;
+}
+
 struct sssp_state {
 	const struct ordo_graph *g;
 	_Atomic uint64_t *dist;
 	uint64_t *ref;
+	bool parents;     /* --parents */
+	uint32_t *parent; /* the last run's tree, made by answer */
+	uint32_t source;  /* the last run's */
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
                 struct ordo_err *err)
 {
-	(void)env;
 	struct sssp_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
+	s->parents = env->opts && ((const struct sssp_options *)env->opts)->parents;
 	s->dist = ordo_alloc_huge((size_t)g->n * sizeof *s->dist + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->dist || !s->ref)
@@ -36,6 +59,7 @@ static void fini(void *st)
 	struct sssp_state *s = st;
 	free(s->dist);
 	free(s->ref);
+	free(s->parent);
 	free(s);
 }
 
@@ -50,6 +74,7 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct sssp_state *s = st;
+	s->source = q->source;
 	return ordo_sssp(s->g, q->source, wl, o, s->dist, rs, err);
 }
 
@@ -62,9 +87,15 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 
 static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
 {
-	(void)err;
-	const struct sssp_state *s = st;
-	return app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
+	struct sssp_state *s = st;
+	const int k = app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
+	if (!s->parents || k < 1 || max < 2)
+		return k;
+	if (!s->parent && !(s->parent = malloc(((size_t)s->g->n + 1) * sizeof *s->parent)))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the parents"), -1;
+	ordo_sp_parents(s->g, s->dist, s->source, s->parent);
+	out[1] = (struct app_array){"parent", s->parent, s->g->n, 4, true, true};
+	return 2;
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
@@ -76,6 +107,9 @@ const struct app_kernel ordo_kernel_sssp = {
     .default_wl = "obim",
     .query = APP_QUERY_SOURCE,
     .figures = {"reached", "max_dist"},
+    .opts = sssp_opts,
+    .opts_size = sizeof(struct sssp_options),
+    .option = option,
     .init = init,
     .fini = fini,
     .baseline = baseline,

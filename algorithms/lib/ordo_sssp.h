@@ -31,6 +31,20 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *w
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err);
 
+/* A shortest-path tree from exact distances: parent[v] = the smallest u with an arc
+ * u -> v and dist[u] + w(u, v) == dist[v], for every v other than the source with a
+ * finite distance; the source's parent is itself, an unreached node's ORDO_NO_PARENT.
+ * Tentative distances (A*'s) also serve: for a node whose distance is exact, every such
+ * u has an exact distance too (tentative values never go below the truth), so walking
+ * parents back from it follows a shortest path. One pass over the arcs, sequential. */
+#define ORDO_NO_PARENT UINT32_MAX
+void ordo_sp_parents(const struct ordo_graph *g, const _Atomic uint64_t *dist, uint32_t source,
+                     uint32_t *parent);
+/* The path from the source to t by parent[] (ordo_sp_parents), written backwards into
+ * path[] (at most cap nodes) then reversed: its node count, or 0 when t is unreached or
+ * the walk does not reach the source within cap steps (zero-weight cycles). */
+uint32_t ordo_sp_path(const uint32_t *parent, uint32_t source, uint32_t t, uint32_t *path,
+                      uint32_t cap);
 /* Writes d in decimal, or "infinity" for ORDO_DIST_INF. */
 void ordo_dist_str(char buf[24], uint64_t d);
 

@@ -129,3 +129,42 @@ void ordo_sssp_check(const struct ordo_graph *g, const _Atomic uint64_t *dist, c
 	ordo_check_figure(c, "reached", reached);
 	ordo_check_figure(c, "max_dist", max_dist);
 }
+
+void ordo_sp_parents(const struct ordo_graph *g, const _Atomic uint64_t *dist, uint32_t source,
+                     uint32_t *parent)
+{
+	for (uint32_t v = 0; v < g->n; v++)
+		parent[v] = ORDO_NO_PARENT;
+	for (uint32_t u = 0; u < g->n; u++) {
+		const uint64_t du = atomic_load_explicit(&dist[u], memory_order_relaxed);
+		if (du == ORDO_DIST_INF)
+			continue;
+		uint32_t v, w;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &v, &w);)
+			if (parent[v] == ORDO_NO_PARENT && v != source &&
+			    du + w == atomic_load_explicit(&dist[v], memory_order_relaxed))
+				parent[v] = u;
+	}
+	if (source < g->n)
+		parent[source] = source;
+}
+
+uint32_t ordo_sp_path(const uint32_t *parent, uint32_t source, uint32_t t, uint32_t *path,
+                      uint32_t cap)
+{
+	uint32_t k = 0;
+	for (uint32_t v = t; k < cap; v = parent[v]) {
+		if (v == ORDO_NO_PARENT)
+			return 0;
+		path[k++] = v;
+		if (v == source)
+			break;
+	}
+	if (!k || path[k - 1] != source)
+		return 0;
+	for (uint32_t i = 0; i < k / 2; i++) {
+		const uint32_t x = path[i];
+		path[i] = path[k - 1 - i], path[k - 1 - i] = x;
+	}
+	return k;
+}

@@ -143,8 +143,9 @@ def test_astar_distance_matches_dijkstra(tmp_path):
             str(tmp_path / "a.txt"))
     assert r.returncode == 0, r.stderr
     head, rows = read_text(tmp_path / "a.txt")
-    assert rows == [["11"]]  # tiny: 0 -> 1 -> 2 -> 3 is 3 + 1 + 7
-    assert any("source 1, target 4" in " ".join(h) for h in head)  # DIMACS ids
+    assert ["#", "distance", "11"] in head  # tiny: 0 -> 1 -> 2 -> 3 is 3 + 1 + 7
+    assert rows == [["1"], ["2"], ["3"], ["4"]]  # the path, in DIMACS ids
+    assert any("source 1, target 4" in " ".join(h) for h in head)
 
 
 def test_refusals_leave_no_file(tmp_path):
@@ -157,3 +158,48 @@ def test_refusals_leave_no_file(tmp_path):
     assert os.listdir(tmp_path) == []  # nor a temporary file
     r = run("sssp", tiny, "-n", "1", "--output", str(tmp_path))
     assert r.returncode == 2 and "a directory" in r.stderr
+
+
+@pytest.mark.parametrize("order", [None, "degree"])
+def test_sssp_parents_form_a_shortest_path_tree(tmp_path, order):
+    A = graph(seed=9)
+    gr = str(tmp_path / "g.gr")
+    write_dimacs(A, gr)
+    out = str(tmp_path / "t.npz")
+    args = ["-r", "7", "-n", "1", "--parents", "--output", out]
+    if order:
+        args += ["--reorder", order]
+    r = run("sssp", gr, *args)
+    assert r.returncode == 0, r.stderr
+    z = np.load(out)
+    d, p = z["dist"], z["parent"]
+    ref = cg.dijkstra(A, indices=7)
+    np.testing.assert_array_equal(np.where(d == U64, np.inf, d.astype(float)), ref)
+    assert p[7] == 7
+    for v in range(A.shape[0]):
+        if v == 7:
+            continue
+        if d[v] == U64:
+            assert p[v] == U32, "an unreached node has no parent"
+        else:
+            assert A[p[v], v] > 0 and int(d[p[v]]) + int(A[p[v], v]) == int(d[v]), v
+    r = run("sssp", gr, "-r", "7", "-n", "1", "--parents", "--output",
+            str(tmp_path / "t.npy"))
+    assert r.returncode == 2 and "a .npy file holds one" in r.stderr
+
+
+def test_astar_path_is_a_shortest_path(tmp_path):
+    from pathlib import Path
+    tiny = os.path.join(FIX, "tiny.gr")
+    for extra in ([], ["--reorder", "rcm"]):
+        out = str(tmp_path / "a.npz")
+        r = run("astar", tiny, "-r", "0", "--target", "3", "-n", "1", "--output", out,
+                *extra)
+        assert r.returncode == 0, r.stderr
+        z = np.load(out)
+        assert list(z["path"]) == [0, 1, 2, 3] and list(z["distance"]) == [11]
+        Path(out).unlink()
+    # the report prints it, in the report's 0-based ids
+    r = subprocess.run([os.path.join(BIN, "astar"), tiny, "-r", "0", "--target", "3", "-n",
+                        "1"], capture_output=True, text=True)
+    assert "path: 0 1 2 3 (4 nodes, length 11)" in r.stdout

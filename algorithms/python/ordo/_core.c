@@ -552,17 +552,8 @@ static PyObject *answer_array(const struct app_array *a, const struct ordo_graph
 	PyObject *o = PyArray_SimpleNew(1, &count, a->width == 8 ? NPY_UINT64 : NPY_UINT32);
 	if (!o)
 		return NULL;
-	void *d = PyArray_DATA((PyArrayObject *)o);
-	if (a->per_node && g->orig_id && a->count == g->n) {
-		for (uint64_t u = 0; u < a->count; u++) {
-			if (a->width == 8)
-				((uint64_t *)d)[g->orig_id[u]] = ((const uint64_t *)a->data)[u];
-			else
-				((uint32_t *)d)[g->orig_id[u]] = ((const uint32_t *)a->data)[u];
-		}
-	} else {
-		memcpy(d, a->data, a->count * a->width);
-	}
+	/* in the input's order, node ids as input ids: as the binaries' --output */
+	app_array_in_input_order(a, g, PyArray_DATA((PyArrayObject *)o));
 	return o;
 }
 
