@@ -203,3 +203,10 @@ def test_astar_path_is_a_shortest_path(tmp_path):
     r = subprocess.run([os.path.join(BIN, "astar"), tiny, "-r", "0", "--target", "3", "-n",
                         "1"], capture_output=True, text=True)
     assert "path: 0 1 2 3 (4 nodes, length 11)" in r.stdout
+
+
+def test_python_astar_gives_the_path():
+    import ordo
+    g = ordo.load(os.path.join(FIX, "tiny.gr"))
+    r = ordo.astar(g, 0, 3)
+    assert list(r.path) == [0, 1, 2, 3] and int(r.distance[0]) == 11

@@ -301,8 +301,10 @@ def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
 def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
           lookahead=None, heuristic_scale=None, seats=None, coop=None):
     """Point-to-point shortest path guided by the graph's coordinates (load them with
-    the graph). distance: the length (uint64 array of one). heuristic_scale: as the
-    binary's --heuristic-scale (default: the largest consistent factor)."""
+    the graph). distance: the length (uint64 array of one); path: the path's nodes from
+    source to target (uint32 input ids; empty when the target is unreached).
+    heuristic_scale: as the binary's --heuristic-scale (default: the largest consistent
+    factor)."""
     srcs, tgts = _queries(source), _queries(target, "target")
     if len(srcs) != len(tgts):
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
