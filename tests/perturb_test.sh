@@ -15,4 +15,4 @@ cmake --build "$work" --target perturb_main test_scheduler_cases -j2 >/dev/null
 "$work/tests/perturb_main" --seeds "${PERTURB_SEEDS:-20}" --threads "${PERTURB_THREADS:-4}"
 # the scripted tests that run one side of a protocol inside the other's window (a
 # perturbation hook at a named point; skipped in other builds)
-"$work/tests/test_scheduler_cases" --filter 'smq/a_guest_never_pushes_into_a_host_that_parked_under_its_look
+"$work/tests/test_scheduler_cases" --filter 'smq/a_guest_never_pushes_into_a_host_that_parked_under_its_look'
