@@ -1,6 +1,12 @@
-"""Installs the ordo Python package:
+"""Installs the ordo Python package (from the repository's root, on Debian 12):
 
-    pip install --no-build-isolation ./algorithms/python
+    /usr/bin/python3 -m venv --system-site-packages build/venv &&
+        build/venv/bin/pip install --no-build-isolation ./algorithms/python
+
+Debian's Python refuses pip installs into itself (PEP 668, "externally-managed
+environment"), so the package goes into a virtual environment; --system-site-packages
+lets it use Debian's NumPy, SciPy and NetworkX (nothing is fetched), and
+--no-build-isolation lets the build use Debian's setuptools and NumPy headers.
 
 The C extension is built by ordo's own CMake build (the same sources, flags and
 libraries as the binaries), in a folder under this one's build directory; nothing is
@@ -21,6 +27,12 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 # ordo's source tree: two folders up, or ORDO_SOURCE_DIR (a copy of this folder elsewhere)
 ROOT = os.environ.get("ORDO_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
+# in the repository, what the build makes goes under its build/ folder, not beside the
+# sources (setuptools' default: algorithms/python/build and ordo.egg-info)
+OUT = os.path.join(ROOT, "build", "python-pip") if not os.environ.get("ORDO_SOURCE_DIR") \
+    else None
+if OUT:
+    os.makedirs(OUT, exist_ok=True)
 
 
 class CMakeBuild(build_ext):
@@ -52,6 +64,8 @@ setup(
     package_dir={"ordo": os.path.join(HERE, "ordo")},
     ext_modules=[Extension("ordo._core", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": os.path.join(OUT, "build")},
+             "egg_info": {"egg_base": OUT}} if OUT else {},
     install_requires=["numpy"],
     python_requires=">=3.9",
 )
