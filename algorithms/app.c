@@ -1,6 +1,7 @@
 /* app.c - the harness of the ordo binaries (see ordo_app.h): set-up (the graph made fit
  * for the kernel, the scheduler resolved once), trials, summary, and sessions (the same
  * without a command line). Options are app_options.c's; records app_records.c's. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,8 +242,17 @@ static int app_trials(struct app_run *r, struct trial *tr, int *status)
 		struct trial *t = &tr[i];
 		if ((rc = pick_query(r, i, &t->q)))
 			return rc;
-		if ((rc = one_trial(r, i, t, &last, &base, &err)))
+		if ((rc = one_trial(r, i, t, &last, &base, &err))) {
+			if (rc == ORDO_ECANCELED) { /* Ctrl-C: what ran is reported above */
+				fprintf(
+				    stderr,
+				    "%s: interrupted after %lld of %lld trials (their reports are "
+				    "above; no summary, no --output)\n",
+				    cli_prog, (long long)i, (long long)c->trials);
+				return 130;
+			}
 			return cli_fail(cli_prog, &err);
+		}
 		if (c->verify && !t->chk.pass)
 			*status = 1;
 		if (r->hout)
@@ -303,7 +313,8 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
 	if (bm < MIN_BASELINE_S)
 		snprintf(sp, sizeof sp, "- (baseline %.4f s, too short to time)", bm);
 	else
-		snprintf(sp, sizeof sp, "%.2fx (baseline %.4f s)", tm > 0 ? bm / tm : 0, bm);
+		snprintf(sp, sizeof sp, "%.2fx (baseline %.4f s; median baseline over median time)",
+		         tm > 0 ? bm / tm : 0, bm);
 	fprintf(r->hout,
 	        "summary: median time %.4f s over %d trial%s  work ratio %.3f  speedup vs "
 	        "sequential baseline %s  load %.3f s  verification %s\n",
@@ -311,6 +322,18 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
 	        !r->cfg->verify ? "SKIPPED"
 	        : status        ? "FAIL"
 	                        : "PASS");
+}
+
+/* Ctrl-C (SIGINT) or SIGTERM while a binary runs: the running trial stops at its next
+ * check (every 64 tasks), the trials that finished keep their reports (stdout is line
+ * buffered, so a redirected report has them too), and the binary says how far it got
+ * and exits 130. A second signal ends it at once. */
+static volatile _Atomic bool app_interrupted;
+
+static void on_interrupt(int sig)
+{
+	atomic_store(&app_interrupted, true);
+	signal(sig, SIG_DFL);
 }
 
 int app_main(const struct app_kernel *k, int argc, char **argv)
@@ -324,7 +347,10 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 		free(cfg.app_opts);
 		return rc;
 	}
-	struct app_run r = {.k = k, .cfg = &cfg};
+	struct app_run r = {.k = k, .cfg = &cfg, .cancel = &app_interrupted};
+	setvbuf(stdout, NULL, _IOLBF, 0); /* each trial's lines reach a file as it ends */
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
 	int status = 0;
 	struct trial *tr = calloc((size_t)cfg.trials, sizeof *tr);
 	if (!tr) {

@@ -132,6 +132,19 @@ set +e
 st=$?
 set -e
 [ $st -eq 2 ] && grep -q "expected 2 arcs.*found 1 (truncated file?)" "$tmp/iso.err" || fail "a cut edge list: $st $(cat "$tmp/iso.err")"
+# Ctrl-C with stdout redirected: the finished trials' reports are in the file, and the
+# binary says how far it got (exit 130)
+"$bin/sssp" --gen road:W=300,H=300 -n 100000 -t 1 >"$tmp/int.out" 2>"$tmp/int.err" &
+int_pid=$!
+for i in $(seq 200); do [ "$(grep -c '^trial' "$tmp/int.out" 2>/dev/null)" -ge 2 ] && break; sleep 0.05; done
+kill -INT $int_pid
+set +e
+wait $int_pid
+st=$?
+set -e
+[ $st -eq 130 ] && grep -q "interrupted after [0-9]* of 100000 trials" "$tmp/int.err" &&
+	[ "$(grep -c '^trial' "$tmp/int.out")" -ge 2 ] ||
+	fail "Ctrl-C: status $st, $(grep -c '^trial' "$tmp/int.out") trial lines, $(cat "$tmp/int.err")"
 # a mapped graph truncated under a run: a clear message and status 3, not a bare bus error
 "$bin/ordo-gen" road:W=500,H=500 -o "$tmp/map.ordo" --mappable >/dev/null 2>&1
 "$bin/sssp" "$tmp/map.ordo" -n 100000 -t 1 --no-verify >/dev/null 2>"$tmp/bus.err" &
@@ -470,7 +483,7 @@ if [ "$base" = 0.0010 ]; then
 elif awk "BEGIN { exit !($base < 0.001) }"; then
 	echo "$line" | grep -q "speedup vs sequential baseline - (baseline 0.0[0-9]* s, too short to time)" || fail "tiny baseline: $line"
 else
-	echo "$line" | grep -q "speedup vs sequential baseline [0-9.]*x (baseline" || fail "a timed baseline without its speedup: $line"
+	echo "$line" | grep -q "speedup vs sequential baseline [0-9.]*x (baseline [0-9.]* s; median baseline over median time)" || fail "a timed baseline without its speedup, or without saying what it is: $line"
 fi
 # repeated or conflicting options are refused in every binary (issue 31, item 9); errors
 # name the program, not its path, and say what an app does not take
