@@ -109,6 +109,13 @@ static int app_setup(struct app_run *r)
 		return rc;
 	if (c->answer_path && (rc = harness_check_output(k, c->answer_path)))
 		return rc;
+	const int cpus = ordo_cpus_available();
+	if (r->topo.nthreads > cpus && !c->quiet) /* said, not refused: the shared modes */
+		fprintf(
+		    stderr,
+		    "%s: note: %d threads on the %d CPU%s of this process's affinity mask: more "
+		    "workers than CPUs (--seats says how many run tasks at once)\n",
+		    cli_prog, r->topo.nthreads, cpus, cpus == 1 ? "" : "s");
 	if ((c->coop || c->seats) && !r->ops->release && !c->quiet)
 		fprintf(stderr,
 		        "%s: note: %s cannot hand a worker's tasks over (no release hook): every "

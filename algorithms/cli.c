@@ -34,13 +34,72 @@ void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, 
 	so[s] = 0;
 }
 
+/* Edit distance of a and b (at most 64 characters of each), for suggestions. */
+static int edit_distance(const char *a, const char *b)
+{
+	int prev[65], cur[65];
+	const int n = (int)strnlen(a, 64), m = (int)strnlen(b, 64);
+	for (int j = 0; j <= m; j++)
+		prev[j] = j;
+	for (int i = 1; i <= n; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= m; j++) {
+			const int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			const int del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(int) * (size_t)(m + 1));
+	}
+	return prev[m];
+}
+
+/* "; did you mean --NAME?" for the option nearest to `word` (its text after the dashes,
+ * up to '='), when one is within two edits; else "". */
+static void suggestion(const char *word, const struct cli_opt *opts, char *buf, size_t cap)
+{
+	char w[65];
+	size_t k = 0;
+	while (word[k] == '-')
+		k++;
+	snprintf(w, sizeof w, "%.*s", (int)strcspn(word + k, "="), word + k);
+	int best = 3;
+	const char *name = NULL;
+	for (int i = 0; opts[i].name; i++) {
+		const int d = edit_distance(w, opts[i].name);
+		if (d < best)
+			best = d, name = opts[i].name;
+	}
+	if (name)
+		snprintf(buf, cap, "; did you mean --%s?", name);
+	else
+		snprintf(buf, cap, "; --help lists them");
+}
+
 int cli_next(int argc, char **argv, const char *so, const struct option *lo,
              const struct cli_opt *opts, unsigned char *seen)
 {
 	opterr = 0;
-	int ch = getopt_long(argc, argv, so, lo, NULL);
+	int li = -1;
+	int ch = getopt_long(argc, argv, so, lo, &li);
 	if (ch == -1)
 		return -1;
+	/* a long option is spelled out: getopt_long also takes unambiguous prefixes, which
+	 * ordo refuses (a prefix unique today is ambiguous once an option is added, and a
+	 * record's command should read as the options' names) */
+	if (ch != '?' && li >= 0 && optind >= 1 && optind <= argc) {
+		/* the option's own word: before its value when that was the next word (getopt
+		 * moves the words it has read to the front, so they sit just before optind) */
+		const char *text = optarg && optind >= 2 && optarg == argv[optind - 1]
+		                       ? argv[optind - 2]
+		                       : argv[optind - 1];
+		if (!strncmp(text, "--", 2) && strcspn(text + 2, "=") < strlen(lo[li].name)) {
+			fprintf(stderr,
+			        "%s: '%s': write the option's whole name, --%s (ordo takes no "
+			        "abbreviations)\n",
+			        cli_prog, text, lo[li].name);
+			return '?';
+		}
+	}
 	if (ch == '?') {
 		const char *what = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		const struct cli_opt *o = NULL;
@@ -51,8 +110,11 @@ int cli_next(int argc, char **argv, const char *so, const struct option *lo,
 			fprintf(stderr, "%s: --%s needs a value (%s)\n", cli_prog, o->name, o->arg);
 		else if (optopt && optopt < 256 && what[0] == '-' && what[1] != '-')
 			fprintf(stderr, "%s: unknown option '-%c'\n", cli_prog, optopt);
-		else
-			fprintf(stderr, "%s: unknown option '%s'\n", cli_prog, what);
+		else {
+			char hint[96];
+			suggestion(what, opts, hint, sizeof hint);
+			fprintf(stderr, "%s: unknown option '%s'%s\n", cli_prog, what, hint);
+		}
 		return '?';
 	}
 	for (int k = 0; opts[k].name; k++)

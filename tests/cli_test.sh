@@ -239,6 +239,12 @@ expect2() { # expect2 NAME PATTERN CMD...: exit status 2 and PATTERN on stderr
 	set -e
 	[ $st -eq 2 ] && grep -q -- "$pat" "$tmp/x.err" || fail "$name: status $st, $(cat "$tmp/x.err")"
 }
+# options: no abbreviations, a suggestion for a misspelling, a note for more threads
+# than CPUs (issue 44, trip 8)
+expect2 "--thread" "write the option's whole name, --threads (ordo takes no abbreviations)" "$bin/sssp" "$tests/fixtures/tiny.gr" --thread 2
+expect2 "--tirals" "unknown option '--tirals'; did you mean --trials?" "$bin/sssp" "$tests/fixtures/tiny.gr" --tirals 3
+"$bin/sssp" "$tests/fixtures/tiny.gr" -n 1 -t 64 2>&1 >/dev/null | grep -q "note: 64 threads on the [0-9]* CPUs* of this process's affinity mask" ||
+	[ "$(nproc)" -ge 64 ] || fail "-t 64 on $(nproc) CPUs ran without a word"
 for app in bfs astar mst kcore; do
 	[ -x "$bin/$app" ] || fail "$app was not built"
 	"$bin/$app" --help | grep -q -- "--wl" || fail "$app --help"
