@@ -17,6 +17,7 @@ struct dimacs_st {
 	bool have_p, co;
 	uint64_t n, m, p_line;
 	uint64_t expect_n; /* .co: the graph's node count */
+	bool both_ways;    /* .gr: ordo's symmetric line (IO_SYM_DIMACS) */
 	char unit[32];     /* .co: unit named by a "(unit: X)" comment, as ordo writes */
 	/* .co */
 	int32_t *xy;
@@ -50,6 +51,9 @@ static int gr_header(void *vst, const char *p, const char *e, uint64_t line, cha
 			st->unit[k] = 0;
 		}
 	}
+	if (p < e && is_comment(p, e) && !st->co && (size_t)(e - p) >= strlen(IO_SYM_DIMACS) &&
+	    !memcmp(p, IO_SYM_DIMACS, strlen(IO_SYM_DIMACS)))
+		st->both_ways = true;
 	if (p == e || is_comment(p, e))
 		return 1;
 	if (st->have_p)
@@ -175,6 +179,7 @@ static int read_dimacs(struct io_in *in, const char *path, const struct ordo_loa
 	}
 	out->chain = res.arcs;
 	out->n = st.n;
+	out->both_ways = st.both_ways;
 	return 0;
 }
 

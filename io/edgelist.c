@@ -13,6 +13,7 @@ struct el_st {
 	bool started, weighted;
 	uint64_t declared_n; /* from ordo's own header "# written by ordo: N nodes, M arcs" */
 	uint64_t declared_m; /* UINT64_MAX: no header declared it */
+	bool both_ways;      /* the header ends with IO_SYM_WORD */
 	uint64_t first_line;
 	struct io_text_fmt *fmt; /* the header decides whether its chains carry weights */
 };
@@ -41,6 +42,11 @@ static int el_header(void *vst, const char *p, const char *e, uint64_t line, cha
 			unsigned long long m = strtoull(end + 7, &end2, 10);
 			if (end2 > end + 7 && end2 < e && !strncmp(end2, " arcs", 5))
 				st->declared_m = m;
+			const char *t = e;
+			while (t > q && (t[-1] == '\r' || t[-1] == ' '))
+				t--;
+			const size_t k = strlen(IO_SYM_WORD);
+			st->both_ways = (size_t)(t - q) > k && !memcmp(t - k, IO_SYM_WORD, k);
 		}
 	}
 	if (q == e || el_comment(q))
@@ -120,6 +126,7 @@ static int read_edgelist(struct io_in *in, const char *path, const struct ordo_l
 		return rc;
 	out->chain = res.arcs;
 	out->n = st.declared_n; /* 0: max id + 1 (or remapped with compact_ids) */
+	out->both_ways = st.both_ways;
 	return 0;
 }
 

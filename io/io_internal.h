@@ -218,7 +218,16 @@ struct io_arcs {
 	uint64_t n;     /* nodes the file declares; 0: largest id + 1 */
 	bool symmetric; /* the file declared the graph undirected and listed each edge
 	                   once: load() symmetrises and marks the graph symmetric */
+	/* the file says it lists both arcs of every edge (ordo's own writers mark a
+	 * symmetric graph so): load() marks the graph symmetric when its arcs match
+	 * their reverses (checked), so it reads back as it was written */
+	bool both_ways;
 };
+
+/* The header line ordo's DIMACS and edge-list writers add for a symmetric graph (the
+ * edge list's ends its "# written by ordo: ..." line with IO_SYM_WORD). */
+#define IO_SYM_DIMACS "c written by ordo: symmetric (every arc has its reverse)"
+#define IO_SYM_WORD   ", symmetric"
 
 struct io_format {
 	struct ordo_format_info info;

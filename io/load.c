@@ -337,7 +337,21 @@ static int build(const char *path, const struct io_format *f, const struct ordo_
 		note(info, "%s", "symmetric (declared by the file)");
 	}
 	bo.n = arcs->n; /* edge lists: n from ordo's own header, else (0) the largest id + 1 */
+	const bool mark = arcs->both_ways && !arcs->symmetric && !bo.symmetrize;
+	if (mark)
+		bo.compress = false; /* checked on the plain arcs; the preparation compresses */
 	int rc = ordo_graph_build(&arcs->chain, &bo, out, &info->build, err);
+	if (!rc && mark) {
+		if (ordo_graph_arcs_symmetric(*out)) {
+			(*out)->flags |= ORDO_GRAPH_SYMMETRIC;
+			note(info, "%s", "symmetric (as ordo wrote it; checked)");
+		} else {
+			note(
+			    info, "%s",
+			    "the header says symmetric, but some arc lacks its reverse of the same "
+			    "weight: read as directed");
+		}
+	}
 	if (rc) {
 		ordo_err_prefix(err, "%s: ", path);
 		if (rc == ORDO_ERANGE && (f->info.flags & ORDO_FORMAT_RAW_IDS) && arcs->n &&

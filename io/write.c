@@ -194,7 +194,8 @@ int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
 	int hl = 0;
 	switch (fmt) {
 	case ORDO_FMT_DIMACS:
-		hl = snprintf(head, sizeof head, "c written by ordo\np sp %u %llu\n", g->n,
+		hl = snprintf(head, sizeof head, "c written by ordo\n%sp sp %u %llu\n",
+		              g->flags & ORDO_GRAPH_SYMMETRIC ? IO_SYM_DIMACS "\n" : "", g->n,
 		              (unsigned long long)g->m);
 		break;
 	case ORDO_FMT_CO:
@@ -212,8 +213,9 @@ int io_write_text(const char *path, int fmt, const struct ordo_graph *g,
 		              g->w ? "integer" : "pattern", g->n, g->n, (unsigned long long)g->m);
 		break;
 	case ORDO_FMT_EDGELIST:
-		hl = snprintf(head, sizeof head, "# written by ordo: %u nodes, %llu arcs, %s\n",
-		              g->n, (unsigned long long)g->m, g->w ? "u v weight" : "u v");
+		hl = snprintf(head, sizeof head, "# written by ordo: %u nodes, %llu arcs, %s%s\n",
+		              g->n, (unsigned long long)g->m, g->w ? "u v weight" : "u v",
+		              g->flags & ORDO_GRAPH_SYMMETRIC ? IO_SYM_WORD : "");
 		break;
 	default:
 		break;
