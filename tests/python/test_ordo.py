@@ -103,7 +103,7 @@ def test_astar_matches_networkx(wl, threads):
     for s, t in ((0, 1199), (5, 600)):
         r = ordo.astar(g, s, t, scheduler=wl, threads=threads)
         assert r.verified is True
-        assert int(r.distance[0]) == nx.astar_path_length(G, s, t, weight="weight")
+        assert r.distance == nx.astar_path_length(G, s, t, weight="weight")
 
 
 def test_fixture_file_every_scheduler():
@@ -461,3 +461,37 @@ def test_the_example_script_runs(tmp_path):
         assert (tmp_path / "c.png").stat().st_size > 1000
     except ImportError:
         pass
+
+
+# ---- conventions a SciPy or NetworkX user expects ----
+
+def test_scipy_conventions_side_by_side():
+    A = random_graph(seed=12)
+    ref_d, ref_p = cg.dijkstra(A, indices=3, return_predecessors=True)
+    r = ordo.sssp(A, 3, float_dist=True, return_predecessors=True)  # a matrix directly
+    assert r.dist.dtype == np.float64
+    np.testing.assert_array_equal(r.dist, ref_d)  # inf where unreached, as SciPy
+    assert r.predecessors.dtype == np.int32
+    np.testing.assert_array_equal(r.predecessors == -9999, ref_p == -9999)
+    for v in np.flatnonzero(r.predecessors >= 0):  # a shortest-path tree (ties may differ)
+        u = r.predecessors[v]
+        assert r.dist[u] + A[u, v] == r.dist[v]
+    assert r.parent[3] == 3 and ordo.sssp(A, 3).dist.dtype == np.uint64
+
+
+def test_version_and_errors():
+    assert ordo.__version__ == "0.1.0"
+    with pytest.raises(OSError, match="nope.gr"):  # a file's fault is an OSError too
+        ordo.load("/nonexistent/nope.gr")
+    try:
+        ordo.load("/nonexistent/nope.gr")
+    except ordo.FileError as e:
+        assert isinstance(e, ordo.Error) and e.code == -3
+        assert str(e).startswith("/nonexistent/nope.gr: cannot open")  # the message alone
+    with pytest.raises(ordo.Error) as bad:
+        ordo.load(os.path.join(FIX, "..", "malformed", "gr_id_big.gr"))
+    assert not isinstance(bad.value, OSError) and bad.value.code == -5  # ORDO_ERANGE
+    assert str(bad.value).endswith("gr_id_big.gr:2: arc head (node id) 9 out of range "
+                                   "(expected 1..3)")
+    with pytest.raises(TypeError, match="or a SciPy sparse matrix"):
+        ordo.sssp([[0, 1], [1, 0]], 0)

@@ -209,4 +209,4 @@ def test_python_astar_gives_the_path():
     import ordo
     g = ordo.load(os.path.join(FIX, "tiny.gr"))
     r = ordo.astar(g, 0, 3)
-    assert list(r.path) == [0, 1, 2, 3] and int(r.distance[0]) == 11
+    assert list(r.path) == [0, 1, 2, 3] and r.distance == 11

@@ -24,9 +24,11 @@ import json as _json
 import numpy as _np
 
 from . import _core
-from ._core import Error
+from ._core import Error, FileError
 
-__all__ = ["Error", "Graph", "Result", "load", "sssp", "bfs", "astar", "mst", "kcore",
+__version__ = "0.1.0"  # the package's, as setup.py says
+
+__all__ = ["Error", "FileError", "Graph", "Result", "load", "sssp", "bfs", "astar", "mst", "kcore",
            "schedulers", "resolve_scheduler", "DIST_INF", "LEVEL_INF"]
 
 DIST_INF = _np.iinfo(_np.uint64).max   # an unreached node's distance
@@ -227,16 +229,15 @@ class Result:
 def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
          options=None, seats=None, coop=None):
     if not isinstance(g, Graph):
-        raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...), not %s"
-                        % (app, type(g).__name__))
+        g = _graph_of(g, app)
     threads = _integer(threads, "threads", 0, 4096)
     seed = _integer(seed, "seed", 0, 2 ** 64 - 1)
     if g.n == 0 and (sources or targets):
         raise ValueError("%s: the graph has no nodes, so no %s" % (
             app, "source" if sources else "target"))
     # the app's own options, spelled as its binary's (--handoff-round: handoff_round)
-    opts = ["%s=%s" % (k.replace("_", "-"), v) for k, v in (options or {}).items()
-            if v is not None]
+    opts = [k.replace("_", "-") if v is True else "%s=%s" % (k.replace("_", "-"), v)
+            for k, v in (options or {}).items() if v is not None and v is not False]
     out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
                     threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
                     opts, None if seats is None else str(seats),
@@ -265,6 +266,19 @@ def _integer(v, what, lo=0, hi=None):
     return i
 
 
+def _graph_of(g, app):
+    """A SciPy sparse matrix (or array) taken as its graph, as scipy.sparse.csgraph's
+    functions take one; anything else is a TypeError naming what is accepted."""
+    try:
+        import scipy.sparse as sp
+        if sp.issparse(g):
+            return Graph.from_scipy(g)
+    except ImportError:
+        pass
+    raise TypeError("%s takes an ordo.Graph (ordo.load, Graph.from_scipy, ...) or a SciPy "
+                    "sparse matrix, not %s" % (app, type(g).__name__))
+
+
 def _queries(q, what="source"):
     if q is None:
         return None
@@ -274,14 +288,31 @@ def _queries(q, what="source"):
 
 
 def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-         lookahead=None, seats=None, coop=None):
+         lookahead=None, seats=None, coop=None, return_predecessors=False,
+         float_dist=False):
     """Single-source shortest paths from `source` (an input node id; a list runs one
-    trial per source and returns a list). dist: uint64, DIST_INF where unreached.
-    Every app also takes seats ("auto", "adapt", "all" or a count) and coop (True: the
-    machine's default budget of cores; a string: the budget's name), as the binaries'
-    --seats and --coop, for sharing the machine."""
-    r = _run("sssp", g, _queries(source), None, scheduler, threads, seed, verify, delta,
-             lookahead, seats=seats, coop=coop)
+    trial per source and returns a list); g an ordo.Graph or a SciPy sparse matrix.
+    dist: uint64, DIST_INF where unreached (exact for every 64-bit length);
+    float_dist=True gives float64 with inf there instead, as SciPy's dijkstra does
+    (exact while lengths stay below 2**53). return_predecessors=True adds
+    `predecessors` in SciPy's convention (int32, -9999 for the source and unreached
+    nodes) and `parent` in ordo's (uint32, the source's is itself, LEVEL_INF where
+    unreached), a shortest-path tree in input ids. Every app also takes seats
+    ("auto", "adapt", "all" or a count) and coop (True: the machine's default budget
+    of cores; a string: the budget's name), as the binaries' --seats and --coop, for
+    sharing the machine."""
+    srcs = _queries(source)
+    r = _run("sssp", g, srcs, None, scheduler, threads, seed, verify, delta, lookahead,
+             dict(parents=bool(return_predecessors)), seats=seats, coop=coop)
+    for res, s in zip(r, srcs):
+        if return_predecessors:
+            p = res.parent.astype(_np.int64)
+            p[(res.parent == LEVEL_INF) | (_np.arange(len(p)) == s)] = -9999
+            res.predecessors = p.astype(_np.int32)
+        if float_dist:
+            d = res.dist.astype(_np.float64)
+            d[res.dist == DIST_INF] = _np.inf
+            res.dist = d
     return r if _np.ndim(source) else r[0]
 
 
@@ -301,8 +332,9 @@ def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
 def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
           lookahead=None, heuristic_scale=None, seats=None, coop=None):
     """Point-to-point shortest path guided by the graph's coordinates (load them with
-    the graph). distance: the length (uint64 array of one); path: the path's nodes from
-    source to target (uint32 input ids; empty when the target is unreached).
+    the graph). distance: the length, a number (an int; inf when the target is
+    unreached); path: the path's nodes from source to target (uint32 input ids; empty
+    when the target is unreached).
     heuristic_scale: as the binary's --heuristic-scale (default: the largest consistent
     factor)."""
     srcs, tgts = _queries(source), _queries(target, "target")
@@ -310,6 +342,9 @@ def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, del
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
     r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
              dict(heuristic_scale=heuristic_scale), seats=seats, coop=coop)
+    for res in r:  # a number, as networkx.astar_path_length gives
+        d = int(res.distance[0])
+        res.distance = float("inf") if d == DIST_INF else d
     return r if _np.ndim(source) else r[0]
 
 

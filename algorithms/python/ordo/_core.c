@@ -30,16 +30,24 @@
 #include "ordo_io.h"
 #include "ordo_schedulers.h"
 
-static PyObject *Error; /* ordo.Error */
+static PyObject *Error;     /* ordo.Error */
+static PyObject *FileError; /* ordo.FileError: an ordo.Error and an OSError */
 
+/* The library's error as an exception: str() is the library's message, .code its
+ * ORDO_E* code; a file's fault (EIO: cannot open, read or write) is an ordo.FileError,
+ * which is also an OSError, so `except OSError` catches it as it catches open()'s. */
 static PyObject *raise_err(const struct ordo_err *e)
 {
-	PyObject *args =
-	    Py_BuildValue("(si)", e->msg[0] ? e->msg : ordo_strerror(e->code), e->code);
-	if (args) {
-		PyErr_SetObject(Error, args);
-		Py_DECREF(args);
-	}
+	PyObject *cls = e->code == ORDO_EIO ? FileError : Error;
+	PyObject *exc =
+	    PyObject_CallFunction(cls, "s", e->msg[0] ? e->msg : ordo_strerror(e->code));
+	if (!exc)
+		return NULL;
+	PyObject *code = PyLong_FromLong(e->code);
+	if (code && PyObject_SetAttrString(exc, "code", code) == 0)
+		PyErr_SetObject(cls, exc);
+	Py_XDECREF(code);
+	Py_DECREF(exc);
 	return NULL;
 }
 
@@ -779,13 +787,26 @@ PyMODINIT_FUNC PyInit__core(void)
 	if (!m)
 		return NULL;
 	Error = PyErr_NewExceptionWithDoc(
-	    "ordo.Error", "an error of the ordo library: args = (message, code)", NULL, NULL);
+	    "ordo.Error",
+	    "an error of the ordo library: str(e) is its message (file and line for bad "
+	    "input), e.code the library's ORDO_E* code",
+	    NULL, NULL);
+	PyObject *bases = Error ? PyTuple_Pack(2, Error, PyExc_OSError) : NULL;
+	FileError = bases ? PyErr_NewExceptionWithDoc(
+	                        "ordo.FileError",
+	                        "an ordo.Error whose cause is a file (cannot open, read or "
+	                        "write it): also an OSError",
+	                        bases, NULL)
+	                  : NULL;
+	Py_XDECREF(bases);
 	Py_INCREF(&GraphType);
-	if (!Error || PyModule_AddObject(m, "Error", Error) < 0 ||
+	if (!Error || !FileError || PyModule_AddObject(m, "Error", Error) < 0 ||
+	    PyModule_AddObject(m, "FileError", FileError) < 0 ||
 	    PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}
 	Py_INCREF(Error);
+	Py_INCREF(FileError);
 	return m;
 }
