@@ -70,7 +70,10 @@ while [ $# -gt 0 ]; do
 	--base) value "$@"; base=$2; shift 2 ;;
 	--bin) value "$@"; bin=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	--list) catalogue | cut -d'|' -f1,2,4 | tr '|' '\t'; exit 0 ;;
+	--list) # with the sizes the catalogue knows (DIMACS's, checked on every fetch)
+		printf 'name\tkind\tremote file\tnodes\tarcs\n'
+		catalogue | cut -d'|' -f1,2,4,5,6 | sed 's/|-|-$/|(its header says)|/' | tr '|' '\t'
+		exit 0 ;;
 	-h|--help) help ;;
 	-*) usage "unknown option $1" ;;
 	*) break ;;
@@ -137,7 +140,7 @@ for name in "$@"; do
 		in="$work/g.txt"; opts="--compact-ids --keep-self-loops"; sample="$in" ;;
 	esac
 	if [ $ok = 0 ]; then
-		echo "fetch.sh: $name: download failed" >&2
+		echo "fetch.sh: $name: download from $site failed (no network here? --base DIR reads a folder laid out like the sites, e.g. a mirror or files copied by hand)" >&2
 		status=1; rm -rf "$work"; continue
 	fi
 	dec=$(declared "$kind" "$sample")

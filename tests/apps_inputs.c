@@ -128,7 +128,8 @@ int main(int argc, char **argv)
 	snprintf(probe, sizeof probe, "%s/road/rome99.gr", dir);
 	if (access(probe, R_OK)) {
 		printf("SKIP: %s not found: the shared real graphs are not beside this clone "
-		       "(set ORDO_INPUTS to their directory)\n",
+		       "(set ORDO_INPUTS to their directory; public graphs of your own: "
+		       "inputs/fetch.sh --list)\n",
 		       probe);
 		return 77;
 	}

@@ -45,7 +45,11 @@ grep -q "expected '4 3'" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: message"; e
 if sh "$inputs/fetch.sh" --base "file://$web" --dest "$out" --bin "$bin" snap-orkut 2>"$tmp/err"; then
 	echo "FAIL: a missing download succeeded"; exit 1
 fi
-grep -q "download failed" "$tmp/err"
+grep -q "download from .* failed (no network here? --base DIR reads a folder laid out like the sites" "$tmp/err" ||
+	{ cat "$tmp/err"; echo "FAIL: a failed download does not mention --base"; exit 1; }
+# --list shows sizes
+sh "$inputs/fetch.sh" --list | grep -q "^usa-ny	dimacs	USA-road-d.NY	264346	733846$" ||
+	{ sh "$inputs/fetch.sh" --list | head -3; echo "FAIL: --list without sizes"; exit 1; }
 test ! -e "$out/snap-roadnet-ca.ordo" && test ! -e "$out/snap-orkut.ordo"
 test -z "$(ls -A "$out" | grep -v '\.ordo$' || true)" || { ls -la "$out"; echo "FAIL: leftovers"; exit 1; }
 # usage: --help to stdout with status 0; errors are one line on stderr with status 2,

@@ -4,7 +4,7 @@
 dir=${ORDO_INPUTS:-$1}
 shift
 if [ ! -d "$dir" ]; then
-	why="$dir not found: the shared real graphs are not beside this clone (configure with -DORDO_INPUTS_DIR=... or set ORDO_INPUTS to run these tests)"
+	why="$dir not found: the shared real graphs are not beside this clone (configure with -DORDO_INPUTS_DIR=... or set ORDO_INPUTS to a folder with road/ and social/ and their SOURCES.md to run these tests; for real graphs of your own, inputs/fetch.sh downloads public ones: inputs/fetch.sh --list)"
 	echo "skipped: $why"
 	# ctest shows no output of a skipped test: tests/skipped.sh prints this after the run
 	if [ -n "${ORDO_SKIP_NOTE:-}" ]; then

@@ -21,7 +21,8 @@ static bool path_of(char *buf, size_t cap, const char *rel)
 	if (access(buf, R_OK) == 0)
 		return true;
 	cr_skip_test("%s not found: the shared real graphs are not beside this clone "
-	             "(set ORDO_INPUTS to their directory to run this test)",
+	             "(set ORDO_INPUTS to their directory to run this test; public graphs of "
+	             "your own: inputs/fetch.sh --list)",
 	             buf);
 	return false;
 }

@@ -124,7 +124,10 @@ static struct ordo_graph *shared(const char *rel, struct ordo_load_opts *o)
 	char p[1024];
 	snprintf(p, sizeof p, "%s/%s", env && *env ? env : ORDO_INPUTS_DIR, rel);
 	if (access(p, R_OK)) {
-		cr_skip_test("%s not found: the shared real graphs are not beside this clone", p);
+		cr_skip_test("%s not found: the shared real graphs are not beside this clone (set "
+		             "ORDO_INPUTS to their directory; public graphs of your own: "
+		             "inputs/fetch.sh --list)",
+		             p);
 		return NULL;
 	}
 	struct ordo_graph *g;
