@@ -44,16 +44,6 @@ static int kind_of(const char *path)
 	return has_suffix(path, ".npy") ? ANS_NPY : has_suffix(path, ".npz") ? ANS_NPZ : ANS_TEXT;
 }
 
-void harness_dir_of(const char *path, char *dir, size_t cap)
-{
-	snprintf(dir, cap, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	else
-		snprintf(dir, cap, ".");
-}
-
 int harness_check_output(const struct app_kernel *k, const char *path)
 {
 	if (!k->answer) {
@@ -61,27 +51,7 @@ int harness_check_output(const struct app_kernel *k, const char *path)
 		        k->name);
 		return 2;
 	}
-	struct stat sb;
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "%s: --output %s: %s, not a file; give a file name\n", cli_prog,
-		        path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
-		return 2;
-	}
-	char dir[4096];
-	harness_dir_of(path, dir, sizeof dir);
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		fprintf(stderr,
-		        "%s: --output %s: the folder %s does not exist (ordo creates no "
-		        "folders)\n",
-		        cli_prog, path, dir);
-		return 2;
-	}
-	if (access(dir, W_OK)) {
-		fprintf(stderr, "%s: --output %s: cannot write in %s: %s\n", cli_prog, path, dir,
-		        strerror(errno));
-		return 3;
-	}
-	return 0;
+	return cli_check_output_path("--output", path);
 }
 
 /* ---- values in the input's order ---- */

@@ -88,9 +88,7 @@ int harness_check_out(struct app_run *r);
 /* --output (app_answer.c): the path checked before the load; the last trial's answer
  * written (text, .npy or .npz by its name), atomically. Exit statuses as app_main's. */
 int harness_check_output(const struct app_kernel *k, const char *path);
-/* The folder a file path names ("." for a bare name), for the checks of --out and
- * --output before the load. */
-void harness_dir_of(const char *path, char *dir, size_t cap);
+
 int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no);
 int harness_emit(struct app_run *r, int trial_no, const struct trial *t);
 void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no,

@@ -303,7 +303,7 @@ int harness_check_out(struct app_run *r)
 			return 3;
 		}
 		char dir[4096];
-		harness_dir_of(path, dir, sizeof dir);
+		cli_dir_of(path, dir, sizeof dir);
 		if (access(dir, W_OK)) {
 			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", cli_prog,
 			        path, dir, strerror(errno));

@@ -1,10 +1,12 @@
 /* cli.c - shared command-line handling of the ordo binaries (see ordo_cli.h). */
 #include "ordo_cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ordo_git_rev.h"
@@ -415,6 +417,40 @@ void cli_progress(void *user, const char *path, uint64_t done, uint64_t total)
 	        total ? 100.0 * (double)done / (double)total : 0.0,
 	        (unsigned long long)(done >> 20));
 	fflush(stderr);
+}
+
+void cli_dir_of(const char *path, char *dir, size_t cap)
+{
+	snprintf(dir, cap, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	else
+		snprintf(dir, cap, ".");
+}
+
+int cli_check_output_path(const char *opt, const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "%s: %s %s: %s, not a file; give a file name\n", cli_prog, opt,
+		        path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return 2;
+	}
+	char dir[4096];
+	cli_dir_of(path, dir, sizeof dir);
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr,
+		        "%s: %s %s: the folder %s does not exist (ordo creates no folders)\n",
+		        cli_prog, opt, path, dir);
+		return 2;
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "%s: %s %s: cannot write in %s: %s\n", cli_prog, opt, path, dir,
+		        strerror(errno));
+		return 3;
+	}
+	return 0;
 }
 
 int cli_fail(const char *prog, const struct ordo_err *err)

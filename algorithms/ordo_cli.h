@@ -56,6 +56,13 @@ void cli_progress(void *user, const char *path, uint64_t done, uint64_t total);
 
 /* Prints "prog: message" on stderr and returns ordo_exit_status(code). */
 int cli_fail(const char *prog, const struct ordo_err *err);
+/* The rule every tool applies to a file it will write (given with option `opt`, "-o",
+ * "--output", ...), before any work: not a directory, and its folder exists and is
+ * writable (ordo creates no folders). 0, or the exit status with the message printed
+ * (2: a directory or a missing folder; 3: the folder cannot be written). */
+int cli_check_output_path(const char *opt, const char *path);
+/* The folder a file path names ("." for a bare name). */
+void cli_dir_of(const char *path, char *dir, size_t cap);
 
 /* Parses an integer option value; prints an error and returns false when invalid. */
 bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,

@@ -241,6 +241,11 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 		        c->out ? ordo_format_name(fmt) : "");
 		return 2;
 	}
+	int bad = c->out ? cli_check_output_path("-o", c->out) : 0;
+	if (!bad && c->coords_out)
+		bad = cli_check_output_path("--coords-out", c->coords_out);
+	if (bad)
+		return bad;
 	if (c->out && !c->to && ordo_format_of_extension(c->out) < 0) {
 		fprintf(stderr,
 		        "%s: -o %s: the extension names no format (`--to help` lists them); give "

@@ -165,6 +165,14 @@ class Runs(unittest.TestCase):
         self.assertEqual(sorted(ta["yticks"]), ["obim", "smq:steal_size=1",
                                                 "smq:steal_size=4"])
 
+    def test_a_missing_output_folder_is_refused_first(self):
+        # the binaries' rule: nothing is created, and nothing runs before the check
+        p = bench("run", "--apps", "sssp", "--inputs", "tiny", "--threads", "1", "--out",
+                  os.path.join(self.tmp, "no", "r.jsonl"), check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("does not exist (ordo creates no folders)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "no")))
+
     def test_a_failing_cell_is_recorded_and_reported(self):
         out = os.path.join(self.tmp, "f.jsonl")
         p = bench("run", "--apps", "sssp", "--inputs", GEN, "--wl", "smq", "--wl",

@@ -253,6 +253,10 @@ lines=$(grep -vc '^#' "$tmp/sym.txt")
 { sed -n 1p "$tmp/sym.txt" | sed "s/ [0-9]* arcs/ $((lines - 1)) arcs/"; grep -v '^#' "$tmp/sym.txt" | sed '$d'; } >"$tmp/sym_cut.txt"
 "$bin/ordo-convert" "$tmp/sym_cut.txt" --info 2>&1 | grep -q "the header says symmetric, but some arc lacks its reverse" ||
 	fail "a symmetric claim that does not hold: $("$bin/ordo-convert" "$tmp/sym_cut.txt" --info 2>&1)"
+# one rule for every tool's output path, checked before the work (issue 44, trip 10)
+expect2 "ordo-gen -o DIR" "-o $tmp: a directory, not a file; give a file name" "$bin/ordo-gen" road:W=10,H=10 -o "$tmp"
+expect2 "ordo-convert into a missing folder" "the folder $tmp/none does not exist (ordo creates no folders)" "$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/none/x.ordo"
+expect2 "sssp --output DIR" "--output $tmp: a directory, not a file" "$bin/sssp" "$tests/fixtures/tiny.gr" -n 1 --output "$tmp"
 # options: no abbreviations, a suggestion for a misspelling, a note for more threads
 # than CPUs (issue 44, trip 8)
 expect2 "--thread" "write the option's whole name, --threads (ordo takes no abbreviations)" "$bin/sssp" "$tests/fixtures/tiny.gr" --thread 2

@@ -100,6 +100,18 @@ def die(msg, code=2):
     sys.exit(code)
 
 
+def check_out_file(path, opt="--out"):
+    """The binaries' rule for a file to write (cli_check_output_path), before any work:
+    not a directory, and its folder exists (nothing is created) and is writable."""
+    if os.path.isdir(path):
+        die("%s %s: a directory, not a file; give a file name" % (opt, path))
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        die("%s %s: the folder %s does not exist (ordo creates no folders)" % (opt, path, d))
+    if not os.access(d, os.W_OK):
+        die("%s %s: cannot write in %s" % (opt, path, d), 3)
+
+
 # ---- grids -------------------------------------------------------------------------
 
 def split_top(text, sep=","):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from .cells import cell_key, expand_inputs, registered_schedulers, resolve_input, schedule
-from .common import Appender, die, expand_list, expand_spec
+from .common import Appender, check_out_file, die, expand_list, expand_spec
 from .report import md_load_table, md_mono_table, md_rank_table, micro_rows
 from .results import asked_results
 from .run import done_rounds, environment
@@ -23,7 +23,7 @@ def measure_rounds(args, kind, cells, measure, label):
     env = environment(args)
     seen = done_rounds(args.out)
     failed = measured = reused = 0
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    check_out_file(args.out)
     with Appender(args.out) as f:
         for rnd, c in schedule(cells, args.rounds):
             if (cell_key(c), rnd) in seen:

@@ -11,7 +11,7 @@ import sys
 import time
 
 from .cells import cell_key, enumerate_cells, resolve_input, schedule
-from .common import Appender, DRIVER, ROOT, die, read_lines, ropen
+from .common import Appender, DRIVER, ROOT, check_out_file, die, read_lines, ropen
 from .report import TERMS, md_ab_table, md_cells_table
 from .results import asked_results, load_results, summarise, variant_order
 
@@ -133,6 +133,7 @@ def done_rounds(path):
 
 
 def cmd_run(args, schedulers=None):
+    check_out_file(args.out)  # before any cell, as the binaries check theirs
     cells = enumerate_cells(args, schedulers)
     if not cells:
         die("no cells")
@@ -152,7 +153,6 @@ def cmd_run(args, schedulers=None):
         env["variants"] = [[k, v] for k, v in args.variants.items()]
     if args.noises:
         env["noises"] = args.noises
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     failed, t0 = 0, time.time()
     tty = sys.stderr.isatty()
     skipped = len(order) - len(todo)
