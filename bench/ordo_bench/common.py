@@ -184,6 +184,9 @@ def fresh_out(args, name):
     """The default result file: a new one under the build folder per command, so a run
     never reuses another run's cells unless --out names that file."""
     d = os.path.join(os.path.abspath(args.build), "bench-results")
+    # ordo-bench's own folder under the build folder: made here (a path the user names
+    # must already have its folder, as for every tool: check_out_file)
+    os.makedirs(d, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for k in itertools.count():
         path = os.path.join(d, "%s-%s%s.jsonl" % (name, stamp, "-%d" % k if k else ""))
