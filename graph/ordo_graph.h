@@ -175,7 +175,8 @@ int ordo_graph_validate(const struct ordo_graph *g, struct ordo_err *err);
  * with the weight w, as multisets: compared by two 64-bit sums of hashed arcs, one over
  * the arcs and one over their reverses, in parallel (O(m)); a graph that is not
  * symmetric passes with probability about 2^-64. False for a compressed graph (not
- * asked of one). For files that claim symmetry (GAPBS's undirected flag). */
+ * asked of one). The one symmetry check: files that claim symmetry (GAPBS's undirected
+ * flag, ordo's own marks), the METIS writer, Python's Graph.from_csr(symmetric=None). */
 bool ordo_graph_arcs_symmetric(const struct ordo_graph *g);
 /* Removes the self-loops of the plain graph g in place (offsets, targets, weights
  * compacted; the arrays keep their size); returns how many. Not for a mapped or

@@ -128,50 +128,11 @@ static void fmt_node(struct obuf *b, const struct ordo_graph *g, uint32_t u, int
 	b->len = (size_t)(s - b->p);
 }
 
-struct arc_key {
-	uint64_t ends; /* min << 32 | max */
-	uint32_t w;
-};
-
-static int cmp_key(const void *x, const void *y)
-{
-	const struct arc_key *a = x, *b = y;
-	if (a->ends != b->ends)
-		return a->ends < b->ends ? -1 : 1;
-	return a->w < b->w ? -1 : a->w > b->w;
-}
-
-/* True when the arcs u->v (u < v) and the arcs v->u (v > u), each with its weight, are
- * the same multiset: every arc has a reverse arc of the same weight. */
+/* Every arc has a reverse arc of the same weight (METIS stores undirected graphs): the
+ * graph's mark, or the check over its arcs (ordo_graph_arcs_symmetric). */
 static bool symmetric(const struct ordo_graph *g)
 {
-	if (g->flags & ORDO_GRAPH_SYMMETRIC)
-		return true;
-	uint64_t m = g->m;
-	struct arc_key *fwd = malloc((m ? m : 1) * sizeof *fwd);
-	struct arc_key *bwd = malloc((m ? m : 1) * sizeof *bwd);
-	bool ok = fwd && bwd;
-	uint64_t k = 0, r = 0;
-	for (uint32_t u = 0; ok && u < g->n; u++)
-		for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			uint32_t v = g->dst[e];
-			struct arc_key key = {u < v ? (uint64_t)u << 32 | v : (uint64_t)v << 32 | u,
-			                      g->w ? g->w[e] : 0};
-			if (u < v)
-				fwd[k++] = key;
-			else if (u > v)
-				bwd[r++] = key;
-		}
-	ok = ok && k == r;
-	if (ok) {
-		qsort(fwd, k, sizeof *fwd, cmp_key);
-		qsort(bwd, r, sizeof *bwd, cmp_key);
-		for (uint64_t i = 0; ok && i < k; i++)
-			ok = fwd[i].ends == bwd[i].ends && fwd[i].w == bwd[i].w;
-	}
-	free(fwd);
-	free(bwd);
-	return ok;
+	return (g->flags & ORDO_GRAPH_SYMMETRIC) || ordo_graph_arcs_symmetric(g);
 }
 
 int io_write_text(const char *path, int fmt, const struct ordo_graph *g,

@@ -29,7 +29,7 @@
 	X(COUNT_PUBLISH)  /* executor: right before a task's children are counted (pushed[]) */  \
 	X(PUSH_PUBLISH)   /* executor: between counting children and pushing them */             \
 	X(DONE_PUBLISH)   /* executor: right before done[], after the children's push */         \
-	X(LOOP_JOIN)      /* executor: between joining a task's loop and checking it is open */  \
+	X(LOOP_JOIN)      /* executor: between seeing a task's loop open and joining it */       \
 	X(LOOP_CLOSE)     /* executor: between closing a task's loop and counting its helpers */ \
 	X(EBR_ANNOUNCE)   /* ebr: between reading the epoch and announcing it */                 \
 	X(EBR_ADVANCE)    /* ebr: between checking every announcement and advancing */           \

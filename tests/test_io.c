@@ -604,6 +604,29 @@ Test(load, a_fifo_is_read_once, .init = mk_tmp, .fini = rm_tmp, .timeout = 30)
 	expect_fail("/dev/null", ORDO_EIO, "a character device: expected a regular file or a pipe");
 }
 
+/* The METIS writer stores undirected graphs only: a graph with an arc whose reverse is
+ * missing, or has another weight, is refused (ordo_graph_arcs_symmetric), a symmetric
+ * one (not marked so) is written. */
+Test(write, metis_refuses_what_is_not_symmetric, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_graph *g = load(FIX "tiny.gr", NULL); /* directed */
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_save(tmp("t.graph"), ORDO_FMT_METIS, g, NULL, &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "METIS stores undirected graphs"), "%s", e.msg);
+	ordo_graph_free(g);
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.no_sibling_coords = true;
+	o.build.symmetrize = true; /* tiny has no antiparallel arcs: every reverse matches */
+	struct ordo_graph *u = load_opts(FIX "tiny.gr", &o, NULL);
+	u->flags &= ~(uint32_t)ORDO_GRAPH_SYMMETRIC; /* the arcs decide, not the mark */
+	cr_assert_eq(ordo_save(tmp("u.graph"), ORDO_FMT_METIS, u, NULL, &e), 0, "%s", e.msg);
+	cr_assert(u->m > 0 && u->w);
+	u->w[0]++; /* one arc's weight no longer its reverse's */
+	cr_assert_eq(ordo_save(tmp("v.graph"), ORDO_FMT_METIS, u, NULL, &e), ORDO_EINVAL);
+	ordo_graph_free(u);
+}
+
 /* A GAPBS file's undirected flag is a claim that decides answers (k-core, MST): it is
  * checked. Two nodes, "undirected", node 0 with four arcs to node 1 and a self-loop,
  * node 1 with none: read as directed (k-core of it, symmetrised, is 1, not 4) with a

@@ -495,3 +495,13 @@ def test_version_and_errors():
                                    "(expected 1..3)")
     with pytest.raises(TypeError, match="or a SciPy sparse matrix"):
         ordo.sssp([[0, 1], [1, 0]], 0)
+
+
+def test_symmetric_none_is_checked_against_the_arcs():
+    ip = np.array([0, 1, 2], np.uint64)
+    both = ordo.Graph.from_csr(ip, np.array([1, 0], np.uint32), np.array([5, 5], np.uint32))
+    assert both.symmetric
+    other = ordo.Graph.from_csr(ip, np.array([1, 0], np.uint32), np.array([5, 6], np.uint32))
+    assert not other.symmetric  # the reverse has another weight
+    one = ordo.Graph.from_csr(np.array([0, 1, 1], np.uint64), np.array([1], np.uint32))
+    assert not one.symmetric  # no reverse at all

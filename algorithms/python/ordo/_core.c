@@ -310,61 +310,6 @@ static PyArrayObject *exact(PyObject *o, int type, const char *what)
 	return (PyArrayObject *)o;
 }
 
-/* Every arc u -> v of weight w has an arc v -> u of weight w, as multisets (from_csr
- * with symmetric=None). Each node's out-
- * arcs and in-arcs (a transpose made by counting) are packed as (other end, weight)
- * keys, sorted and compared: O(m log d), no Python objects. */
-static int cmp_key(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static bool csr_symmetric(const uint64_t *off, const uint32_t *dst, const uint32_t *w, uint32_t n,
-                          bool *oom)
-{
-	const uint64_t m = off[n];
-	uint64_t *toff = calloc((size_t)n + 1, sizeof *toff);
-	uint64_t *tin = malloc((m ? m : 1) * sizeof *tin), *out = NULL;
-	uint64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
-	bool sym = true;
-	if (!toff || !tin || !fill) {
-		*oom = true;
-		goto done;
-	}
-	for (uint64_t i = 0; i < m; i++)
-		toff[dst[i] + 1]++;
-	for (uint32_t v = 0; v < n; v++)
-		toff[v + 1] += toff[v];
-	memcpy(fill, toff, ((size_t)n + 1) * sizeof *fill);
-	for (uint32_t u = 0; u < n; u++)
-		for (uint64_t i = off[u]; i < off[u + 1]; i++) /* v's in-arc from u */
-			tin[fill[dst[i]]++] = (uint64_t)u << 32 | (w ? w[i] : 0);
-	uint64_t cap = 0;
-	for (uint32_t v = 0; v < n && sym; v++) {
-		const uint64_t d = off[v + 1] - off[v];
-		if (d != toff[v + 1] - toff[v]) {
-			sym = false;
-			break;
-		}
-		if (d > cap) {
-			free(out);
-			if (!(out = malloc((cap = d * 2) * sizeof *out))) {
-				*oom = true;
-				break;
-			}
-		}
-		for (uint64_t i = 0; i < d; i++)
-			out[i] = (uint64_t)dst[off[v] + i] << 32 | (w ? w[off[v] + i] : 0);
-		qsort(out, d, sizeof *out, cmp_key);
-		qsort(tin + toff[v], d, sizeof *tin, cmp_key);
-		sym = !memcmp(out, tin + toff[v], d * sizeof *out);
-	}
-done:
-	free(toff), free(tin), free(fill), free(out);
-	return sym;
-}
-
 /* A copy of an array's bytes that ordo owns (freed with the graph), or NULL. */
 static void *owned_copy(PyArrayObject *a)
 {
@@ -376,11 +321,11 @@ static void *owned_copy(PyArrayObject *a)
 }
 
 /* from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric bool or None,
- * copy bool, views tuple): every array checked once here (sizes, indptr's run, ids in range), then
- * symmetric=None checked by csr_symmetric, then the graph made on copies of the arrays
- * (copy) or on the arrays themselves, which are then read-only while the graph holds
- * them (and `views`: the caller's arrays they view), and checked again before each run
- * (revalidate). */
+ * copy bool, views tuple): every array checked once here (sizes, indptr's run, ids in
+ * range), then symmetric=None checked by ordo_graph_arcs_symmetric, then the graph made
+ * on copies of the arrays (copy) or on the arrays themselves, which are then read-only
+ * while the graph holds them (and `views`: the caller's arrays they view), and checked
+ * again before each run (revalidate). */
 static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 {
 	(void)mod;
@@ -432,13 +377,15 @@ static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 			return NULL;
 		}
 	bool sym = PyObject_IsTrue(so) == 1;
-	if (so == Py_None) {
-		bool oom = false;
+	if (so == Py_None) { /* the library's check, on a view of the caller's arrays */
+		const struct ordo_graph view = {.n = (uint32_t)n,
+		                                .m = m,
+		                                .off = (uint64_t *)off,
+		                                .dst = (uint32_t *)dst,
+		                                .w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL};
 		PyThreadState *ts = PyEval_SaveThread();
-		sym = csr_symmetric(off, dst, wa ? PyArray_DATA(wa) : NULL, (uint32_t)n, &oom);
+		sym = ordo_graph_arcs_symmetric(&view);
 		PyEval_RestoreThread(ts);
-		if (oom)
-			return PyErr_NoMemory();
 	}
 	struct ordo_graph *g = calloc(1, sizeof *g);
 	if (!g)
