@@ -8,6 +8,7 @@
 
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
+#include "ordo_edges.h"
 #include "ordo_kcore.h"
 #include "ordo_mst.h"
 #include "ordo_sssp.h"
@@ -510,4 +511,33 @@ int apps_same_answers(const struct ordo_graph *p, const struct ordo_graph *c, co
 out:
 	free(d1), free(d2), free(l1), free(l2);
 	return rc;
+}
+
+/* ---- graphs built by hand ---- */
+
+int apps_ladder(uint32_t W, uint32_t H, struct ordo_graph **out, char *msg, size_t cap)
+{
+	struct ordo_edge_chain c;
+	ordo_chain_init(&c, true);
+	bool ok = true;
+	for (uint32_t r = 0; r < H && ok; r++)
+		for (uint32_t x = 0; x < W && ok; x++) {
+			const uint32_t u = r * W + x;
+			if (x + 1 < W) /* along a rail: all ties, broken by the ends' ids */
+				ok = ordo_chain_push(&c, u, u + 1, 1);
+			if (ok && r + 1 < H) /* a rung: heavier further along the rail */
+				ok = ordo_chain_push(&c, u, u + W, 1000 + x);
+		}
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	struct ordo_build_stats bs;
+	if (!ok) {
+		ordo_chain_free(&c);
+		return FAIL("ladder %ux%u: out of memory", W, H);
+	}
+	if (ordo_graph_build(&c, &(struct ordo_build_opts){0}, &g, NULL, &e))
+		return FAIL("ladder %ux%u: %s", W, H, e.msg);
+	const int rc = ordo_graph_symmetrized(g, 1, out, &bs, &e);
+	ordo_graph_free(g);
+	return rc ? FAIL("ladder %ux%u: %s", W, H, e.msg) : 0;
 }

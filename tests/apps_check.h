@@ -28,6 +28,14 @@ int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *m
  * bounds operator, then level-synchronous peeling. */
 int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 
+/* A ladder of H rails of W nodes (arcs of weight 1 along a rail, all ties) joined by
+ * rungs heavier further along (1000 + column), symmetric. A rail of a few thousand
+ * nodes is an MST component whose segment scans run in parts (MST_SCAN_CHUNK), and its
+ * lightest fronts, the leftmost rungs, sit in one part: that part's floor alone says
+ * what the merged list left out (checked builds check the list). Its forest weighs
+ * H (W - 1) + 1000 (H - 1). */
+int apps_ladder(uint32_t W, uint32_t H, struct ordo_graph **out, char *msg, size_t cap);
+
 /* The same sequential answers (Dijkstra distances and BFS levels from the first picked
  * source; on symmetric graphs the forest and every core number) on a plain graph and
  * its compressed copy. */

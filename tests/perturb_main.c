@@ -53,7 +53,8 @@ enum { P_CONF = 1, P_BFS = 2, P_MST = 4, P_KCORE = 8, P_ALL = 15 };
 /* BFS on a road graph, MST and k-core on its symmetric form and on an R-MAT graph;
  * MST also on an R-MAT graph whose giant component holds thousands of segments, so that
  * its scans run as several parts whose candidate lists overflow (the checked build
- * checks each list a scan makes: mst_cand.c, cand_holds). */
+ * checks each list a scan makes: mst_cand.c, cand_holds), and on a ladder whose
+ * lightest fronts all sit in one part (apps_check.h). */
 static int apps(uint64_t seed, int T, unsigned parts, char *msg, size_t cap)
 {
 	char specs[3][64];
@@ -83,6 +84,15 @@ static int apps(uint64_t seed, int T, unsigned parts, char *msg, size_t cap)
 			rc = apps_kcore_all(s, specs[k], T, msg, cap);
 		ordo_graph_free(g);
 		ordo_graph_free(s);
+		if (rc)
+			return rc;
+	}
+	if (parts & P_MST) { /* a part's floor the only word on what its list left out */
+		struct ordo_graph *l;
+		if (apps_ladder(3000, 6, &l, msg, cap))
+			return -1;
+		int rc = apps_mst_all(l, "ladder 3000x6", T, msg, cap);
+		ordo_graph_free(l);
 		if (rc)
 			return rc;
 	}

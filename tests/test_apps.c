@@ -137,6 +137,21 @@ Test(mst, forests_ties_and_every_scheduler, .timeout = 600)
 	}
 }
 
+Test(mst, a_part_whose_list_holds_the_lightest_fronts, .timeout = 600)
+{
+	/* the forest of a ladder whose rails' scans run in parts (apps_check.h); the
+	 * perturbation build runs it too, checking each list a scan makes */
+	struct ordo_graph *l;
+	char msg[512];
+	cr_assert_eq(apps_ladder(3000, 6, &l, msg, sizeof msg), 0, "%s", msg);
+	struct ordo_forest f;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_kruskal(l, &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(f.weight, (uint64_t)6 * 2999 + 5 * 1000);
+	cr_assert_eq(apps_mst_all(l, "ladder 3000x6", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(l);
+}
+
 Test(astar, tiny_fixture_on_the_sphere)
 {
 	struct ordo_graph *g = tiny();
