@@ -82,6 +82,43 @@ static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err
 	return 0;
 }
 
+/* For a kernel whose delta comes from the graph: a `delta` that the scheduler has and
+ * nothing set (spec, --delta, wl_params) is the graph's hint; r->hinted says so. */
+static int graph_delta(struct app_run *r, struct ordo_err *err)
+{
+	const struct ordo_sched_spec *s = &r->spec;
+	if (!r->k->delta_from_graph)
+		return 0;
+	for (int i = 0; i < s->ops->nparams; i++) {
+		if (strcmp(s->ops->params[i].name, "delta") || (s->given & (1u << i)))
+			continue;
+		ordo_delta_hint(r->g, &r->hint);
+		int rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
+		if (rc)
+			return rc;
+		r->hinted = true;
+		snprintf(r->sched, sizeof r->sched, "%s", r->spec.spec);
+	}
+	return 0;
+}
+
+static void say_hint(const struct app_run *r)
+{
+	const struct ordo_delta_hint *h = &r->hint;
+	if (!r->hinted || !r->hout)
+		return;
+	char rule[64];
+	if (h->wide)
+		snprintf(rule, sizeof rule, "high diameter: width = %d mean weights",
+		         ORDO_HINT_WIDE);
+	else
+		snprintf(rule, sizeof rule, "width = mean weight / mean degree");
+	fprintf(r->hout,
+	        "delta %d from the graph: mean weight %.1f, mean degree %.1f, a %d-node ball "
+	        "%u levels deep (%s); --delta D or the spec's delta= sets it\n",
+	        h->shift, h->mean_weight, h->mean_degree, ORDO_HINT_BALL, h->ball_depth, rule);
+}
+
 static int app_setup(struct app_run *r)
 {
 	const struct app_kernel *k = r->k;
@@ -131,7 +168,8 @@ static int app_setup(struct app_run *r)
 	if (rc)
 		return rc;
 	r->format = fmt;
-	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)))
+	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)) ||
+	    (rc = graph_delta(r, &err)))
 		return cli_fail(cli_prog, &err);
 	struct ordo_graph *g = r->g;
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
@@ -147,6 +185,7 @@ static int app_setup(struct app_run *r)
 		        k->name, r->input, g->n, (unsigned long long)g->m, r->sched,
 		        r->topo.nthreads, r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
 		        r->topo.fake ? ", fake" : "", (long long)c->seed);
+		say_hint(r);
 		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s%s\n",
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
@@ -442,6 +481,8 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 		                    err);
 	if (!rc)
 		rc = app_prepare(&s->r, true, false, err);
+	if (!rc)
+		rc = graph_delta(&s->r, err);
 	if (!rc) {
 		struct app_env env = {.topo = &s->r.topo,
 		                      .seed = o->seed,

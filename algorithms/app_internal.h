@@ -8,6 +8,7 @@
 #define ORDO_APP_INTERNAL_H
 
 #include "ordo_app.h"
+#include "ordo_sssp.h"
 
 /* record formats: the human report (stdout only), JSON lines, CSV */
 enum { F_TEXT, F_JSON, F_CSV };
@@ -48,6 +49,8 @@ struct app_run {
 	void *st;
 	char sched[256];             /* the resolved scheduler spec (text) */
 	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
+	struct ordo_delta_hint hint; /* the graph's delta, when `hinted` (delta_from_graph) */
+	bool hinted;
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
 	struct ordo_coop *coop;              /* --coop's budget, or NULL */

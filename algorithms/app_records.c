@@ -110,6 +110,10 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("n", r->g ? r->g->n : 0);
 	F_U("m", r->g ? r->g->m : 0);
 	F_S("scheduler", r->sched);
+	if (r->hinted) /* the scheduler's delta came from the graph (ordo_delta_hint) */
+		F_U("delta_from_graph", (uint64_t)r->hint.shift);
+	else
+		F_N("delta_from_graph");
 	F_U("threads", r->topo.nthreads);
 	F_U("lookahead", t->rs.lookahead);
 	F_U("seed", r->cfg->seed);

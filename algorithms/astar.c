@@ -228,6 +228,7 @@ const struct app_kernel ordo_kernel_astar = {
                      "baseline tasks); distances checked against Dijkstra",
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
+    .delta_from_graph = true,
     .query = APP_QUERY_PAIR,
     .needs = APP_NEEDS_COORDS,
     .figures = {"distance", "heuristic"},

@@ -79,6 +79,10 @@ struct app_kernel {
 	 * sets them, so `--wl obim` means OBIM tuned for this app, not OBIM's generic
 	 * default; NULL when the schedulers' own defaults fit. */
 	const char *wl_params;
+	/* true: a scheduler's `delta` that neither the spec, --delta nor wl_params sets
+	 * comes from the graph (ordo_delta_hint, for priorities that are distances), and
+	 * the report says what it was made of */
+	bool delta_from_graph;
 	enum app_query_kind query;
 	unsigned needs; /* enum app_needs */
 	/* figures of its check, recorded in this order as fields of these names */

@@ -105,6 +105,7 @@ const struct app_kernel ordo_kernel_sssp = {
     .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
+    .delta_from_graph = true,
     .query = APP_QUERY_SOURCE,
     .figures = {"reached", "max_dist"},
     .opts = sssp_opts,

@@ -533,7 +533,21 @@ for case in "obim|obim:delta=0," "pmod|pmod:delta=0," "obim:delta=5|obim:delta=5
 	"$bin/bfs" --gen road:W=10,H=10 --wl $args -n 1 --format csv 2>/dev/null >"$tmp/wl.csv"
 	grep -q "$want" "$tmp/wl.csv" || fail "bfs --wl $args: expected $want in $(tail -1 "$tmp/wl.csv")"
 done
-"$bin/sssp" --gen road:W=10,H=10 --wl obim -n 1 --format csv 2>/dev/null | grep -q "obim:delta=10," || fail "sssp keeps OBIM's own delta"
+# sssp's delta, when nothing sets it, comes from the graph, and the report says so
+# (issue 48, item 3); the spec's, -d's and a scheduler without one are left alone
+"$bin/sssp" --gen road:W=10,H=10 -n 1 --format csv >"$tmp/h.csv" 2>"$tmp/h.err"
+hd=$(sed -n 's/^delta \([0-9]*\) from the graph: mean weight [0-9.]*, mean degree [0-9.]*, a 1024-node ball [0-9]* levels deep (.*); --delta D .*/\1/p' "$tmp/h.err")
+[ -n "$hd" ] || fail "sssp does not say its delta from the graph: $(cat "$tmp/h.err")"
+grep -q "obim:delta=$hd," "$tmp/h.csv" || fail "sssp's record is not run with delta $hd: $(tail -1 "$tmp/h.csv")"
+for case in "--wl obim:delta=7|obim:delta=7," "-d 5|obim:delta=5," "--wl smq|smq:"; do
+	args=${case%%|*} want=${case#*|}
+	# shellcheck disable=SC2086
+	"$bin/sssp" --gen road:W=10,H=10 $args -n 1 --format csv >"$tmp/h.csv" 2>"$tmp/h.err"
+	grep -q "$want" "$tmp/h.csv" || fail "sssp $args: expected $want in $(tail -1 "$tmp/h.csv")"
+	! grep -q "from the graph" "$tmp/h.err" || fail "sssp $args still takes the graph's delta"
+done
+"$bin/bfs" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "from the graph" && fail "bfs takes a distance delta"
+"$bin/astar" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph" || fail "astar does not take the graph's delta"
 # --help: options only, wrapped at 80 columns; the scheduler table is --wl help's
 for app in sssp bfs astar mst kcore ordo-convert; do
 	"$bin/$app" --help >"$tmp/help.txt"

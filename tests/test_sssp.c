@@ -8,10 +8,12 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ordo_gen.h"
 #include "ordo_io.h"
 #include "ordo_sssp.h"
 
@@ -90,6 +92,62 @@ static void run_all(const struct ordo_graph *g, const char *what, int maxT)
 	snprintf(name, sizeof name, "%s (compressed)", what);
 	run_all_one(c, name, maxT < 4 ? maxT : 4);
 	ordo_graph_free(c);
+}
+
+static struct ordo_delta_hint hint_of(const char *spec, bool compress)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate_as(spec, 1, compress, NULL, &g, NULL, 0, &e), 0, "%s", e.msg);
+	struct ordo_delta_hint h;
+	ordo_delta_hint(g, &h);
+	ordo_graph_free(g);
+	return h;
+}
+
+Test(delta_hint, the_two_rules_on_graphs_of_known_weights_and_shape)
+{
+	for (int cz = 0; cz < 2; cz++) { /* both representations read the same */
+		/* a grid (high diameter: a 1024-node ball is ~23 levels deep), every weight
+		 * 100: 8 mean weights wide, 2^9.64 -> shift 10 */
+		struct ordo_delta_hint h = hint_of("grid:W=200,H=200,lo=100,hi=100", cz);
+		cr_assert(h.wide, "a grid is wide (ball depth %u)", h.ball_depth);
+		cr_assert_gt(h.ball_depth, ORDO_HINT_DEEP);
+		cr_assert_float_eq(h.mean_weight, 100.0, 1e-9);
+		cr_assert_float_eq(h.mean_degree, 4 * 200.0 * 199 / (200 * 200), 1e-9);
+		cr_assert_eq(h.shift, 10);
+		/* R-MAT, every weight 64, mean degree (over nodes with arcs) near 40: a ball
+		 * of 1024 nodes within 2-3 levels; width 64 / degree -> shift 1 or 0 */
+		h = hint_of("rmat:scale=14,ef=16,wlo=64,whi=64", cz);
+		cr_assert(!h.wide, "R-MAT is not wide (ball depth %u)", h.ball_depth);
+		cr_assert_leq(h.ball_depth, 3);
+		cr_assert_float_eq(h.mean_weight, 64.0, 1e-9);
+		cr_assert_gt(h.mean_degree, 16.0);
+		cr_assert_eq(h.shift, (int)lround(log2(64.0 / h.mean_degree)));
+		/* weights 1000 on the same shape: the shift follows the weights */
+		const struct ordo_delta_hint h2 =
+		    hint_of("rmat:scale=14,ef=16,wlo=1000,whi=1000", cz);
+		cr_assert_eq(h2.shift, (int)lround(log2(1000.0 / h2.mean_degree)));
+		cr_assert_gt(h2.shift, h.shift + 3);
+	}
+}
+
+Test(delta_hint, degenerate_graphs)
+{
+	/* no arcs, one node, unweighted: shift 0 (width at most 1) */
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_alloc(5, 0, false, &g, &e), 0, "%s", e.msg);
+	struct ordo_delta_hint h;
+	ordo_delta_hint(g, &h);
+	cr_assert_eq(h.shift, 0);
+	ordo_graph_free(g);
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/tiny.gr", NULL, &g, NULL, &e), 0);
+	ordo_delta_hint(g, &h); /* 5 nodes, a cycle: the ball is the whole graph */
+	cr_assert_eq(h.ball_depth, 4, "depth %u", h.ball_depth);
+	cr_assert(!h.wide);
+	cr_assert_float_eq(h.mean_weight, (3 + 5 + 1 + 9 + 7 + 2 + 4) / 7.0, 1e-9);
+	ordo_graph_free(g);
 }
 
 Test(sssp, every_scheduler_on_fixtures, .timeout = 300)

@@ -107,7 +107,9 @@ def main():
     common(p)
     paths(p)
     variants(p)
-    p.add_argument("--wl", action="append", help="scheduler spec, grids allowed (repeatable)")
+    p.add_argument("--wl", action="append",
+                   help="scheduler spec, grids allowed (repeatable); `default`: the app's own "
+                        "choice (no --wl given to it)")
     p = sub.add_parser("compare", help="every registered scheduler at its defaults")
     common(p)
     paths(p)

@@ -43,8 +43,9 @@ def environment(args):
 
 def cell_command(c, path, args):
     bindir = args.variants.get(c.get("variant"), args.bin)
-    cmd = [os.path.join(bindir, c["app"]), path, "-t", str(c["threads"]), "--wl", c["wl"],
-           "-n", str(args.trials), "--seed", str(c["seed"]), "--format", "json", "-q"]
+    wl = [] if c["wl"] == "default" else ["--wl", c["wl"]]  # default: the app's own choice
+    cmd = [os.path.join(bindir, c["app"]), path, "-t", str(c["threads"])] + wl + [
+        "-n", str(args.trials), "--seed", str(c["seed"]), "--format", "json", "-q"]
     return cmd + shlex.split(args.extra or "")
 
 

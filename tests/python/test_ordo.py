@@ -135,7 +135,12 @@ def test_records_have_the_binaries_fields():
 def test_app_parameters_apply_as_in_the_binaries():
     g = ordo.Graph.from_scipy(random_graph(seed=2), weighted=False)
     assert ordo.bfs(g, 0, scheduler="obim").record["scheduler"].startswith("obim:delta=0,")
-    assert ordo.sssp(g, 0, scheduler="obim").record["scheduler"].startswith("obim:delta=10,")
+    # sssp's delta, unset, comes from the graph (unit weights: a shift of 0 or 3)
+    rec = ordo.sssp(g, 0, scheduler="obim").record
+    assert rec["delta_from_graph"] in (0, 3)
+    assert rec["scheduler"].startswith("obim:delta=%d," % rec["delta_from_graph"])
+    assert ordo.sssp(g, 0, scheduler="obim:delta=5").record["delta_from_graph"] is None
+    assert ordo.bfs(g, 0, scheduler="obim").record["delta_from_graph"] is None
     assert ordo.sssp(g, 0, scheduler="obim", delta=3).record["scheduler"].startswith(
         "obim:delta=3,")
 
