@@ -82,12 +82,17 @@ static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err
 	return 0;
 }
 
-/* For a kernel whose delta comes from the graph: a `delta` that the scheduler has and
- * nothing set (spec, --delta, wl_params) is the graph's hint; r->hinted says so. */
-static int graph_delta(struct app_run *r, struct ordo_err *err)
+/* What the loaded graph and the options decide: whether the run uses its scheduler
+ * (r->sched_used) and, for a kernel whose delta comes from the graph, a `delta` that
+ * the scheduler has and nothing set (spec, --delta, wl_params): the graph's hint
+ * (r->hinted says so). */
+static int resolve_for_graph(struct app_run *r, struct ordo_err *err)
 {
 	const struct ordo_sched_spec *s = &r->spec;
-	if (!r->k->delta_from_graph)
+	const struct app_kernel *k = r->k;
+	r->sched_used = !k->uses_scheduler ||
+	                k->uses_scheduler(r->cfg->app_opts, r->cfg->wl_given, r->topo.nthreads);
+	if (!k->delta_from_graph || !r->sched_used)
 		return 0;
 	for (int i = 0; i < s->ops->nparams; i++) {
 		if (strcmp(s->ops->params[i].name, "delta") || (s->given & (1u << i)))
@@ -169,7 +174,7 @@ static int app_setup(struct app_run *r)
 		return rc;
 	r->format = fmt;
 	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)) ||
-	    (rc = graph_delta(r, &err)))
+	    (rc = resolve_for_graph(r, &err)))
 		return cli_fail(cli_prog, &err);
 	struct ordo_graph *g = r->g;
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
@@ -182,8 +187,9 @@ static int app_setup(struct app_run *r)
 		fprintf(r->hout,
 		        "%s on %s (%u nodes, %llu arcs) with %s, %d threads (%d NUMA node%s%s), "
 		        "seed %lld\n",
-		        k->name, r->input, g->n, (unsigned long long)g->m, r->sched,
-		        r->topo.nthreads, r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
+		        k->name, r->input, g->n, (unsigned long long)g->m,
+		        r->sched_used ? r->sched : "no scheduler (below)", r->topo.nthreads,
+		        r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
 		        r->topo.fake ? ", fake" : "", (long long)c->seed);
 		say_hint(r);
 		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s%s\n",
@@ -482,7 +488,7 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 	if (!rc)
 		rc = app_prepare(&s->r, true, false, err);
 	if (!rc)
-		rc = graph_delta(&s->r, err);
+		rc = resolve_for_graph(&s->r, err);
 	if (!rc) {
 		struct app_env env = {.topo = &s->r.topo,
 		                      .seed = o->seed,

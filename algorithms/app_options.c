@@ -31,7 +31,8 @@ static const struct cli_opt app_opts[] = {
     {"threads", 't', "N", "worker threads (default: every CPU of the affinity mask)"},
     {"wl", A_WL, "SPEC", "scheduler NAME:key=value,... ('--wl help' lists them)"},
     {"delta", 'd', "D",
-     "bucket shift of schedulers that have one (obim, pmod) where SPEC omits it"},
+     "bucket shift of schedulers that have one (obim, pmod) where SPEC omits it "
+     "(sssp and astar otherwise take one from the graph)"},
     {"trials", 'n', "K", "trials (default 3); without a fixed query each trial draws a new one"},
     {"seed", A_SEED, "S", "seed of queries and scheduler RNGs (default 1)"},
     {"verify", 'v', NULL, "check every trial against the sequential baseline (default)"},

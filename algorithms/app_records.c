@@ -1,7 +1,7 @@
 /* app_records.c - what a run reports: records for machines, built from one table of
  * fields (record_fields) that drives the CSV header, the CSV rows and the JSON lines
  * alike, the --out file's checks, and the human report. The record format is the
- * contract ordo-bench reads: README.md, "Records", lists the fields. */
+ * contract ordo-bench reads: algorithms/APPS.md, "Records", lists the fields. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,7 +197,7 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		for (int j = 0; r->ops && j < ORDO_SCHED_STATS; j++)
 			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
 				s = j;
-		if (s >= 0)
+		if (s >= 0 && r->sched_used)
 			F_U(r->stat_key[i], t->rs.wl_stat[s]);
 		else
 			F_N(r->stat_key[i]);
@@ -398,7 +398,7 @@ void harness_human_trial(const struct app_run *r, int i, const struct trial *t)
 	        (unsigned long long)t->base.tasks, harness_work(t), sp,
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
 	        (unsigned long long)t->rs.tasks_max);
-	for (int s = 0; s < ORDO_SCHED_STATS; s++)
+	for (int s = 0; r->sched_used && s < ORDO_SCHED_STATS; s++)
 		if (r->ops->stat_names[s])
 			fprintf(f, "  %s %llu", r->ops->stat_names[s],
 			        (unsigned long long)t->rs.wl_stat[s]);

@@ -50,6 +50,18 @@ static uint32_t handoff_round(const struct bfs_options *o, int threads)
 	                             : 0;
 }
 
+/* The frontier's rounds use no scheduler, except for the rounds after a hand-off on
+ * more than one thread; the scheduled form (push) always does. */
+static bool uses_scheduler(const void *opts, bool wl_given, int threads)
+{
+	const struct bfs_options *o = opts;
+	const int dir = o->direction >= 0 ? o->direction
+	                : wl_given        ? DIR_SCHEDULER
+	                                  : ORDO_FRONTIER_AUTO;
+	return dir == DIR_SCHEDULER ||
+	       (dir == ORDO_FRONTIER_AUTO && threads > 1 && handoff_round(o, threads));
+}
+
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	struct bfs_options *o = opts;
@@ -123,7 +135,8 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 		        h, env->topo->nthreads == 1 ? "a FIFO queue" : "the scheduler");
 	else if (env->report)
 		fprintf(env->report,
-		        "bfs: frontier rounds only (--direction %s); the scheduler is not used\n",
+		        "bfs: frontier rounds only (--direction %s), no scheduler (--wl or "
+		        "--direction push runs one)\n",
 		        s->dir == ORDO_FRONTIER_AUTO   ? "auto, --handoff-round 0"
 		        : s->dir == ORDO_FRONTIER_PULL ? "pull"
 		                                       : "rounds-push");
@@ -217,6 +230,7 @@ const struct app_kernel ordo_kernel_bfs = {
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
     .wl_params = "delta=0", /* levels grow by one */
+    .uses_scheduler = uses_scheduler,
     .query = APP_QUERY_SOURCE,
     .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
     .opts = bfs_opts,

@@ -43,6 +43,14 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	return 0;
 }
 
+/* Peeling runs in rounds of its own; the bounds operator runs on the scheduler. */
+static bool uses_scheduler(const void *opts, bool wl_given, int threads)
+{
+	(void)threads;
+	const int algo = ((const struct kcore_options *)opts)->algo;
+	return algo >= 0 ? algo == ALGO_BOUNDS : wl_given;
+}
+
 struct kcore_state {
 	const struct ordo_graph *g;
 	_Atomic uint32_t *core;
@@ -65,8 +73,8 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 	if (!s->core || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for core numbers");
 	if (env->report && s->algo == ALGO_PEEL)
-		fprintf(env->report, "kcore: level-synchronous peeling (--algo peel); the "
-		                     "scheduler is not used (--algo bounds runs it)\n");
+		fprintf(env->report, "kcore: level-synchronous peeling (--algo peel), no "
+		                     "scheduler (--wl or --algo bounds runs one)\n");
 	return 0;
 }
 
@@ -140,6 +148,7 @@ const struct app_kernel ordo_kernel_kcore = {
      * rmat20 at 2 threads 4.7 s with obim:delta=0, 0.8 s with smq */
     .default_wl = "smq",
     .wl_params = "delta=0", /* priorities are core bounds, a few thousand at most */
+    .uses_scheduler = uses_scheduler,
     .query = APP_QUERY_NONE,
     .needs = APP_NEEDS_SYMMETRIC,
     .figures = {"degeneracy", "max_core_size"},

@@ -83,6 +83,11 @@ struct app_kernel {
 	 * comes from the graph (ordo_delta_hint, for priorities that are distances), and
 	 * the report says what it was made of */
 	bool delta_from_graph;
+	/* Whether a run with these options (the kernel's block, --wl given or not, thread
+	 * count) pulls its tasks from the scheduler; false: the report names no scheduler
+	 * and prints none of its counters (records keep the spec, counters empty). NULL:
+	 * always. */
+	bool (*uses_scheduler)(const void *opts, bool wl_given, int threads);
 	enum app_query_kind query;
 	unsigned needs; /* enum app_needs */
 	/* figures of its check, recorded in this order as fields of these names */

@@ -533,6 +533,16 @@ for case in "obim|obim:delta=0," "pmod|pmod:delta=0," "obim:delta=5|obim:delta=5
 	"$bin/bfs" --gen road:W=10,H=10 --wl $args -n 1 --format csv 2>/dev/null >"$tmp/wl.csv"
 	grep -q "$want" "$tmp/wl.csv" || fail "bfs --wl $args: expected $want in $(tail -1 "$tmp/wl.csv")"
 done
+# bfs and kcore at their defaults run rounds of their own: the report names no
+# scheduler and prints none of its counters; with --wl they run it (issue 44, trip 3)
+"$bin/kcore" --gen road:W=10,H=10 -n 1 >"$tmp/k.txt" 2>&1
+grep -q "with no scheduler (below)" "$tmp/k.txt" || fail "kcore's header names a scheduler: $(head -2 "$tmp/k.txt")"
+! grep -q "smq\|steals" "$tmp/k.txt" || fail "kcore's peeling report speaks of SMQ: $(cat "$tmp/k.txt")"
+"$bin/kcore" --gen road:W=10,H=10 -n 1 --wl smq >"$tmp/k.txt" 2>&1
+grep -q "with smq:" "$tmp/k.txt" && grep -q "steals" "$tmp/k.txt" || fail "kcore --wl smq: $(cat "$tmp/k.txt")"
+"$bin/bfs" --gen road:W=10,H=10 -n 1 -t 2 --format csv >"$tmp/b.csv" 2>"$tmp/b.err"
+grep -q "with no scheduler (below)" "$tmp/b.err" || fail "bfs's header names a scheduler: $(head -2 "$tmp/b.err")"
+"$bin/bfs" --gen road:W=10,H=10 -n 1 -t 2 --direction push 2>&1 | grep -q "with obim:delta=0," || fail "bfs --direction push names no scheduler"
 # sssp's delta, when nothing sets it, comes from the graph, and the report says so
 # (issue 48, item 3); the spec's, -d's and a scheduler without one are left alone
 "$bin/sssp" --gen road:W=10,H=10 -n 1 --format csv >"$tmp/h.csv" 2>"$tmp/h.err"
