@@ -15,6 +15,8 @@ bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/to
 Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v).
 ordo's BFS runs its frontier mode by default (`--ordo-wl bfs=direction:auto`; any
 `direction:D` is passed as `--direction D`); a scheduler spec runs the scheduled form.
+ordo's SSSP runs at its own default (`--ordo-wl sssp=default`: no --wl, the delta from
+the graph).
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
 
@@ -37,7 +39,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDO_WL = {"bfs": "direction:auto", "sssp": "obim:delta=12"}
+ORDO_WL = {"bfs": "direction:auto", "sssp": "default"}
 GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
 
 
@@ -124,7 +126,8 @@ def run_ordo(bin_dir, app, path, threads, trials, wl, source=0):
     """ordo's per-trial kernel ms (every trial verified) and the scheduler it ran; source
     None for an app without one (mst). Also used by galois_peer.py."""
     # "direction:D" runs bfs's frontier mode (--direction D) instead of a scheduler
-    how = ["--direction", wl.split(":", 1)[1]] if wl.startswith("direction:") else ["--wl", wl]
+    how = (["--direction", wl.split(":", 1)[1]] if wl.startswith("direction:") else
+           [] if wl == "default" else ["--wl", wl])  # default: the app's own choice
     where = [] if source is None else ["-r", str(source)]
     cmd = [os.path.join(bin_dir, app), path, "-t", str(threads)] + where + [
         "-n", str(trials), "--format", "json", "-q"] + how

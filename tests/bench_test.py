@@ -234,6 +234,35 @@ class Runs(unittest.TestCase):
         with gzip.open(out, "rt") as f:  # a plain gzip reader takes the repaired file
             self.assertEqual(len(f.read().splitlines()), 2)
 
+    def test_ctrl_c_keeps_the_cells_done_and_says_how_to_resume(self):
+        """Ctrl-C (SIGINT to the process group, as a terminal sends it) after the first
+        cell: no traceback, exit 130, the cells done kept and counted, and the same
+        command resumes from them."""
+        import signal
+        import time
+        out = os.path.join(self.tmp, "c.jsonl")
+        args = ["run", "--apps", "sssp", "--inputs", "gen:road:W=600,H=500", "--wl", "smq",
+                "--wl", "obim", "--wl", "strict", "--threads", "1", "--trials", "3",
+                "--rounds", "2", "-q", "--out", out, "--bin", os.path.join(BUILD, "algorithms"),
+                "--build", BUILD]
+        p = subprocess.Popen([sys.executable, DRIVER] + args, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        deadline = time.time() + 120
+        while time.time() < deadline and not (os.path.exists(out) and os.path.getsize(out)):
+            time.sleep(0.05)
+        self.assertTrue(os.path.getsize(out), "no cell finished in 120 s")
+        os.killpg(p.pid, signal.SIGINT)
+        err = p.communicate(timeout=120)[1]
+        self.assertEqual(p.returncode, 130, err)
+        self.assertNotIn("Traceback", err)
+        kept = len(cells_of(out))
+        self.assertGreaterEqual(kept, 1)
+        self.assertRegex(err, r"interrupted: %d of 6 cell runs are kept in .*c\.jsonl; the same "
+                              r"command resumes" % kept)
+        again = bench(*args[:-4])
+        self.assertIn("%d of 6 cell runs already in" % kept, again.stderr)
+        self.assertEqual(len(cells_of(out)), 6)
+
     def test_compare_takes_the_registry(self):
         out = os.path.join(self.tmp, "c.jsonl")
         bench("compare", "--apps", "sssp", "--inputs", GEN, "--threads", "2", "--trials",
@@ -475,6 +504,22 @@ class Rank(unittest.TestCase):
             self.assertTrue(all(r["quality"]["pairs_per_s"] > 0 for r in recs))
             bench(*args)
             self.assertEqual(len(ob.load_results([out])), 6)
+            # it says how long it will take before it starts (issue 44, trip 6)
+            p = bench(*[a for a in args if a != "-q"])
+            self.assertIn("ordo-bench mono: 3 cells (schedulers x thread counts) x 2 rounds x "
+                          "0.05 s: at least 0 s", p.stderr)
+            # throughput has no plot: said, and not a success
+            p = bench("plot", out, "--out", os.path.join(d, "plots"), check=False)
+            if "needs matplotlib" not in p.stderr:
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("nothing to plot in %s" % out, p.stderr)
+                self.assertIn("`ordo-bench report` tabulates it", p.stderr)
+
+    def test_run_help_shows_the_defaults(self):
+        p = bench("run", "--help")
+        self.assertRegex(p.stdout, r"--trials TRIALS\s+trials per cell process \(default: 3\)")
+        self.assertRegex(p.stdout, r"--rounds ROUNDS\s+interleaved rounds \(default: 3\)")
+        self.assertNotIn("(default: None)", p.stdout)
 
     def test_defaults_never_reuse_and_tables_show_what_was_asked(self):
         # issue 31, item 1: no --out -> a new file under BUILD/bench-results each time,

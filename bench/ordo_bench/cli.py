@@ -64,10 +64,25 @@ from .run import cmd_cell, cmd_jobs, cmd_merge, cmd_run
 
 # ---- command line ------------------------------------------------------------------
 
+class _Defaults(argparse.HelpFormatter):
+    """Each option's help ends with its default, where it has one worth saying (not
+    None, False or a help text that names it already)."""
+
+    def _get_help_string(self, action):
+        h = action.help or ""
+        d = action.default
+        if (d in (None, False, argparse.SUPPRESS) or "default" in h or not action.option_strings
+                or isinstance(d, list)):
+            return h
+        return h + " (default: %(default)s)"
+
+
 def main():
     ap = argparse.ArgumentParser(prog="ordo-bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    add_parser = sub.add_parser
+    sub.add_parser = lambda *a, **k: add_parser(*a, formatter_class=_Defaults, **k)
 
     def common(p, need_out=True):
         p.add_argument("--apps", default="sssp", help="comma list: %s, or an app of your own in --bin" % ", ".join(APPS))

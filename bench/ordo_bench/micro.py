@@ -85,6 +85,12 @@ def cmd_micro(args, kind):
             q = dict(pairs_per_s=float(fields[-2]), failed_pops=int(fields[-1]))
         return cmd, 0, q, ""
 
+    if kind == "mono" and not getattr(args, "quiet", False):
+        # a timed run per cell and round: say how long before it starts
+        total = len(cells) * args.rounds * args.seconds
+        print("ordo-bench mono: %d cells (schedulers x thread counts) x %d rounds x %g s: "
+              "at least %.0f s (--wl, --threads, --rounds and --seconds cut it)" % (
+                  len(cells), args.rounds, args.seconds, total), file=sys.stderr)
     failed = measure_rounds(args, kind, cells, measure, lambda c: c["wl"])
     rows = micro_rows(asked_results(args.out, cells, kind), kind)
     print(md_rank_table(rows) if kind == "rank" else md_mono_table(rows))

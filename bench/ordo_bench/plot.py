@@ -251,6 +251,9 @@ def cmd_plot(args):
     for p in made:
         print(p)
     if not made:
-        print("ordo-bench: nothing to plot (a heatmap needs two varying parameters, a "
-              "thread plot two thread counts)", file=sys.stderr)
+        print("ordo-bench: nothing to plot in %s: a heatmap needs app runs over two varying "
+              "parameters, a thread plot two thread counts, a rank plot `rank` results "
+              "(`mono` throughput has no plot: `ordo-bench report` tabulates it)" % (
+                  ", ".join(args.files)), file=sys.stderr)
+        return 1
     return 0

@@ -154,12 +154,38 @@ def cmd_run(args, schedulers=None):
         env["variants"] = [[k, v] for k, v in args.variants.items()]
     if args.noises:
         env["noises"] = args.noises
-    failed, t0 = 0, time.time()
+    t0 = time.time()
     tty = sys.stderr.isatty()
     skipped = len(order) - len(todo)
     if skipped:
         print("ordo-bench: %d of %d cell runs already in %s: reused, not measured again" % (
             skipped, len(order), args.out), file=sys.stderr)
+    try:
+        failed = _run_todo(todo, order, skipped, timed_out, paths, args, env, t0, tty)
+    except KeyboardInterrupt:
+        now = done_rounds(args.out)
+        kept = sum(1 for r, c in order if (cell_key(c), r) in now)
+        print("\nordo-bench: interrupted: %d of %d cell runs are kept in %s; the same command "
+              "resumes there (it reuses them)" % (kept, len(order), args.out), file=sys.stderr)
+        return 130
+    done = len(todo)
+    if not args.quiet and tty:
+        print(file=sys.stderr)
+    asked = asked_results(args.out, cells)
+    rows = summarise(asked)
+    if rows:
+        print(md_cells_table(rows) + "\n\n" + TERMS)
+        ab = md_ab_table(rows, variant_order(asked))
+        if ab:
+            print("\n" + ab)
+    print("ordo-bench: %d cell runs measured, %d reused, %d failed; results in %s" % (
+        done, skipped, failed, args.out), file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _run_todo(todo, order, skipped, timed_out, paths, args, env, t0, tty):
+    """Runs the cells left, appending each one's records as it ends; the failures."""
+    failed = 0
     with Appender(args.out) as f:
         for k, (rnd, c) in enumerate(todo):
             if cell_key(c) in timed_out:
@@ -189,18 +215,7 @@ def cmd_run(args, schedulers=None):
                     print("\r" + line + "   ", end="", file=sys.stderr)
                 else:
                     print(line, file=sys.stderr)
-    if not args.quiet and tty:
-        print(file=sys.stderr)
-    asked = asked_results(args.out, cells)
-    rows = summarise(asked)
-    if rows:
-        print(md_cells_table(rows) + "\n\n" + TERMS)
-        ab = md_ab_table(rows, variant_order(asked))
-        if ab:
-            print("\n" + ab)
-    print("ordo-bench: %d cell runs measured, %d reused, %d failed; results in %s" % (
-        len(todo), skipped, failed, args.out), file=sys.stderr)
-    return 1 if failed else 0
+    return failed
 
 
 # ---- jobs and merge ----------------------------------------------------------------
