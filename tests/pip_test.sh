@@ -1,5 +1,5 @@
 #!/bin/sh
-# pip_test.sh SRC PYTHON - README's install command for the Python package, as written
+# pip_test.sh SRC PYTHON - algorithms/python/README.md's install command for the Python package, as written
 # there but into scratch folders: a virtual environment made by PYTHON with
 # --system-site-packages (Debian's Python refuses installs into itself, PEP 668; the
 # environment sees Debian's NumPy), then `pip install --no-build-isolation` of a copy of
