@@ -59,8 +59,10 @@ static int fields_of(const char *p, const char *e, bool *numeric, bool *real)
 	return f;
 }
 
-/* ext: the format the file name suggests (-1: none) */
-static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *fmt)
+/* ext: the format the file name suggests (-1: none); *guessed: an edge list only
+ * because nothing else fits (the name does not say so, and the first line that is not
+ * a comment is not numbers) */
+static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *fmt, bool *guessed)
 {
 	const char *p = buf, *end = buf + len;
 	bool hash = false, percent = false, dimacs_c = false;
@@ -103,8 +105,10 @@ static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *f
 		}
 		bool numeric = true, real = false;
 		int f = fields_of(q, e, &numeric, &real);
-		if (!numeric)
+		if (!numeric) {
+			*guessed = lines == 0 && !ext_el && !ext_metis && ext != ORDO_FMT_XYZ;
 			break;
+		}
 		if (lines == 0)
 			first_fields = f;
 		else if (f != first_fields)
@@ -135,9 +139,10 @@ static int detect_text(const char *buf, uint64_t len, bool full, int ext, int *f
 
 /* The format of the input `in` is read from, from its first bytes (io_in_peek) and
  * its name; *compressed: zstd. */
-static int detect_in(struct io_in *in, const char *path, int *fmt, bool *compressed,
+static int detect_in(struct io_in *in, const char *path, int *fmt, bool *compressed, bool *guessed,
                      struct ordo_err *err)
 {
+	*guessed = false;
 	*compressed = io_in_compressed(in);
 	const unsigned char *peek;
 	uint64_t len;
@@ -177,7 +182,7 @@ static int detect_in(struct io_in *in, const char *path, int *fmt, bool *compres
 		                  path,
 		                  (unsigned long long)((const char *)memchr(buf, 0, len) - buf));
 	} else {
-		rc = detect_text(buf, len, len < IO_PEEK, ext_fmt, fmt);
+		rc = detect_text(buf, len, len < IO_PEEK, ext_fmt, fmt, guessed);
 	}
 	return rc;
 }
@@ -186,8 +191,9 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 {
 	struct io_in *in;
 	int rc = io_in_open(path, &in, err);
+	bool guessed;
 	if (!rc)
-		rc = detect_in(in, path, fmt, compressed, err);
+		rc = detect_in(in, path, fmt, compressed, &guessed, err);
 	io_in_close(in);
 	return rc;
 }
@@ -195,10 +201,10 @@ int ordo_detect_format(const char *path, int *fmt, bool *compressed, struct ordo
 int ordo_load_coords(const char *path, struct ordo_graph *g, int threads, struct ordo_err *err)
 {
 	int fmt = 0;
-	bool z;
+	bool z, guessed;
 	struct io_in *in;
 	int rc = io_in_open(path, &in, err);
-	if (!rc && (rc = detect_in(in, path, &fmt, &z, err)))
+	if (!rc && (rc = detect_in(in, path, &fmt, &z, &guessed, err)))
 		io_in_close(in);
 	if (rc)
 		return rc;
@@ -578,9 +584,9 @@ static int load_from(struct io_in *in, const char *path, const struct ordo_load_
                      struct ordo_err *err)
 {
 	int fmt = opts->format;
-	bool z = io_in_compressed(in);
+	bool z = io_in_compressed(in), guessed = false;
 	/* a format given (--input-format) is not second-guessed by the sniff */
-	int rc = fmt == ORDO_FMT_AUTO ? detect_in(in, path, &fmt, &z, err) : 0;
+	int rc = fmt == ORDO_FMT_AUTO ? detect_in(in, path, &fmt, &z, &guessed, err) : 0;
 	if (rc)
 		return rc;
 	info->format = fmt;
@@ -611,6 +617,12 @@ static int load_from(struct io_in *in, const char *path, const struct ordo_load_
 	rc = read_input(in, path, f, opts, &g, &arcs, info, err);
 	if (!rc && !g && (f->info.flags & ORDO_FORMAT_RAW_IDS))
 		rc = raw_ids(path, opts, &arcs, info, err);
+	if (rc == ORDO_EFORMAT && guessed) { /* say what it was taken for, and why */
+		const size_t k = strlen(err->msg);
+		snprintf(err->msg + k, sizeof err->msg - k,
+		         " (read as an edge list: neither its name nor its first lines name a "
+		         "graph format; --input-format says which it is)");
+	}
 	if (rc) {
 		ordo_chain_free(&arcs.chain);
 		return rc;

@@ -317,8 +317,20 @@ static int field_msg(int r, const char *q, const char *e, const char *what, uint
 	if (r == -2)
 		return snprintf(msg, IO_MSG, "%s %s does not fit in 64 bits", what, tk),
 		       ORDO_ERANGE;
-	if (r == -1)
+	if (r == -1) {
+		/* digits then a comma or semicolon: a CSV file, which no text format here is */
+		const char *sep = q;
+		while (sep < e && *sep >= '0' && *sep <= '9')
+			sep++;
+		if (sep > q && sep < e && (*sep == ',' || *sep == ';'))
+			return snprintf(
+			           msg, IO_MSG,
+			           "expected %s, found %s: fields separated by '%c' (text graphs "
+			           "separate them by spaces or tabs: tr '%c' ' ' < FILE)",
+			           what, tk, *sep, *sep),
+			       ORDO_EFORMAT;
 		return snprintf(msg, IO_MSG, "expected %s, found %s", what, tk), ORDO_EFORMAT;
+	}
 	return snprintf(msg, IO_MSG, "%s %llu out of range (expected %llu..%llu)", what,
 	                (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi),
 	       ORDO_ERANGE;
