@@ -110,10 +110,6 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("n", r->g ? r->g->n : 0);
 	F_U("m", r->g ? r->g->m : 0);
 	F_S("scheduler", r->sched);
-	if (r->hinted) /* the scheduler's delta came from the graph (ordo_delta_hint) */
-		F_U("delta_from_graph", (uint64_t)r->hint.shift);
-	else
-		F_N("delta_from_graph");
 	F_U("threads", r->topo.nthreads);
 	F_U("lookahead", t->rs.lookahead);
 	F_U("seed", r->cfg->seed);
@@ -177,6 +173,11 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 		F_N("task_loops");
 		F_N("loop_items_helped");
 	}
+	if (r->hinted) /* the scheduler's delta came from the graph (ordo_delta_hint); added at
+	                * the group's end, as the records' contract says */
+		F_U("delta_from_graph", (uint64_t)r->hint.shift);
+	else
+		F_N("delta_from_graph");
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
 		if (ordo_check_get(&t->chk, k->figures[i], &v))

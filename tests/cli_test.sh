@@ -533,6 +533,21 @@ for case in "obim|obim:delta=0," "pmod|pmod:delta=0," "obim:delta=5|obim:delta=5
 	"$bin/bfs" --gen road:W=10,H=10 --wl $args -n 1 --format csv 2>/dev/null >"$tmp/wl.csv"
 	grep -q "$want" "$tmp/wl.csv" || fail "bfs --wl $args: expected $want in $(tail -1 "$tmp/wl.csv")"
 done
+# the records' fields listed in algorithms/APPS.md are the CSV header, and its
+# scheduler columns are the counters --wl help lists (issue 44, trip 5)
+apps_md=$tests/../algorithms/APPS.md
+doc=$(awk '/^Each trial is one record/ {f = 1} f {print} f && /`thread_\*`/ {exit}' "$apps_md" |
+	tr '\n' ' ' | sed 's/.*with the fields `\([^`]*\)`.*/\1/' | tr -s ' ')
+[ -n "$doc" ] || fail "no field list found in $apps_md"
+"$bin/sssp" --gen road:W=10,H=10 -n 1 --format csv 2>/dev/null | head -n 1 | tr , ' ' >"$tmp/hdr"
+want="$doc reached max_dist verify mismatches first_mismatch work_counters"
+case "$(cat "$tmp/hdr")" in
+"$want "*) ;;
+*) fail "APPS.md's record fields are not the CSV header: doc '$want', header '$(cat "$tmp/hdr")'" ;;
+esac
+wl_cols=$(sed "s/^$want //" "$tmp/hdr" | tr ' ' '\n' | sort)
+help_cols=$("$bin/sssp" --wl help | sed -n 's/^ *counters *//p' | tr ' ' '\n' | grep . | sort -u)
+[ "$wl_cols" = "$help_cols" ] || fail "the CSV's scheduler columns are not --wl help's counters: '$wl_cols' against '$help_cols'"
 # bfs and kcore at their defaults run rounds of their own: the report names no
 # scheduler and prints none of its counters; with --wl they run it (issue 44, trip 3)
 "$bin/kcore" --gen road:W=10,H=10 -n 1 >"$tmp/k.txt" 2>&1

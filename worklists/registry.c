@@ -193,5 +193,12 @@ void ordo_scheduler_print_help(FILE *f)
 				        (long long)p->hi, p->help);
 			}
 		}
+		char names[256] = "";
+		for (int k = 0; k < ORDO_SCHED_STATS; k++)
+			if (o->stat_names[k])
+				snprintf(names + strlen(names), sizeof names - strlen(names),
+				         " wl_%s", o->stat_names[k]);
+		if (names[0]) /* the records' columns of its counters */
+			fprintf(f, "      counters    %s\n", names);
 	}
 }
