@@ -476,6 +476,9 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
 	int rc = harness_opts_set(k, s->cfg.app_opts, o->options, err);
+	if (!rc && o->lookahead > ORDO_MAX_LOOKAHEAD) /* the CLI's range, not a silent clamp */
+		rc = ordo_err_set(err, ORDO_EINVAL, "lookahead=%lld: expected 0..%d (or unset)",
+		                  (long long)o->lookahead, ORDO_MAX_LOOKAHEAD);
 	if (!rc && o->seats)
 		rc = harness_parse_seats(o->seats, &s->cfg.seats, err);
 	if (!rc)

@@ -82,6 +82,37 @@ def test_mst_matches_scipy_minimum_spanning_tree(wl, threads):
     assert r.record["components"] == ncomp
 
 
+def test_networkx_labels_in_and_out():
+    nx = pytest.importorskip("networkx")
+    G = nx.Graph()
+    G.add_weighted_edges_from([("alice", "bob", 3), ("bob", "carol", 4), ("alice", "carol", 9),
+                               ("carol", "dave", 1)])
+    G.add_node("eve")  # unreached
+    g = ordo.Graph.from_networkx(G)
+    r = ordo.sssp(g, "alice")
+    assert r.by_label() == nx.single_source_dijkstra_path_length(G, "alice")
+    assert ordo.bfs(g, "dave").by_label() == nx.single_source_shortest_path_length(G, "dave")
+    assert ordo.kcore(g).by_label() == nx.core_number(G)
+    rs = ordo.sssp(g, ["bob", "dave"])  # a list: one result per source
+    assert [x.by_label()["alice"] for x in rs] == [3, 8]
+    f = ordo.mst(g)  # distinct weights: one forest, its edges in labels
+    got = {(frozenset((u, v)), w) for u, v, w in zip(f.forest_u_labels, f.forest_v_labels,
+                                                    f.forest_w.tolist())}
+    assert got == {(frozenset((u, v)), d["weight"]) for u, v, d in nx.minimum_spanning_edges(G)}
+    with pytest.raises(KeyError, match="'mallory' is not a node"):
+        ordo.sssp(g, "mallory")
+    # tuple labels (a grid's) name one node each; a path comes back in labels
+    H = nx.grid_2d_graph(4, 3)
+    for u, v in H.edges:
+        H.edges[u, v]["weight"] = 1
+    gh = ordo.Graph.from_networkx(H)
+    rh = ordo.sssp(gh, (0, 0))
+    assert rh.by_label() == nx.single_source_dijkstra_path_length(H, (0, 0))
+    assert ordo.Graph.from_csr(*gh.csr()[:2]).nodes is None
+    with pytest.raises(ValueError, match="not made from NetworkX"):
+        ordo.sssp(ordo.Graph.from_csr(*gh.csr()[:2]), 0).by_label()
+
+
 @pytest.mark.parametrize("wl", [None] + SCHEDULERS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_kcore_matches_networkx(wl, threads):
@@ -432,6 +463,10 @@ try:
     ordo.sssp(g, [0] * 1000, scheduler="fifo", threads=2)
 except KeyboardInterrupt as e:
     print("interrupted:", e, flush=True)
+    # the trials that finished come with it, each a verified Result
+    assert all(r.verified and r.record["verify"] == "PASS" for r in e.results)
+    assert ("after %d of 1000 trials" % len(e.results)) in str(e), (str(e), len(e.results))
+    print("kept:", len(e.results), flush=True)
     r = ordo.sssp(g, 5, threads=1)   # the package still works after it
     print("after:", r.record["verify"], flush=True)
     sys.exit(0)
@@ -449,6 +484,7 @@ sys.exit(1)
     assert p.returncode == 0, (out, err)
     assert "interrupted: ordo: the run was stopped (Ctrl-C)" in out
     assert "after: PASS" in out
+    assert "kept: " in out
     assert time.time() - t0 < 20
 
 
@@ -510,3 +546,30 @@ def test_symmetric_none_is_checked_against_the_arcs():
     assert not other.symmetric  # the reverse has another weight
     one = ordo.Graph.from_csr(np.array([0, 1, 1], np.uint64), np.array([1], np.uint32))
     assert not one.symmetric  # no reverse at all
+
+
+def test_every_public_name_has_a_docstring():
+    import inspect
+    missing = []
+    for name in ordo.__all__:
+        obj = getattr(ordo, name)
+        if (callable(obj) or inspect.isclass(obj)) and not (obj.__doc__ or "").strip():
+            missing.append(name)
+        if inspect.isclass(obj):
+            for k, v in vars(obj).items():
+                if k.startswith("_"):
+                    continue
+                f = v.__func__ if isinstance(v, (classmethod, staticmethod)) else v
+                if (callable(f) or isinstance(f, property)) and not (f.__doc__ or "").strip():
+                    missing.append("%s.%s" % (name, k))
+    assert not missing, "no docstring: %s" % ", ".join(missing)
+
+
+def test_keywords_out_of_range_are_refused_by_their_python_names():
+    g = ordo.load(os.path.join(FIX, "tiny.gr"))
+    with pytest.raises(ordo.Error, match=r"lookahead=1000: expected 0\.\.15"):
+        ordo.sssp(g, 0, lookahead=1000)
+    with pytest.raises(ValueError, match="verify='x': expected True or False"):
+        ordo.sssp(g, 0, verify="x")
+    with pytest.raises(ValueError, match="lookahead=-1"):
+        ordo.sssp(g, 0, lookahead=-1)

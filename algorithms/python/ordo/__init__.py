@@ -43,6 +43,20 @@ class Graph:
         self._g = core
         self.conversions = list(conversions)  # what was copied on the way in, and why
         self.name = name
+        self.nodes = None  # a NetworkX graph's labels, in node order (from_networkx)
+        self._index = None
+
+    def node_of(self, label):
+        """The node (0..n-1) of a NetworkX label (a graph from from_networkx), or the
+        node id itself for any other graph. KeyError for a label G did not have."""
+        if self.nodes is None:
+            return label
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.nodes)}
+        try:
+            return self._index[label]
+        except (KeyError, TypeError):
+            raise KeyError("%r is not a node of this NetworkX graph" % (label,)) from None
 
     # ---- the ways in ----
     @classmethod
@@ -138,8 +152,10 @@ class Graph:
     @classmethod
     def from_networkx(cls, G, weight="weight", default_weight=1, weight_scale=None):
         """A graph from a NetworkX graph: nodes numbered in G's node order (g.nodes
-        holds them); an undirected G gives both arcs of every edge. weight=None ignores
-        edge data."""
+        holds the labels); an undirected G gives both arcs of every edge. weight=None
+        ignores edge data. Apps then take sources and targets as G's labels
+        (ordo.sssp(g, "alice")), give paths and forests in labels, and
+        Result.by_label() maps labels to an answer's values."""
         nodes = list(G.nodes())
         index = {v: i for i, v in enumerate(nodes)}
         src, dst, w = [], [], []
@@ -152,15 +168,20 @@ class Graph:
                            w if weight is not None else None, len(nodes),
                            symmetrize=not G.is_directed(), weight_scale=weight_scale)
         g.nodes = nodes
+        g._index = index
         g.name = "networkx graph"
         return g
 
     # ---- what it is ----
     n = property(lambda self: self._g.n, doc="nodes")
     m = property(lambda self: self._g.m, doc="arcs (an undirected edge counts twice)")
-    weighted = property(lambda self: self._g.weighted)
-    symmetric = property(lambda self: self._g.symmetric)
-    compressed = property(lambda self: self._g.compressed)
+    weighted = property(lambda self: self._g.weighted,
+                        doc="its arcs have weights (else every arc weighs 1)")
+    symmetric = property(lambda self: self._g.symmetric,
+                         doc="marked symmetric: every arc u->v has its v->u (mst and kcore "
+                             "need it; they symmetrise a copy otherwise)")
+    compressed = property(lambda self: self._g.compressed,
+                          doc="held in ordo's compressed CSR (load(..., compress=True))")
     borrowed = property(lambda self: self._g.borrowed,
                         doc="its arrays are the caller's (no copy was made)")
     mapped = property(lambda self: self._g.mapped,
@@ -185,6 +206,8 @@ class Graph:
                               indptr.astype(_np.int64)), shape=(self.n, self.n))
 
     def info(self):
+        """What the graph is, as a dict: n, m, weighted, symmetric, compressed, borrowed,
+        mapped, bytes (its arrays' size), coordinates, conversions, name."""
         return dict(n=self.n, m=self.m, weighted=self.weighted, symmetric=self.symmetric,
                     compressed=self.compressed, borrowed=self.borrowed, mapped=self.mapped,
                     bytes=self._g._bytes(), coordinates=self._g.has_coords,
@@ -213,13 +236,32 @@ class Result:
     distance), `record` (the binaries' record: time_s, tasks, work_ratio, per-thread
     tasks, scheduler counters...), `verified` (True, False, or None when not checked)."""
 
-    def __init__(self, app, record, verified, arrays):
+    # the per-node answer of each app, what by_label() maps by default
+    _MAIN = {"sssp": "dist", "bfs": "level", "astar": "dist", "kcore": "core"}
+
+    def __init__(self, app, record, verified, arrays, labels=None):
         self.app = app
         self.record = record
         self.verified = verified
         self.arrays = arrays
+        self.labels = labels  # the graph's NetworkX labels, or None
         for k, v in arrays.items():
             setattr(self, k, v)
+
+    def by_label(self, name=None):
+        """{label: value} of a per-node answer (default: dist, level or core), for a
+        graph made from NetworkX; unreached nodes are left out, as NetworkX's own
+        shortest-path dicts leave them. ValueError on other graphs (their node ids are
+        the array's indices already)."""
+        if self.labels is None:
+            raise ValueError("by_label: the graph was not made from NetworkX (its node "
+                             "ids are the array's indices)")
+        name = name or self._MAIN.get(self.app)
+        a = getattr(self, name, None) if name else None
+        if a is None or _np.ndim(a) != 1 or len(a) != len(self.labels):
+            raise ValueError("by_label: %r is not a per-node answer of %s" % (name, self.app))
+        inf = _np.iinfo(a.dtype).max if a.dtype.kind == "u" else _np.inf
+        return {lab: v.item() for lab, v in zip(self.labels, a) if v != inf}
 
     def __repr__(self):
         return "<ordo.Result %s: %.4f s, work %.3f, verification %s>" % (
@@ -231,6 +273,10 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     if not isinstance(g, Graph):
         g = _graph_of(g, app)
     threads = _integer(threads, "threads", 0, 4096)
+    if not isinstance(verify, (bool, _np.bool_)):
+        raise ValueError("verify=%r: expected True or False" % (verify,))
+    if lookahead is not None:
+        lookahead = _integer(lookahead, "lookahead", 0)
     seed = _integer(seed, "seed", 0, 2 ** 64 - 1)
     if g.n == 0 and (sources or targets):
         raise ValueError("%s: the graph has no nodes, so no %s" % (
@@ -238,14 +284,30 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     # the app's own options, spelled as its binary's (--handoff-round: handoff_round)
     opts = [k.replace("_", "-") if v is True else "%s=%s" % (k.replace("_", "-"), v)
             for k, v in (options or {}).items() if v is not None and v is not False]
-    out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
-                    threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
-                    opts, None if seats is None else str(seats),
-                    None if not coop else "" if coop is True else str(coop))
+    try:
+        out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
+                        threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
+                        opts, None if seats is None else str(seats),
+                        None if not coop else "" if coop is True else str(coop))
+    except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results
+        e.results = _results(app, g, getattr(e, "finished", []), verify)
+        raise
+    return _results(app, g, out, verify)
+
+
+def _results(app, g, out, verify):
+    """The core's (record, passed, arrays) triples as Results."""
     res = []
     for rec, passed, arrays in out:
         rec = _json.loads(rec)
-        res.append(Result(app, rec, passed if verify else None, arrays))
+        res.append(Result(app, rec, passed if verify else None, arrays, g.nodes))
+    if g.nodes is not None:  # and out: paths and forests in labels
+        lab = _np.empty(len(g.nodes), dtype=object)
+        lab[:] = g.nodes
+        for r in res:
+            for k in ("path", "forest_u", "forest_v"):
+                if getattr(r, k, None) is not None:
+                    setattr(r, k + "_labels", list(lab[getattr(r, k)]))
     return res
 
 
@@ -279,9 +341,33 @@ def _graph_of(g, app):
                     "sparse matrix, not %s" % (app, type(g).__name__))
 
 
-def _queries(q, what="source"):
+def _labelled(g):
+    return isinstance(g, Graph) and g.nodes is not None
+
+
+def _many(q, g):
+    """Whether q names several queries: a sequence of ids; on a NetworkX graph a list,
+    an array, or a tuple that is not itself a label (grid graphs' labels are tuples)."""
+    if _labelled(g):
+        if isinstance(q, (list, _np.ndarray)):
+            return True
+        if isinstance(q, tuple):
+            try:
+                g.node_of(q)
+                return False
+            except KeyError:
+                return True
+        return False
+    return _np.ndim(q) > 0
+
+
+def _queries(q, what="source", g=None):
+    """The node ids of one or several queries; on a graph made from NetworkX they are
+    its labels (KeyError for one it did not have)."""
     if q is None:
         return None
+    if _labelled(g):
+        return [g.node_of(v) for v in q] if _many(q, g) else [g.node_of(q)]
     if _np.ndim(q) == 0:
         return [_integer(q, what)]
     return [_integer(v, what) for v in q]
@@ -301,7 +387,7 @@ def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
     ("auto", "adapt", "all" or a count) and coop (True: the machine's default budget
     of cores; a string: the budget's name), as the binaries' --seats and --coop, for
     sharing the machine."""
-    srcs = _queries(source)
+    srcs = _queries(source, g=g)
     r = _run("sssp", g, srcs, None, scheduler, threads, seed, verify, delta, lookahead,
              dict(parents=bool(return_predecessors)), seats=seats, coop=coop)
     for res, s in zip(r, srcs):
@@ -313,7 +399,7 @@ def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
             d = res.dist.astype(_np.float64)
             d[res.dist == DIST_INF] = _np.inf
             res.dist = d
-    return r if _np.ndim(source) else r[0]
+    return r if _many(source, g) else r[0]
 
 
 def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
@@ -323,10 +409,10 @@ def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
     Without a scheduler, direction-optimising frontier rounds (as the bfs binary); with
     one, the scheduler-driven operator. direction ("auto", "push", "pull",
     "rounds-push"), alpha, beta, handoff_round: as the binary's --direction, ..."""
-    r = _run("bfs", g, _queries(source), None, scheduler, threads, seed, verify, delta,
+    r = _run("bfs", g, _queries(source, g=g), None, scheduler, threads, seed, verify, delta,
              lookahead, dict(direction=direction, alpha=alpha, beta=beta,
                              handoff_round=handoff_round), seats=seats, coop=coop)
-    return r if _np.ndim(source) else r[0]
+    return r if _many(source, g) else r[0]
 
 
 def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
@@ -337,7 +423,7 @@ def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, del
     when the target is unreached).
     heuristic_scale: as the binary's --heuristic-scale (default: the largest consistent
     factor)."""
-    srcs, tgts = _queries(source), _queries(target, "target")
+    srcs, tgts = _queries(source, g=g), _queries(target, "target", g)
     if len(srcs) != len(tgts):
         raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
     r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
@@ -345,7 +431,7 @@ def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, del
     for res in r:  # a number, as networkx.astar_path_length gives
         d = int(res.distance[0])
         res.distance = float("inf") if d == DIST_INF else d
-    return r if _np.ndim(source) else r[0]
+    return r if _many(source, g) else r[0]
 
 
 def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,

@@ -625,11 +625,21 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 		PyEval_RestoreThread(ts);
 		sigint_release(&gd);
 		if (rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
+			/* the trials that finished go with the exception (its `finished`; the
+			 * package makes them Results, `results`) */
 			free(rec);
+			PyObject *msg = PyUnicode_FromFormat(
+			    "ordo: the run was stopped (Ctrl-C) after %zd of %zd trials; the "
+			    "unfinished one is dropped, the finished ones are the exception's "
+			    ".results",
+			    PyList_GET_SIZE(out), nq);
+			PyObject *exc =
+			    msg ? PyObject_CallOneArg(PyExc_KeyboardInterrupt, msg) : NULL;
+			if (exc && !PyObject_SetAttrString(exc, "finished", out))
+				PyErr_SetObject(PyExc_KeyboardInterrupt, exc);
+			Py_XDECREF(exc);
+			Py_XDECREF(msg);
 			Py_CLEAR(out);
-			PyErr_SetString(
-			    PyExc_KeyboardInterrupt,
-			    "ordo: the run was stopped (Ctrl-C); its answer is dropped");
 			break;
 		}
 		if (rc) {
