@@ -195,7 +195,8 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
  * verdict (true when not verified). */
 int app_session_trial(struct app_session *s, const struct app_query *q, int trial_no, char **record,
                       bool *pass, struct ordo_err *err);
-/* The last trial's answer (kernel->answer); ENOTSUP when the kernel has none. */
+/* The last trial's answer (kernel->answer). Errors: EINVAL when the kernel has none,
+ * or the kernel's own (ENOMEM). */
 int app_session_answer(struct app_session *s, struct app_array *out, int max, int *n,
                        struct ordo_err *err);
 /* The graph the kernel runs on (the caller's, or the prepared copy). */

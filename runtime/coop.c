@@ -72,7 +72,7 @@ static size_t shm_size(int tokens)
 
 const char *ordo_coop_default_name(void)
 {
-	static char name[32];
+	static _Thread_local char name[32]; /* the caller's own: threads may call at once */
 	snprintf(name, sizeof name, "ordo-coop-%u", (unsigned)getuid());
 	return name;
 }

@@ -69,6 +69,7 @@
 #include "ordo_runtime.h"
 #include "ordo_scheduler.h"
 #include "ordo_util.h"
+#include "perturb.h"
 #include "seats.h"
 #include "watchdog.h"
 

@@ -33,8 +33,8 @@
 
 struct ordo_coop;
 
-/* The default segment name: "ordo-coop-UID" (one budget per user), in a static buffer
- * that every call rewrites with the same text. */
+/* The default segment name: "ordo-coop-UID" (one budget per user), in a buffer of the
+ * calling thread's own (valid until that thread's next call; any thread may call). */
 const char *ordo_coop_default_name(void);
 /* Opens the budget NAME (no slash; created with `tokens` tokens when it does not exist,
  * tokens 0 = the CPUs of this process's affinity mask; an existing one keeps its count)

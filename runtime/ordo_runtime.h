@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "ordo_error.h"
-#include "ordo_perturb.h"
 #include "ordo_rng.h"
 
 struct ordo_task {

@@ -1,5 +1,5 @@
 /*
- * perturb.c - the schedule-perturbation hook (see ordo_perturb.h).
+ * perturb.c - the schedule-perturbation hook (see perturb.h).
  *
  * Each thread keeps its generator and its counters in a slot of its own (claimed on its
  * first visit after a configure), written with plain relaxed stores: a locked
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ordo_perturb.h"
 #include "ordo_rng.h"
 #include "ordo_runtime.h"
+#include "perturb.h"
 
 static const char *const names[] = {
 #define ORDO_PP_NAME(name) #name,

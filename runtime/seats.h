@@ -19,7 +19,7 @@
  *          failed;
  *   N      fixed;
  *   all    every worker (no parking; also where the scheduler has no release hook).
- * With a cooperative budget (coop.h) a seat also needs one of the machine's tokens.
+ * With a cooperative budget (ordo_coop.h) a seat also needs one of the machine's tokens.
  *
  * Idle seated workers (no task to pop) sleep on a second futex, the idle bell, once
  * their back-off has reached its longest pause, with a timeout of 125 us growing to

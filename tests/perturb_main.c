@@ -1,6 +1,6 @@
 /*
  * perturb_main - the concurrency checks under schedule perturbation, for the
- * ORDO_PERTURB build (runtime/ordo_perturb.h; run by tests/perturb_test.sh).
+ * ORDO_PERTURB build (runtime/perturb.h; run by tests/perturb_test.sh).
  *
  * For each seed, every scheduler of the conformance list runs, at T threads (more than
  * this machine's cores): a chain (one task pending at a time), a caterpillar (a spine
@@ -25,8 +25,8 @@
 
 #include "apps_check.h"
 #include "conformance.h"
-#include "ordo_perturb.h"
 #include "ordo_rng.h"
+#include "perturb.h"
 
 static int conformance(const char *spec, int T, char *msg, size_t cap)
 {

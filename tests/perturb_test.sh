@@ -1,6 +1,6 @@
 #!/bin/sh
 # The conformance checks and the apps under schedule perturbation: a build with
-# -DORDO_PERTURB=ON (runtime/ordo_perturb.h), then tests/perturb_main over PERTURB_SEEDS
+# -DORDO_PERTURB=ON (runtime/perturb.h), then tests/perturb_main over PERTURB_SEEDS
 # seeds (default 20) at PERTURB_THREADS threads (default 4: more than this machine's
 # cores), every scheduler. A failure names its seed: rerun with
 #   WORK_DIR/perturb/tests/perturb_main --first SEED --seeds 1

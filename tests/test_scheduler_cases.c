@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ordo_perturb.h"
 #include "ordo_schedulers.h"
+#include "perturb.h"
 #include "wl_rig.h"
 
 /* white-box access to the optimized MQ: its file, compiled here under another name */

@@ -22,7 +22,7 @@
  *
  * Nodes begin with a struct ebr_node and were allocated with malloc.
  *
- * In ORDO_PERTURB builds (ordo_perturb.h) a node is also checked for use after its grace
+ * In ORDO_PERTURB builds (perturb.h) a node is also checked for use after its grace
  * period without ASan: ebr_born marks it live, a freed node is marked dead and kept in
  * a per-thread quarantine of EBR_QUARANTINE nodes before it really goes back to malloc,
  * and readers call ebr_check on every node they step onto: reading a dead node is an
@@ -36,8 +36,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ordo_perturb.h"
 #include "ordo_util.h"
+#include "perturb.h"
 
 struct ebr_node {
 	struct ebr_node *ebr_next;

@@ -12,6 +12,7 @@
 #include "chunk.h"
 #include "ordo_rng.h"
 #include "ordo_scheduler.h"
+#include "perturb.h"
 
 #define SEG_BITS 12
 #define SEG_SIZE (1u << SEG_BITS)

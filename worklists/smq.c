@@ -2,7 +2,9 @@
  * smq.c - the Stealing Multi-Queue (Postnikova, Koval, Nadiradze, Alistarh, PPoPP'22),
  * as in the authors' artifact (WL/StealingMultiQueue.h; REFERENCES.md, "SMQ").
  *
- * Each thread owns a 4-ary heap that only it touches, and a steal buffer holding up to
+ * Each thread owns a local queue (a 4-ary heap) that, unguarded, only it touches (a
+ * guarded owner's queue is also popped by guests under its lock: "Guarded queues"
+ * below; who may touch what is listed there), and a steal buffer holding up to
  * steal_size of its best tasks, guarded by one 64-bit version word:
  *   even = the buffer was taken (or never filled), odd = it holds tasks.
  * - The owner refills the buffer only while the version is even: it moves the heap's
@@ -25,7 +27,8 @@
  * attempt. push: into the heap, then refill the buffer if it was taken. On one thread
  * there is no thief, so the buffer is never filled and pop is the local queue's own
  * (exact; +9% pairs/s on the monotonic benchmark with pq=bucket).
- * Lock-free: the only synchronisation is the CAS on version words.
+ * Unguarded, SMQ is lock-free: the only synchronisation is the CAS on version words;
+ * a guarded queue adds its lock (below).
  *
  * One engineering change from the artifact: there, the owner that takes its buffer back
  * keeps the best task, pushes the others back into its heap and refills the buffer at
@@ -63,10 +66,22 @@
  * never fills another's buffer). guard=auto turns an owner guarded when a stretch of
  * GUARD_STRETCH pops (with none failing) ran on a CPU for less than GUARD_SHARE of its
  * wall time; on a quiet machine nothing is guarded and the cost is a counter per pop.
+ *
+ * Who touches what:
+ * - the local queue: its owner alone while `guarded` is 0; once guarded (set by the
+ *   owner, never unset within a run) only whoever holds the owner's `lock`: the owner,
+ *   or a guest that won the trylock and saw the owner's beat still stand under it;
+ * - the steal buffer's slots: written by the owner alone, only while the version is
+ *   even; read by anyone (relaxed; a copy counts only if the CAS after it succeeds);
+ * - the version word: made odd by the owner alone, made even by one successful CAS
+ *   (any thread);
+ * - `beat`: moved by the owner under its lock, read by others (relaxed);
+ * - `host`, `push_host`, `pops`, the batch and the watch: their worker alone.
  */
 #include "bq.h"
 #include "numa_pick.h"
 #include "ordo_scheduler.h"
+#include "perturb.h"
 #include "radix.h"
 #include "wl_common.h"
 

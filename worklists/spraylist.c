@@ -46,6 +46,7 @@
 
 #include "ebr.h"
 #include "ordo_scheduler.h"
+#include "perturb.h"
 #include "wl_common.h"
 
 enum { P_HEIGHT, P_JUMP, P_PAD, P_N };

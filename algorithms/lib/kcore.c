@@ -48,6 +48,7 @@
 #include <omp.h>
 
 #include "ordo_kcore.h"
+#include "perturb.h"
 
 enum { PENDING = 1, RUNNING = 2 };
 

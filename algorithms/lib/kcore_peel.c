@@ -24,6 +24,7 @@
 
 #include "ordo_kcore.h"
 #include "ordo_util.h"
+#include "perturb.h"
 
 struct peel_thread {
 	alignas(64) uint32_t *buf; /* this level's nodes to peel, grown as it goes */

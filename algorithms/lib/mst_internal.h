@@ -15,6 +15,7 @@
 
 #include "ordo_mst.h"
 #include "ordo_util.h"
+#include "perturb.h"
 
 struct mst_edge {
 	uint32_t w, self, other;

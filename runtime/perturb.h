@@ -1,5 +1,7 @@
 /*
- * ordo_perturb.h - schedule perturbation for finding races (the ORDO_PERTURB build).
+ * perturb.h - schedule perturbation for finding races (the ORDO_PERTURB build); a test
+ * hook, internal: no installed header includes it (the runtime, the schedulers and the
+ * operators include it where they have points).
  *
  * On a machine with few cores the windows of a concurrent protocol (between a load and
  * the store that depends on it, between the two passes of the termination scan, ...)
