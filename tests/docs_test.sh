@@ -65,4 +65,10 @@ if ! cmp -s "$tmp/before" "$tmp/after"; then
 	diff "$tmp/before" "$tmp/after" | head -n 20
 	fail "the documented commands wrote outside build/ or changed a tracked file"
 fi
+# bench/LOG.md's index lists every section of the log, in order
+log=$copy/bench/LOG.md
+awk '/^## / && $0 != "## Index" {print substr($0, 4)}' "$log" >"$tmp/sections"
+sed -n 's/^- \[\(.*\)\](#[^)]*): .*/\1/p' "$log" >"$tmp/indexed"
+cmp -s "$tmp/sections" "$tmp/indexed" ||
+	{ diff "$tmp/sections" "$tmp/indexed" | head; fail "bench/LOG.md's index does not list its sections (add a line for each new one)"; }
 echo "docs test passed: $ran commands run as written, $skipped block(s) not run here (reasons above)"
