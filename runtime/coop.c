@@ -16,9 +16,16 @@
  *   - a token is taken and given back by compare-and-swap on its word, never
  *     duplicated; release and close end whatever the words say (a token taken from a
  *     process, wrongly, is no longer counted as held, and close never waits for it).
- * Memory orders: every read-modify-write below is sequentially consistent (the
- * default): a handful per seat taken or given up, far from any hot path; the plain
- * loads that only decide whether to try a CAS are relaxed.
+ * Memory orders: every atomic here is relaxed, and that is enough. No data is published
+ * through the segment: a token is a permit, not a lock on memory (the tasks a parking
+ * worker hands over go through the executor's own orders, seats.c), so what matters is
+ * each word's own modification order, which every atomic has whatever its order: a CAS
+ * on a token word succeeds for one taker at a time, and `held`, `waiting` and
+ * `yielding` change only by read-modify-writes. The counters are read by the yield
+ * rule as hints that later calls correct, never to decide who holds what; and slot
+ * ownership is decided by the OFD lock, a system call ordered with everything around
+ * it. tests/test_coop.c races 8 processes for one token under these orders (never two
+ * holders; with a load and a store in place of the CAS, hundreds).
  */
 
 #include <errno.h>
@@ -96,8 +103,8 @@ static void set_waiting(struct coop_shm *m, struct coop_proc *q, bool w)
 {
 	if (atomic_load_explicit(&q->waiting, memory_order_relaxed) == (int32_t)w)
 		return;
-	if (atomic_exchange(&q->waiting, (int32_t)w) != (int32_t)w)
-		atomic_fetch_add(&m->waiting, w ? 1 : -1);
+	if (atomic_exchange_explicit(&q->waiting, (int32_t)w, memory_order_relaxed) != (int32_t)w)
+		atomic_fetch_add_explicit(&m->waiting, w ? 1 : -1, memory_order_relaxed);
 }
 
 /* Gives back every token marked with slot i and its waiting flag; the caller holds
@@ -108,11 +115,12 @@ static bool clear_slot(struct coop_shm *m, int i)
 	for (int k = 0; k < m->tokens; k++) {
 		int32_t p = i + 1;
 		if (atomic_load_explicit(&m->token[k], memory_order_relaxed) == p &&
-		    atomic_compare_exchange_strong(&m->token[k], &p, 0))
+		    atomic_compare_exchange_strong_explicit(
+		        &m->token[k], &p, 0, memory_order_relaxed, memory_order_relaxed))
 			any = true;
 	}
 	set_waiting(m, &m->proc[i], false);
-	atomic_store(&m->proc[i].used, 0);
+	atomic_store_explicit(&m->proc[i].used, 0, memory_order_relaxed);
 	return any;
 }
 
@@ -227,8 +235,8 @@ int ordo_coop_open(const char *name, int tokens, struct ordo_coop **out, struct 
 	}
 	c->me = &c->m->proc[c->slot];
 	c->id = c->slot + 1;
-	atomic_store(&c->me->pid, (int32_t)getpid());
-	atomic_store(&c->me->used, 1);
+	atomic_store_explicit(&c->me->pid, (int32_t)getpid(), memory_order_relaxed);
+	atomic_store_explicit(&c->me->used, 1, memory_order_relaxed);
 	*out = c;
 	return 0;
 }
@@ -240,8 +248,10 @@ bool ordo_coop_acquire(struct ordo_coop *c)
 		for (int i = 0; i < m->tokens; i++) {
 			int32_t z = 0;
 			if (atomic_load_explicit(&m->token[i], memory_order_relaxed) == 0 &&
-			    atomic_compare_exchange_strong(&m->token[i], &z, c->id)) {
-				atomic_fetch_add(&c->held, 1);
+			    atomic_compare_exchange_strong_explicit(&m->token[i], &z, c->id,
+			                                            memory_order_relaxed,
+			                                            memory_order_relaxed)) {
+				atomic_fetch_add_explicit(&c->held, 1, memory_order_relaxed);
 				set_waiting(m, c->me, false);
 				return true;
 			}
@@ -256,17 +266,18 @@ bool ordo_coop_acquire(struct ordo_coop *c)
 void ordo_coop_release(struct ordo_coop *c)
 {
 	struct coop_shm *m = c->m;
-	if (atomic_load(&c->held) <= 0)
+	if (atomic_load_explicit(&c->held, memory_order_relaxed) <= 0)
 		return;
 	for (int i = 0; i < m->tokens; i++) {
 		int32_t p = c->id;
-		if (atomic_compare_exchange_strong(&m->token[i], &p, 0))
+		if (atomic_compare_exchange_strong_explicit(
+		        &m->token[i], &p, 0, memory_order_relaxed, memory_order_relaxed))
 			break;
 	}
 	/* counted as given back even when no word named it (taken from this process):
 	 * what it holds is what its words say, and close must end */
-	atomic_fetch_sub(&c->held, 1);
-	atomic_store(&c->yielding, false);
+	atomic_fetch_sub_explicit(&c->held, 1, memory_order_relaxed);
+	atomic_store_explicit(&c->yielding, false, memory_order_relaxed);
 }
 
 bool ordo_coop_should_yield(struct ordo_coop *c)
@@ -289,7 +300,8 @@ bool ordo_coop_should_yield(struct ordo_coop *c)
 	}
 	int share = active ? m->tokens / active : m->tokens;
 	/* one worker at a time gives a token back (the flag clears when it has) */
-	return held > (share > 1 ? share : 1) && !atomic_exchange(&c->yielding, true);
+	return held > (share > 1 ? share : 1) &&
+	       !atomic_exchange_explicit(&c->yielding, true, memory_order_relaxed);
 }
 
 int ordo_coop_tokens(const struct ordo_coop *c)
@@ -301,13 +313,13 @@ int ordo_coop_free(const struct ordo_coop *c)
 {
 	int n = 0;
 	for (int i = 0; i < c->m->tokens; i++)
-		n += atomic_load(&c->m->token[i]) == 0;
+		n += atomic_load_explicit(&c->m->token[i], memory_order_relaxed) == 0;
 	return n;
 }
 
 int ordo_coop_held(const struct ordo_coop *c)
 {
-	return atomic_load(&((struct ordo_coop *)c)->held);
+	return atomic_load_explicit(&((struct ordo_coop *)c)->held, memory_order_relaxed);
 }
 
 void ordo_coop_close(struct ordo_coop *c)
@@ -316,8 +328,8 @@ void ordo_coop_close(struct ordo_coop *c)
 		return;
 	/* every token word with this slot's id, whatever the count says; then the slot */
 	clear_slot(c->m, c->slot);
-	atomic_store(&c->held, 0);
-	atomic_store(&c->me->pid, 0);
+	atomic_store_explicit(&c->held, 0, memory_order_relaxed);
+	atomic_store_explicit(&c->me->pid, 0, memory_order_relaxed);
 	slot_lock(c->fd, c->slot, F_UNLCK);
 	munmap(c->m, c->size);
 	close(c->fd);
