@@ -166,7 +166,8 @@ static bool all_done(struct ordo_tctx **ctx, int T, _Atomic bool *duplicated)
 	for (int t = 0; t < T; t++)
 		pushed += atomic_load_explicit(&ctx[t]->pub_pushed, memory_order_acquire);
 	if (__builtin_expect(done > pushed, 0))
-		atomic_store(duplicated, true);
+		atomic_store_explicit(duplicated, true,
+		                      memory_order_relaxed); /* read after the join */
 	return done >= pushed;
 }
 
@@ -316,7 +317,11 @@ struct run {
 /* The run is over (terminated, canceled or out of memory): parked workers wake. */
 static void run_end(struct run *r)
 {
-	atomic_store(&r->finished, true);
+	/* seq_cst: the store half of a store-load pair with each sleeper, which counts
+	 * itself and then reads the bell and `finished` (park, seats_idle_sleep); the ring
+	 * after it bumps the bell and reads the count. One side sees the other, so no
+	 * sleeper waits past the end */
+	atomic_store_explicit(&r->finished, true, memory_order_seq_cst);
 	seats_idle_ring(&r->seats, INT_MAX);
 	if (r->seats.parking)
 		seats_wake_all(&r->seats);
@@ -329,7 +334,7 @@ static inline bool stop_asked(struct run *r)
 	const volatile _Atomic bool *cancel = r->o->cancel;
 	if (!cancel || !atomic_load_explicit(cancel, memory_order_relaxed))
 		return false;
-	atomic_store(&r->canceled, true);
+	atomic_store_explicit(&r->canceled, true, memory_order_relaxed); /* read after the join */
 	run_end(r);
 	return true;
 }
@@ -390,14 +395,16 @@ static bool park(struct run *r, struct ordo_tctx *c)
 		run_end(r);
 		return false;
 	}
-	atomic_fetch_add(&s->parked, 1);
+	/* seq_cst, and the bell's and `finished`'s loads below: the sleeper's half of the
+	 * store-load pair with bell_ring (seats.c) and run_end */
+	atomic_fetch_add_explicit(&s->parked, 1, memory_order_seq_cst);
 	atomic_store_explicit(&c->pub_idle, WATCHDOG_PARKED, memory_order_relaxed);
 	const uint64_t bit = c->tid < 64 ? 1ull << c->tid : 0;
 	atomic_fetch_or_explicit(&r->parked_mask, bit, memory_order_relaxed);
 	bool seated = false;
 	for (;;) {
-		const uint32_t seen = atomic_load(&s->bell);
-		if (atomic_load(&r->finished))
+		const uint32_t seen = atomic_load_explicit(&s->bell, memory_order_seq_cst);
+		if (atomic_load_explicit(&r->finished, memory_order_seq_cst))
 			break;
 		if (stop_asked(r))
 			break;
@@ -417,7 +424,8 @@ static bool park(struct run *r, struct ordo_tctx *c)
 	}
 	atomic_fetch_and_explicit(&r->parked_mask, ~bit, memory_order_relaxed);
 	atomic_store_explicit(&c->pub_idle, 0, memory_order_relaxed);
-	atomic_fetch_sub(&s->parked, 1);
+	atomic_fetch_sub_explicit(&s->parked, 1,
+	                          memory_order_relaxed); /* late: a wake for nothing */
 	return seated;
 }
 
@@ -622,8 +630,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 		    watchdog_check(&r->watch, r->ctx,
 		                   !atomic_load_explicit(&seats->pending, memory_order_relaxed) &&
 		                       !loop_open(&r->loop))) {
-			atomic_store(&r->lost,
-			             true); /* a scheduler lost tasks: an error, not a hang */
+			/* a scheduler lost tasks: an error, not a hang (read after the join) */
+			atomic_store_explicit(&r->lost, true, memory_order_relaxed);
 			run_end(r);
 			break;
 		}
@@ -671,12 +679,13 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	stats->lookahead = pipeline_depth(r->o, r->ops);
 	stats->seconds = seconds;
 	stats->seats_start = r->seats.max;
-	stats->seats_end = atomic_load(&r->seats.limit);
-	stats->parks = atomic_load(&r->seats.parks);
-	stats->handed_over = atomic_load(&r->handed_over);
-	stats->idle_sleeps = atomic_load(&r->seats.idle_sleeps);
-	stats->task_loops = atomic_load(&r->loop.opened);
-	stats->loop_items_helped = atomic_load(&r->loop.helped);
+	/* after the join: the region's end orders every worker's stores before these */
+	stats->seats_end = atomic_load_explicit(&r->seats.limit, memory_order_relaxed);
+	stats->parks = atomic_load_explicit(&r->seats.parks, memory_order_relaxed);
+	stats->handed_over = atomic_load_explicit(&r->handed_over, memory_order_relaxed);
+	stats->idle_sleeps = atomic_load_explicit(&r->seats.idle_sleeps, memory_order_relaxed);
+	stats->task_loops = atomic_load_explicit(&r->loop.opened, memory_order_relaxed);
+	stats->loop_items_helped = atomic_load_explicit(&r->loop.helped, memory_order_relaxed);
 	uint64_t *per = malloc((size_t)T * sizeof *per);
 	for (int t = 0; t < T; t++) {
 		const struct ordo_tctx *c = r->ctx[t];
@@ -791,14 +800,14 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		                  got_threads);
 	else if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory during the run");
-	else if (atomic_load(&r.canceled))
+	else if (atomic_load_explicit(&r.canceled, memory_order_relaxed)) /* after the join */
 		rc = ordo_err_set(err, ORDO_ECANCELED, "interrupted: the run was stopped");
-	else if (atomic_load(&r.duplicated))
+	else if (atomic_load_explicit(&r.duplicated, memory_order_relaxed))
 		rc = ordo_err_set(err, ORDO_ESCHEDULER,
 		                  "scheduler %s broke its contract: more tasks finished than were "
 		                  "pushed (a task was given out twice)",
 		                  ops->name);
-	else if (atomic_load(&r.lost))
+	else if (atomic_load_explicit(&r.lost, memory_order_relaxed))
 		rc = ordo_err_set(err, ORDO_ESCHEDULER, "scheduler %s lost tasks: %s", ops->name,
 		                  r.watch.what);
 	for (int t = 0; !rc && t < T; t++)
@@ -811,7 +820,7 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	free(ctx);
 	/* the workers seated at the end give their tokens back */
 	if (r.seats.coop)
-		for (int h = atomic_load(&r.seats.held); h > 0; h--)
+		for (int h = atomic_load_explicit(&r.seats.held, memory_order_relaxed); h > 0; h--)
 			ordo_coop_release(r.seats.coop);
 	seats_fini(&r.seats);
 	watchdog_fini(&r.watch);

@@ -59,16 +59,20 @@ bool ordo_perturb_set_hook(ordo_perturb_hook fn, void *arg)
 	return true;
 }
 
+/* Only while nothing configured the points (generation 0). The values are stored
+ * before generation leaves 0 (release; join reads it with acquire), so a thread that
+ * sees generation 1 sees them; every thread that gets here stores the same values (the
+ * environment's), so losing the race to set generation changes nothing. */
 static void from_environment(void)
 {
-	uint64_t want = 0;
-	if (!atomic_compare_exchange_strong(&generation, &want, 1))
-		return; /* configured already */
 	const char *s = getenv("ORDO_PERTURB_SEED"), *r = getenv("ORDO_PERTURB_RATE");
 	if (s && *s)
-		atomic_store(&g_seed, strtoull(s, NULL, 0));
+		atomic_store_explicit(&g_seed, strtoull(s, NULL, 0), memory_order_relaxed);
 	if (r && *r)
-		atomic_store(&g_rate, (unsigned)strtoul(r, NULL, 0));
+		atomic_store_explicit(&g_rate, (unsigned)strtoul(r, NULL, 0), memory_order_relaxed);
+	uint64_t want = 0;
+	atomic_compare_exchange_strong_explicit(&generation, &want, 1, memory_order_release,
+	                                        memory_order_relaxed);
 }
 
 static void join(void)
@@ -76,10 +80,12 @@ static void join(void)
 	if (atomic_load_explicit(&generation, memory_order_acquire) == 0)
 		from_environment();
 	uint64_t gen = atomic_load_explicit(&generation, memory_order_acquire);
-	unsigned k = atomic_fetch_add(&next_slot, 1);
+	/* the slot counter is a counter (relaxed); seed and rate were published by
+	 * generation's release, read above with acquire */
+	unsigned k = atomic_fetch_add_explicit(&next_slot, 1, memory_order_relaxed);
 	me.slot = &slots[k < SLOTS ? k : SLOTS - 1];
-	ordo_rng_seed(&me.rng, atomic_load(&g_seed), k);
-	me.rate = atomic_load(&g_rate);
+	ordo_rng_seed(&me.rng, atomic_load_explicit(&g_seed, memory_order_relaxed), k);
+	me.rate = atomic_load_explicit(&g_rate, memory_order_relaxed);
 	me.gen = gen;
 }
 
@@ -121,15 +127,18 @@ bool ordo_perturb_built(void)
 
 void ordo_perturb_configure(uint64_t seed, unsigned rate_per_1024)
 {
-	atomic_store(&g_seed, seed);
-	atomic_store(&g_rate, rate_per_1024 > 1024 ? 1024 : rate_per_1024);
+	/* published by the release store of generation below */
+	atomic_store_explicit(&g_seed, seed, memory_order_relaxed);
+	atomic_store_explicit(&g_rate, rate_per_1024 > 1024 ? 1024 : rate_per_1024,
+	                      memory_order_relaxed);
 	for (unsigned k = 0; k < SLOTS; k++) {
 		for (int p = 0; p < ORDO_PP_COUNT; p++)
 			atomic_store_explicit(&slots[k].visits[p], 0, memory_order_relaxed);
 		atomic_store_explicit(&slots[k].delays, 0, memory_order_relaxed);
 	}
-	atomic_store(&next_slot, 0);
-	uint64_t g = atomic_load(&generation);
+	atomic_store_explicit(&next_slot, 0, memory_order_relaxed);
+	uint64_t g =
+	    atomic_load_explicit(&generation, memory_order_relaxed); /* only the caller writes it */
 	atomic_store_explicit(&generation, (g ? g : 1) + 1, memory_order_release);
 }
 

@@ -50,8 +50,9 @@ void seats_init(struct seats *s, const struct ordo_exec_opts *o, bool can_releas
 		max = T, s->coop = NULL;
 	s->adapt = s->parking && o->seats == ORDO_SEATS_ADAPT && !s->coop;
 	s->max = max;
-	atomic_store(&s->limit, max);
-	atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);
+	/* before the workers start (the parallel region's start orders them) */
+	atomic_store_explicit(&s->limit, max, memory_order_relaxed);
+	atomic_store_explicit(&s->probe_gap_ns, PROBE_MIN_NS, memory_order_relaxed);
 }
 
 void seats_fini(struct seats *s)
@@ -66,9 +67,9 @@ bool seats_start(struct seats *s, int t)
 		return true;
 	if (s->coop)
 		return seats_take(s);
-	if (t >= atomic_load(&s->limit))
+	if (t >= atomic_load_explicit(&s->limit, memory_order_relaxed))
 		return false;
-	atomic_fetch_add(&s->held, 1);
+	atomic_fetch_add_explicit(&s->held, 1, memory_order_relaxed);
 	return true;
 }
 
@@ -78,9 +79,10 @@ bool seats_take(struct seats *s)
 	do {
 		if (h >= atomic_load_explicit(&s->limit, memory_order_relaxed))
 			return false;
-	} while (!atomic_compare_exchange_weak(&s->held, &h, h + 1));
+	} while (!atomic_compare_exchange_weak_explicit(&s->held, &h, h + 1, memory_order_relaxed,
+	                                                memory_order_relaxed));
 	if (s->coop && !ordo_coop_acquire(s->coop)) {
-		atomic_fetch_sub(&s->held, 1);
+		atomic_fetch_sub_explicit(&s->held, 1, memory_order_relaxed);
 		return false;
 	}
 	return true;
@@ -90,8 +92,13 @@ bool seats_take(struct seats *s)
  * waiters woken only when some are counted. */
 static void bell_ring(_Atomic uint32_t *bell, const _Atomic int *waiters, int n)
 {
-	atomic_fetch_add(bell, 1);
-	if (atomic_load(waiters))
+	/* seq_cst, both: the ringer's half of the store-load pair with a sleeper, which
+	 * counts itself (seq_cst) before it reads the bell (seq_cst): either the sleeper
+	 * reads the new bell (and its futex wait returns at once) or the ringer sees it
+	 * counted and wakes it. The bump is also a release: what the ringer did before (a
+	 * seat given up: `held`, relaxed) is seen by a sleeper that reads the new bell */
+	atomic_fetch_add_explicit(bell, 1, memory_order_seq_cst);
+	if (atomic_load_explicit(waiters, memory_order_seq_cst))
 		syscall(SYS_futex, bell, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
@@ -117,7 +124,8 @@ bool seats_must_leave(struct seats *s)
 
 void seats_leave(struct seats *s)
 {
-	atomic_fetch_sub(&s->held, 1);
+	atomic_fetch_sub_explicit(&s->held, 1,
+	                          memory_order_relaxed); /* published by the ring below */
 	atomic_fetch_add_explicit(&s->parks, 1, memory_order_relaxed);
 	if (s->coop)
 		ordo_coop_release(s->coop);
@@ -130,17 +138,21 @@ bool seats_observe(struct seats *s, double wall, double cpu)
 		return false;
 	const uint64_t t = now_ns();
 	uint64_t last = atomic_load_explicit(&s->changed_ns, memory_order_relaxed);
-	int lim = atomic_load(&s->limit);
+	/* the adapt limit's words are relaxed: its CASes make one change per settling
+	 * window, and nothing is published through them */
+	int lim = atomic_load_explicit(&s->limit, memory_order_relaxed);
 	if (lim <= 1 || t - last < SETTLE_NS ||
-	    !atomic_compare_exchange_strong(&s->changed_ns, &last, t))
+	    !atomic_compare_exchange_strong_explicit(&s->changed_ns, &last, t, memory_order_relaxed,
+	                                             memory_order_relaxed))
 		return false;
-	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim - 1))
+	if (!atomic_compare_exchange_strong_explicit(&s->limit, &lim, lim - 1, memory_order_relaxed,
+	                                             memory_order_relaxed))
 		return false;
 	/* a probe that failed soon after it raised the limit: wait longer for the next */
-	uint64_t gap = atomic_load(&s->probe_gap_ns);
+	uint64_t gap = atomic_load_explicit(&s->probe_gap_ns, memory_order_relaxed);
 	if (t - last < 2 * gap && gap < PROBE_MAX_NS)
-		atomic_store(&s->probe_gap_ns, 2 * gap);
-	atomic_fetch_sub(&s->held, 1);
+		atomic_store_explicit(&s->probe_gap_ns, 2 * gap, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&s->held, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&s->parks, 1, memory_order_relaxed);
 	return true;
 }
@@ -164,20 +176,24 @@ bool seats_probe(struct seats *s)
 {
 	if (!s->adapt)
 		return false;
-	int lim = atomic_load(&s->limit);
+	int lim = atomic_load_explicit(&s->limit, memory_order_relaxed);
 	const uint64_t t = now_ns();
-	uint64_t last = atomic_load(&s->changed_ns);
-	if (lim >= s->max || t - last < atomic_load(&s->probe_gap_ns))
+	uint64_t last = atomic_load_explicit(&s->changed_ns, memory_order_relaxed);
+	if (lim >= s->max ||
+	    t - last < atomic_load_explicit(&s->probe_gap_ns, memory_order_relaxed))
 		return false;
 	/* the reader is runnable, and so are the seated workers: a free core means no
 	 * more runnable threads than CPUs */
 	int run = runnable_now();
-	if (run > s->cpus || !atomic_compare_exchange_strong(&s->changed_ns, &last, t))
+	if (run > s->cpus ||
+	    !atomic_compare_exchange_strong_explicit(&s->changed_ns, &last, t, memory_order_relaxed,
+	                                             memory_order_relaxed))
 		return false;
-	if (!atomic_compare_exchange_strong(&s->limit, &lim, lim + 1))
+	if (!atomic_compare_exchange_strong_explicit(&s->limit, &lim, lim + 1, memory_order_relaxed,
+	                                             memory_order_relaxed))
 		return false;
 	if (lim + 1 == s->max) /* back to the ceiling: the next drop starts afresh */
-		atomic_store(&s->probe_gap_ns, PROBE_MIN_NS);
+		atomic_store_explicit(&s->probe_gap_ns, PROBE_MIN_NS, memory_order_relaxed);
 	return true;
 }
 
@@ -195,13 +211,14 @@ void seats_idle_sleep(struct seats *s, const _Atomic bool *finished, uint64_t ti
 {
 	/* counted before the bell is read, and `finished` read after it: a ring or the
 	 * run's end after either read moves the bell, and the wait returns at once */
-	atomic_fetch_add(&s->idle_sleepers, 1);
-	const uint32_t seen = atomic_load(&s->idle_bell);
-	if (!atomic_load(finished)) {
+	atomic_fetch_add_explicit(&s->idle_sleepers, 1, memory_order_seq_cst); /* bell_ring */
+	const uint32_t seen = atomic_load_explicit(&s->idle_bell, memory_order_seq_cst);
+	if (!atomic_load_explicit(finished, memory_order_seq_cst)) { /* run_end's store */
 		bell_wait(&s->idle_bell, seen, timeout_ns);
 		atomic_fetch_add_explicit(&s->idle_sleeps, 1, memory_order_relaxed);
 	}
-	atomic_fetch_sub(&s->idle_sleepers, 1);
+	atomic_fetch_sub_explicit(&s->idle_sleepers, 1,
+	                          memory_order_relaxed); /* late: a wake for nothing */
 }
 
 void seats_idle_ring(struct seats *s, int n)
