@@ -1,8 +1,10 @@
 /* util.c - time, aligned allocation and parameter strings (see ordo_util.h). */
 
+#include "ordo_runtime.h"
 #include "ordo_util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,4 +249,22 @@ int ordo_params_format(char *buf, size_t cap, const char *name, const struct ord
 			                 tab[i].name, (long long)vals[i]);
 	}
 	return used;
+}
+
+void ordo_backoff(unsigned round)
+{
+	if (round < 8) {
+		for (unsigned i = 0; i < (16u << round); i++)
+			ordo_cpu_relax();
+	} else if (round < 24) {
+		sched_yield();
+	} else {
+		/* 1 us .. 64 us: long enough to hand the CPU to workers that hold tasks when
+		 * threads outnumber cores, short enough that a sleeper whose own queue refills
+		 * (RELD, an SMQ owner) comes back quickly */
+		unsigned r = round - 24;
+		long ns = 1000L << (r < 6 ? r : 6);
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+	}
 }
