@@ -153,13 +153,17 @@ def cmd_plot(args):
             dist.setdefault((r["app"], r["input"], r["threads"]), []).append(r)
     for (app, inp, t), rs in sorted(dist.items()):
         rs = sorted(rs, key=lambda r: r["wl"], reverse=True)
-        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(rs)))
+        fig, ax = plt.subplots(figsize=(8, 1.6 + 0.5 * len(rs)))
         ys = range(len(rs))
         ax.axvline(1.0, color="grey", lw=0.8, ls="--", zorder=1, label="an even share")
         ax.hlines(ys, [r["share_min"] for r in rs], [r["share_max"] for r in rs], lw=8,
                   color="tab:blue", alpha=0.45, zorder=2, label="min to max thread")
-        ax.plot([r["share_median"] for r in rs], ys, "D", color="black", ms=7, zorder=3,
-                label="median thread")
+        if t > 2:
+            ax.plot([r["share_median"] for r in rs], ys, "D", color="black", ms=7, zorder=3,
+                    label="median thread")
+        else:  # two threads: their median is the mean, 1.00 always; show each thread
+            ax.plot([r["share_min"] for r in rs] + [r["share_max"] for r in rs],
+                    list(ys) * 2, "o", color="black", ms=6, zorder=3, label="each thread")
         ax.set_yticks(list(ys), [r["wl"] + (" (%s)" % r["variant"] if r["variant"] else "")
                                  for r in rs], fontsize=10)
         ax.set_xlabel("tasks of a thread / mean tasks per thread", fontsize=10)
@@ -168,6 +172,7 @@ def cmd_plot(args):
         ax.grid(True, axis="x", alpha=0.3)
         ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / len(rs)),
                   ncol=3, frameon=False)
+        fig.tight_layout()
         save(fig, "tasks-%s-%s-t%d" % (app, inp, t))
     # per-worker utilisation: busy on a CPU, descheduled while busy, idle; one row of
     # bars per scheduler (and build / noise), medians over the cell's trials

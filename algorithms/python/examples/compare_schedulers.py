@@ -39,9 +39,11 @@ for wl in args.schedulers.split(","):
             d = r.dist.astype(float)
             d[r.dist == ordo.DIST_INF] = np.inf
             assert np.array_equal(d, ref[int(s)]), (wl, threads, s)
-        t = np.median([r.record["time_s"] for r in results]) * 1e3
-        w = np.median([r.record["work_ratio"] for r in results])
-        rows.append((wl, threads, t, w))
+        ts = [r.record["time_s"] * 1e3 for r in results]
+        ws = [r.record["work_ratio"] for r in results]
+        t, w = np.median(ts), np.median(ws)
+        rows.append(dict(wl=wl, threads=threads, t=t, t_lo=min(ts), t_hi=max(ts), w=w,
+                         w_lo=min(ws), w_hi=max(ws)))
         print("%-18s %d thread%s  %8.2f ms  work %.3f  (verified against SciPy)" % (
             wl, threads, "s" if threads > 1 else " ", t, w))
 
@@ -52,20 +54,40 @@ try:
 except ImportError:
     print("matplotlib is not installed: no plot")
     raise SystemExit(0)
+# grouped bars (one group per thread count, one bar per scheduler), each with the
+# fastest-slowest trial as its error bar, so that schedulers never hide each other
+wls = args.schedulers.split(",")
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-for wl in args.schedulers.split(","):
-    rs = [r for r in rows if r[0] == wl]
-    axes[0].plot([r[1] for r in rs], [r[2] for r in rs], "o-", label=wl)
-    axes[1].plot([r[1] for r in rs], [r[3] for r in rs], "o-", label=wl)
-axes[0].set_ylabel("median time, ms")
-axes[1].set_ylabel("work ratio (tasks / Dijkstra's)")
-for ax in axes:
-    ax.set_xlabel("threads")
-    ax.set_xticks([1, 2])
-    ax.grid(True, alpha=0.3)
-axes[0].set_ylim(bottom=0)
-axes[1].legend()
-fig.suptitle("SSSP on %s" % os.path.basename(args.graph))
-fig.tight_layout()
+width = 0.8 / len(wls)
+described = {"file": os.path.basename(args.out), "panels": []}
+for ax, key, label in ((axes[0], "t", "median time, ms (bars: fastest-slowest trial)"),
+                       (axes[1], "w", "work ratio (tasks / Dijkstra's)")):
+    bars = []
+    for k, wl in enumerate(wls):
+        rs = [r for r in rows if r["wl"] == wl]
+        x = np.arange(len(rs)) + (k - (len(wls) - 1) / 2) * width
+        y = np.array([r[key] for r in rs])
+        err = np.array([[r[key] - r[key + "_lo"] for r in rs], [r[key + "_hi"] - r[key] for r in rs]])
+        ax.bar(x, y, width, yerr=err, capsize=3, label=wl)
+        bars += [dict(scheduler=wl, threads=r["threads"], height=float(r[key]),
+                      low=float(r[key + "_lo"]), high=float(r[key + "_hi"])) for r in rs]
+    ax.set_xticks(range(2), ["1 thread", "2 threads"])
+    ax.set_ylabel(label)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, axis="y", alpha=0.3)
+    described["panels"].append(dict(ylabel=label, xticks=["1 thread", "2 threads"], bars=bars))
+axes[1].axhline(1.0, color="gray", lw=0.8)  # Dijkstra's work
+# one legend below both panels, clear of every bar
+handles, labels = axes[0].get_legend_handles_labels()
+leg = fig.legend(handles, labels, loc="lower center", ncol=len(wls), fontsize=9,
+                 frameon=False)
+described["legend"] = [t.get_text() for t in leg.get_texts()]
+fig.suptitle("SSSP on %s, %d sources" % (os.path.basename(args.graph), len(sources)))
+fig.tight_layout(rect=(0, 0.07, 1, 1))
 fig.savefig(args.out)
+# what the figure shows, read back from the drawn axes: a test (and a reader without an
+# image viewer) checks it
+import json  # noqa: E402
+with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
+    json.dump(described, f, indent=1)
 print("wrote", args.out)
