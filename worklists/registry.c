@@ -84,11 +84,23 @@ int ordo_sched_parse(const char *spec, struct ordo_sched_spec *out, struct ordo_
 int ordo_sched_default(struct ordo_sched_spec *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err)
 {
+	/* a number stays a number: checked against the parameter's range, as a spec's is,
+	 * and set in place (no text to format and parse again) */
+	const int i = param_index(s->ops, key);
 	if (has)
-		*has = param_index(s->ops, key) >= 0;
-	char one[96];
-	snprintf(one, sizeof one, "%s=%lld", key, (long long)value);
-	return ordo_sched_defaults(s, one, err);
+		*has = i >= 0;
+	if (i < 0 || (s->given & (1u << i)))
+		return 0;
+	const struct ordo_param *p = &s->ops->params[i];
+	if (value < p->lo || value > p->hi)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "scheduler %s: parameter %s=%lld out of range %lld..%lld (%s)",
+		                    s->ops->name, key, (long long)value, (long long)p->lo,
+		                    (long long)p->hi, p->help);
+	s->params[i] = value;
+	s->given |= 1u << i;
+	format_spec(s);
+	return 0;
 }
 
 int ordo_sched_defaults(struct ordo_sched_spec *s, const char *list, struct ordo_err *err)
