@@ -90,6 +90,12 @@ struct ordo_scheduler_ops {
 	void (*flush)(struct ordo_sched_state *wl, struct ordo_tctx *ctx);
 	void (*release)(struct ordo_sched_state *wl, struct ordo_tctx *ctx,
 	                struct ordo_handoff *out);
+	/* Its own bound on the mean rank error of one thread (the quality test,
+	 * tests/test_scheduler_cases.c: n keys uniform in [0, range) prefilled, then each
+	 * pop followed by a push of a fresh uniform key), from its resolved parameters and
+	 * its counters after the run. NULL: exact, a bound of 0. A negative bound: none
+	 * (unordered by design). */
+	double (*rank_bound)(const int64_t *params, const uint64_t *stats, double n, double range);
 };
 
 #define ORDO_SCHEDULER_DEFINE(id, ...) \

@@ -113,7 +113,14 @@ static void fifo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx,
 	wl_chunk_hand(l->push, out);
 }
 
-ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo",
+/* unordered by design: no bound */
+static double fifo_rank_bound(const int64_t *p, const uint64_t *stats, double n, double range)
+{
+	(void)p, (void)stats, (void)n, (void)range;
+	return -1;
+}
+
+ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo", .rank_bound = fifo_rank_bound,
                       .summary = "unordered chunked bag (per-thread chunks, per-node chunk FIFOs)",
                       .params = params, .nparams = P_N, .create = fifo_create,
                       .destroy = fifo_destroy, .push = fifo_push, .pop = fifo_pop,

@@ -97,7 +97,15 @@ static bool mq_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct ord
 	return true;
 }
 
-ORDO_SCHEDULER_DEFINE(mq, .name = "mq",
+/* c queues, each pop the better of two random tops: mean < 2c (the two-choice
+ * process keeps the rank error O(c)) */
+static double mq_rank_bound(const int64_t *p, const uint64_t *stats, double n, double range)
+{
+	(void)stats, (void)n, (void)range;
+	return 2.0 * (double)p[0];
+}
+
+ORDO_SCHEDULER_DEFINE(mq, .name = "mq", .rank_bound = mq_rank_bound,
                       .summary = "classic Multi-Queue: c*T locked 8-ary heaps, two-choice pop",
                       .params = params, .nparams = P_N, .create = mq_create, .destroy = mq_destroy,
                       .thread_init = mq_thread_init, .push = mq_push, .pop = mq_pop,

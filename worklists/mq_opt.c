@@ -245,8 +245,19 @@ static void mqo_release(struct ordo_sched_state *w, struct ordo_tctx *ctx, struc
 	out->n += k;
 }
 
+/* stickiness and batches multiply the Multi-Queue's 2c by the longest run spent on
+ * one queue (push_stick, pop_stick or a batch) */
+static double mqo_rank_bound(const int64_t *p, const uint64_t *stats, double n, double range)
+{
+	(void)stats, (void)n, (void)range;
+	int64_t run = 1;
+	for (int k = 3; k <= 6; k++) /* push_stick, pop_stick, push_batch, pop_batch */
+		run = p[k] > run ? p[k] : run;
+	return 2.0 * (double)p[0] * (double)run;
+}
+
 ORDO_SCHEDULER_DEFINE(
-    mq_opt, .name = "mq-opt",
+    mq_opt, .name = "mq-opt", .rank_bound = mqo_rank_bound,
     .summary = "optimized Multi-Queue: sticky or batched push and pop (pp/pl/lp/ll)",
     .params = params, .nparams = P_N, .create = mqo_create, .destroy = mqo_destroy,
     .thread_init = mqo_thread_init, .push = mqo_push, .pop = mqo_pop, .release = mqo_release);

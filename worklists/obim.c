@@ -43,8 +43,15 @@ static int obim_create(const struct ordo_scheduler_config *cfg, struct ordo_sche
 	                   (int)cfg->params[P_PERIOD], out, err);
 }
 
+/* FIFO inside a bucket of 2^delta keys: n 2^delta / range keys a bucket on average */
+static double obim_rank_bound(const int64_t *p, const uint64_t *stats, double n, double range)
+{
+	(void)stats;
+	return (double)(1ull << p[P_DELTA]) * n / range;
+}
+
 ORDO_SCHEDULER_DEFINE(
-    obim, .name = "obim",
+    obim, .name = "obim", .rank_bound = obim_rank_bound,
     .summary = "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
                "bucket log",
     .params = params, .nparams = P_N, .create = obim_create, .destroy = core_destroy,

@@ -177,8 +177,16 @@ static int pmod_create(const struct ordo_scheduler_config *cfg, struct ordo_sche
 	return rc;
 }
 
+/* OBIM's bound at the shift it adapted to (its delta counter, stats[0], over the
+ * indexer's pre-shift): uniform pushes over the whole range leave few pushes per
+ * bucket, so it merges far (this workload is the worst case for its rule) */
+static double pmod_rank_bound(const int64_t *p, const uint64_t *stats, double n, double range)
+{
+	return (double)(1ull << (p[P_DELTA] + stats[0])) * n / range;
+}
+
 ORDO_SCHEDULER_DEFINE(
-    pmod, .name = "pmod",
+    pmod, .name = "pmod", .rank_bound = pmod_rank_bound,
     .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
                "thin)",
     .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},
