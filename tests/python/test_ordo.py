@@ -583,3 +583,35 @@ def test_keywords_out_of_range_are_refused_by_their_python_names():
         ordo.sssp(g, 0, verify="x")
     with pytest.raises(ValueError, match="lookahead=-1"):
         ordo.sssp(g, 0, lookahead=-1)
+
+
+def test_two_threads_running_at_once_give_python_its_ctrl_c_back():
+    """Runs in two Python threads interleave (the GIL is released while ordo runs); the
+    SIGINT handler must be Python's again when both are done: a SIGINT then raises
+    KeyboardInterrupt in Python, as before any run."""
+    import signal
+    import threading
+    import time
+    k = 200
+    u = np.arange(k * k).reshape(k, k)
+    src = np.concatenate([u[:, :-1].ravel(), u[:-1, :].ravel()])
+    dst = np.concatenate([u[:, 1:].ravel(), u[1:, :].ravel()])
+    g = ordo.Graph.from_edges(src, dst, np.ones(len(src), dtype=np.uint32), symmetrize=True)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(15):
+                ordo.sssp(g, 0, threads=1, verify=False)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    ts = [threading.Thread(target=work) for _ in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100):  # Python runs its handler between bytecodes
+            time.sleep(0.01)

@@ -21,6 +21,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -455,8 +456,8 @@ static bool revalidate(GraphObject *go)
 
 /* Ctrl-C while ordo runs: the GIL is released, so Python's handler cannot run; ours
  * raises the run's stop flag (checked every 64 tasks and between rounds), the run ends
- * with ORDO_ECANCELED and Python gets KeyboardInterrupt. Installed around each run
- * only, from the main thread, and Python's handler put back after. */
+ * with ORDO_ECANCELED and Python gets KeyboardInterrupt. Installed while runs are in
+ * flight only, and Python's handler put back after the last (sigint_catch). */
 static volatile _Atomic bool interrupted;
 
 static void on_sigint(int sig)
@@ -465,25 +466,39 @@ static void on_sigint(int sig)
 	atomic_store_explicit(&interrupted, true, memory_order_relaxed);
 }
 
-struct sigint_guard {
-	struct sigaction old;
-	bool installed;
-};
+/* One handler for every run in flight: two Python threads may run ordo at once (the
+ * GIL is released), and a save-and-restore per run would interleave (the second run
+ * saves the first one's handler, and puts it back last, for good). So the first run
+ * in saves Python's handler and installs ours, the last one out puts Python's back,
+ * counted under a lock; a Ctrl-C stops every run in flight. */
+static pthread_mutex_t sigint_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sigint_users;            /* runs in flight (under sigint_lock) */
+static struct sigaction sigint_old; /* Python's, while ours is installed */
+static bool sigint_installed;
 
-static void sigint_catch(struct sigint_guard *gd)
+static void sigint_catch(void)
 {
-	atomic_store(&interrupted, false);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	gd->installed = PyOS_getsig(SIGINT) != SIG_IGN && sigaction(SIGINT, &sa, &gd->old) == 0;
+	pthread_mutex_lock(&sigint_lock);
+	if (sigint_users++ == 0) {
+		atomic_store_explicit(&interrupted, false, memory_order_relaxed);
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_sigint;
+		sigemptyset(&sa.sa_mask);
+		sigint_installed =
+		    PyOS_getsig(SIGINT) != SIG_IGN && sigaction(SIGINT, &sa, &sigint_old) == 0;
+	}
+	pthread_mutex_unlock(&sigint_lock);
 }
 
-static void sigint_release(struct sigint_guard *gd)
+static void sigint_release(void)
 {
-	if (gd->installed)
-		sigaction(SIGINT, &gd->old, NULL);
+	pthread_mutex_lock(&sigint_lock);
+	if (--sigint_users == 0 && sigint_installed) {
+		sigaction(SIGINT, &sigint_old, NULL);
+		sigint_installed = false;
+	}
+	pthread_mutex_unlock(&sigint_lock);
 }
 
 static const struct app_kernel *kernel_named(const char *name)
@@ -618,12 +633,11 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	for (Py_ssize_t i = 0; out && i < nq; i++) {
 		char *rec = NULL;
 		bool pass = false;
-		struct sigint_guard gd;
-		sigint_catch(&gd);
+		sigint_catch();
 		ts = PyEval_SaveThread();
 		rc = app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
 		PyEval_RestoreThread(ts);
-		sigint_release(&gd);
+		sigint_release();
 		if (rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
 			/* the trials that finished go with the exception (its `finished`; the
 			 * package makes them Results, `results`) */
