@@ -46,9 +46,8 @@
 
 #include "mst_internal.h"
 
-_Thread_local uint64_t mst_counted;
-
-static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint64_t prio)
+static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint64_t prio,
+                           uint64_t *counted)
 {
 	_Atomic uint32_t *parent = m->parent;
 	struct mst_node *nd = m->node;
@@ -69,7 +68,8 @@ static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r
 	struct mst_edge best;
 	uint32_t s;
 scan:
-	if ((s = mst_lightest(ctx, m, r, size0, &best)) == NIL) { /* no arc leaves: final */
+	if ((s = mst_lightest(ctx, m, r, size0, &best, counted)) ==
+	    NIL) { /* no arc leaves: final */
 		unlock(&C->lsize);
 		return true;
 	}
@@ -142,7 +142,7 @@ merge:;
 		nd[S->head].next = t;
 	}
 	S->head = NIL;
-	mst_counted++; /* a merge */
+	(*counted)++; /* a merge */
 	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;
 	atomic_store_explicit(&parent[small], big, memory_order_relaxed); /* under both locks */
@@ -209,7 +209,7 @@ uint32_t ordo_mst_sweep_nodes(uint64_t n)
 	                                : (uint32_t)b;
 }
 
-static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first)
+static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first, uint64_t *counted)
 {
 	const uint64_t n = m->g->n, end = n - first > m->sweep ? first + m->sweep : n;
 	const uint64_t *aoff = m->aoff;
@@ -220,7 +220,7 @@ static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first
 		if (u + 4 < end)
 			first_arc_stage(m, u + 4, 1);
 		if (aoff[u + 1] > aoff[u] && is_root(m, u) && size_of(&m->node[u].lsize) == 1)
-			did |= component_task(ctx, m, (uint32_t)u, 1);
+			did |= component_task(ctx, m, (uint32_t)u, 1, counted);
 	}
 	return did;
 }
@@ -228,10 +228,11 @@ static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first
 static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 {
 	struct ordo_mst *m = user;
-	const uint64_t before = mst_counted;
-	const bool did = t->data & MST_SWEEP ? sweep_task(ctx, m, t->data & ~MST_SWEEP)
-	                                     : component_task(ctx, m, (uint32_t)t->data, t->prio);
-	m->work[ctx->tid].n += mst_counted - before;
+	uint64_t counted = 0; /* this task's work (a shared scan's items count apart) */
+	const bool did = t->data & MST_SWEEP
+	                     ? sweep_task(ctx, m, t->data & ~MST_SWEEP, &counted)
+	                     : component_task(ctx, m, (uint32_t)t->data, t->prio, &counted);
+	m->work[ctx->tid].n += counted;
 	return did;
 }
 

@@ -47,24 +47,30 @@ void mst_cand_add(struct mst_cand *c, const struct mst_node *nd, uint32_t x)
 /* Drops the internal arcs from the front of segment x of component r; false when the
  * segment is (or is left) empty, else its front is external, with that end's root in
  * *ro. */
-static inline bool drop_internal(struct ordo_mst *m, uint32_t x, uint32_t r, uint32_t *ro)
+static inline bool drop_internal(struct ordo_mst *m, uint32_t x, uint32_t r, uint32_t *ro,
+                                 uint64_t *counted)
 {
 	struct mst_node *sg = &m->node[x];
 	if (!sg->n)
 		return false;
-	while (mst_counted++, (*ro = uf_find(m->parent, sg->fo)) == r) {
-		if (!--sg->n)
-			return false;
+	uint64_t k = 0; /* arcs examined, added once (the counter may alias the nodes) */
+	bool left = true;
+	while (k++, (*ro = uf_find(m->parent, sg->fo)) == r) {
+		if (!--sg->n) {
+			left = false;
+			break;
+		}
 		const uint64_t a = m->base[++sg->start];
 		sg->fw = (uint32_t)(a >> 32), sg->fo = (uint32_t)a;
 	}
-	return true;
+	*counted += k;
+	return left;
 }
 
 /* The lightest arc leaving r from its list: its other end's root, or NIL when the list
  * cannot tell (a full scan is due). */
 static uint32_t cand_lightest(struct ordo_mst *m, uint32_t r, struct mst_cand *c,
-                              struct mst_edge *best)
+                              struct mst_edge *best, uint64_t *counted)
 {
 	const struct mst_node *nd = m->node;
 	if (!c->valid)
@@ -73,7 +79,7 @@ static uint32_t cand_lightest(struct ordo_mst *m, uint32_t r, struct mst_cand *c
 		const uint32_t x = c->seg[0], n0 = nd[x].n;
 		const struct mst_edge k0 = front(nd, x);
 		uint32_t ro;
-		const bool left = drop_internal(m, x, r, &ro);
+		const bool left = drop_internal(m, x, r, &ro, counted);
 		if (left && nd[x].n == n0) { /* the lightest front, and external */
 			if (c->floored && edge_less(&c->floor, &k0))
 				return NIL; /* some segment left out may be lighter */
@@ -91,7 +97,8 @@ static uint32_t cand_lightest(struct ordo_mst *m, uint32_t r, struct mst_cand *c
 /* Once around r's ring from the segment after head, head last, dropping internal arcs
  * from every front: the lightest arc leaving r (its other end's root), NIL when none
  * leaves. Emptied segments are unlinked (p trails x). With c, the list is rebuilt. */
-static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, struct mst_edge *best)
+static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, struct mst_edge *best,
+                          uint64_t *counted)
 {
 	struct mst_node *nd = m->node;
 	uint32_t s = NIL, h = nd[r].head;
@@ -103,8 +110,8 @@ static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, st
 		const bool last = x == h;
 		const uint32_t next = nd[x].next;
 		uint32_t ro;
-		if (!drop_internal(m, x, r, &ro)) { /* unlink the emptied segment */
-			if (x == p) {               /* it was the last one */
+		if (!drop_internal(m, x, r, &ro, counted)) { /* unlink the emptied segment */
+			if (x == p) {                        /* it was the last one */
 				h = NIL;
 				break;
 			}
@@ -136,7 +143,8 @@ static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, st
 /* ring_scan over ids id[lo, hi) of r's array: the segments left are compacted to
  * id[lo, lo + *kept); with c, the list of that range is made. */
 static uint32_t scan_range(struct ordo_mst *m, uint32_t r, uint32_t *id, uint32_t lo, uint32_t hi,
-                           struct mst_cand *c, struct mst_edge *best, uint32_t *kept)
+                           struct mst_cand *c, struct mst_edge *best, uint32_t *kept,
+                           uint64_t *counted)
 {
 	struct mst_node *nd = m->node;
 	uint32_t s = NIL, k = lo;
@@ -152,7 +160,7 @@ static uint32_t scan_range(struct ordo_mst *m, uint32_t r, uint32_t *id, uint32_
 		}
 		const uint32_t x = id[i];
 		uint32_t ro;
-		if (!drop_internal(m, x, r, &ro))
+		if (!drop_internal(m, x, r, &ro, counted))
 			continue;
 		id[k++] = x;
 		const struct mst_edge e = front(nd, x);
@@ -195,11 +203,11 @@ static void scan_item(void *arg, uint32_t i, unsigned tid)
 	const uint32_t lo = i * MST_SCAN_CHUNK;
 	const uint32_t hi = j->n - lo > MST_SCAN_CHUNK ? lo + MST_SCAN_CHUNK : j->n;
 	/* counted in the running thread's slot, not in the task's (which may be another
-	 * thread's: mst_op counts what mst_counted gained over the task) */
-	const uint64_t before = mst_counted;
-	p->s = scan_range(j->m, j->r, j->id, lo, hi, j->cand ? &p->c : NULL, &p->best, &p->kept);
-	j->m->work[tid].n += mst_counted - before;
-	mst_counted = before;
+	 * thread's: the task counts its own work in the counter it passes down) */
+	uint64_t counted = 0;
+	p->s = scan_range(j->m, j->r, j->id, lo, hi, j->cand ? &p->c : NULL, &p->best, &p->kept,
+	                  &counted);
+	j->m->work[tid].n += counted;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -229,12 +237,12 @@ static bool cand_holds(const struct ordo_mst *m, const struct mst_segs *L, const
 
 /* ring_scan over r's array: emptied segments leave it; with c, the list is rebuilt. */
 static uint32_t segs_scan(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, struct mst_segs *L,
-                          struct mst_cand *c, struct mst_edge *best)
+                          struct mst_cand *c, struct mst_edge *best, uint64_t *counted)
 {
 	const uint32_t n = L->n, k = n / MST_SCAN_CHUNK + (n % MST_SCAN_CHUNK != 0);
 	struct scan_part *part = k > 1 ? malloc(k * sizeof *part) : NULL;
 	if (!part) /* one item, or out of memory: alone */
-		return scan_range(m, r, L->id, 0, n, c, best, &L->n);
+		return scan_range(m, r, L->id, 0, n, c, best, &L->n, counted);
 	struct scan_job j = {.m = m, .r = r, .n = n, .id = L->id, .cand = c != NULL, .part = part};
 	ordo_task_loop(ctx, scan_item, &j, k);
 	uint32_t s = NIL, at = 0;
@@ -361,12 +369,12 @@ static struct mst_cand *cand_of(struct ordo_mst *m, uint32_t r, uint32_t size)
 }
 
 uint32_t mst_lightest(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint32_t size,
-                      struct mst_edge *best)
+                      struct mst_edge *best, uint64_t *counted)
 {
 	struct mst_cand *c = cand_of(m, r, size);
-	uint32_t s = c ? cand_lightest(m, r, c, best) : NIL;
+	uint32_t s = c ? cand_lightest(m, r, c, best, counted) : NIL;
 	if (s != NIL)
 		return s;
 	struct mst_segs *L = size > MST_GROW_MAX ? segs_of(m, r) : NULL;
-	return L ? segs_scan(ctx, m, r, L, c, best) : ring_scan(m, r, c, best);
+	return L ? segs_scan(ctx, m, r, L, c, best, counted) : ring_scan(m, r, c, best, counted);
 }

@@ -89,14 +89,13 @@ struct ordo_mst {
 #define MST_CHECKED 0
 #endif
 
-/* Work counted as it happens on this thread (arcs examined, merges), added to the
- * thread's slot in m->work after each task: a thread-local counter costs an increment
- * where it is counted, with no pointer to pass down. */
+/* Work (arcs examined, merges), counted by each task into a counter of its own that
+ * it passes down (mst_lightest, `counted`) and added to its thread's slot in m->work
+ * when it ends; the items of a shared scan count into the slot of the thread that ran
+ * them. */
 struct mst_work {
 	alignas(64) uint64_t n;
 };
-/* defined in mst.c; hidden: not part of any library's interface */
-__attribute__((visibility("hidden"))) extern _Thread_local uint64_t mst_counted;
 
 static inline bool edge_less(const struct mst_edge *a, const struct mst_edge *b)
 {
@@ -218,8 +217,9 @@ uint32_t mst_segs_join(struct ordo_mst *m, uint32_t big, uint32_t bsize, uint32_
                        uint32_t ssize);
 /* finds locked root r's lightest leaving arc into *best, dropping internal arcs on the
  * way (a big component's scan shares its segments with idle workers, ordo_task_loop):
- * its other end's root, or NIL when no arc leaves r. */
+ * its other end's root, or NIL when no arc leaves r. The arcs it examines are added to
+ * *counted. */
 uint32_t mst_lightest(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint32_t size,
-                      struct mst_edge *best);
+                      struct mst_edge *best, uint64_t *counted);
 
 #endif
