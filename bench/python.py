@@ -45,6 +45,118 @@ def rng(v):
     return "%.1f (%.1f-%.1f)" % (med(v), min(v), max(v))
 
 
+def overhead(args, path, name, g, sources, threads):
+    """1. The kernel from the binary and from Python, interleaved."""
+    kern = {}
+    for rnd in range(args.rounds):
+        for t in threads:
+            cmd = [os.path.join(args.bin, "sssp"), path, "--wl", args.wl, "-t", str(t),
+                   "--format", "json", "-q", "--no-verify"]
+            for s in sources:
+                p = subprocess.run(cmd + ["-r", str(s), "-n", "1"], capture_output=True,
+                                   text=True, check=True)
+                rec = json.loads(p.stdout.strip().splitlines()[-1])
+                kern.setdefault(("binary", t), []).append(rec["time_s"] * 1e3)
+            for s in sources:
+                t0 = time.perf_counter()
+                r = ordo.sssp(g, s, scheduler=args.wl, threads=t, verify=False)
+                wall = (time.perf_counter() - t0) * 1e3
+                kern.setdefault(("python", t), []).append(r.record["time_s"] * 1e3)
+                kern.setdefault(("python call", t), []).append(
+                    wall - r.record["time_s"] * 1e3 - r.record["baseline_time_s"] * 1e3)
+    print("\n**%s: SSSP kernel time from the binary and from Python** (`%s`, %d "
+          "sources x %d rounds; ms, median (min-max))\n" % (name, args.wl, args.trials,
+                                                             args.rounds))
+    print("| threads | binary kernel | Python kernel | Python / binary | the call's own "
+          "time beyond kernel and baseline |")
+    print("|---|---|---|---|---|")
+    for t in threads:
+        b, p, c = kern[("binary", t)], kern[("python", t)], kern[("python call", t)]
+        print("| %d | %s | %s | %.3f | %s |" % (t, rng(b), rng(p), med(p) / med(b), rng(c)))
+
+
+def hand_over(args, path, name, g):
+    """2. A graph handed over from SciPy, against loading the file; returns A."""
+    A = g.to_scipy()
+    A.indptr = A.indptr.astype(np.int64)
+    A.indices = A.indices.astype(np.int32)
+    A.data = A.data.astype(np.int32)
+    hand, load, hand_mb, load_mb = [], [], [], []
+    for _ in range(args.rounds):
+        r0 = rss_mib()
+        t0 = time.perf_counter()
+        h = ordo.Graph.from_scipy(A, symmetric=g.symmetric)
+        hand.append((time.perf_counter() - t0) * 1e3)
+        hand_mb.append(rss_mib() - r0)
+        assert h.borrowed and not h.conversions, h.conversions
+        del h
+        r0 = rss_mib()
+        t0 = time.perf_counter()
+        h = ordo.load(path)
+        load.append((time.perf_counter() - t0) * 1e3)
+        load_mb.append(rss_mib() - r0)
+        del h
+    checked = []
+    for _ in range(args.rounds):
+        t0 = time.perf_counter()
+        h = ordo.Graph.from_scipy(A)
+        checked.append((time.perf_counter() - t0) * 1e3)
+        del h
+    mb = g._g._bytes() / 2**20
+    print("\n**%s: a graph handed over from SciPy** (ms, median (min-max); the "
+          "graph's arrays %.0f MiB)\n" % (name, mb))
+    print("| way in | time ms | resident memory it added, MiB | copy |")
+    print("|---|---|---|---|")
+    print("| `Graph.from_scipy(A, symmetric=...)` (int64 indptr, int32 indices and "
+          "data) | %s | %.0f | none (borrowed) |" % (rng(hand), med(hand_mb)))
+    print("| `Graph.from_scipy(A)` (symmetry checked in C, per-node sorts) | %s | - | "
+          "none (borrowed) |" % rng(checked))
+    print("| `ordo.load` of the native file | %s | %.0f | the file's |" % (
+        rng(load), med(load_mb)))
+    return A
+
+
+def beside_peers(args, name, g, A, sources, threads):
+    """3. One SSSP from Python, beside SciPy and NetworkX."""
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as cg
+    # csgraph takes 32-bit index arrays
+    A32 = sp.csr_matrix((A.data, A.indices, A.indptr.astype(np.int32)), shape=A.shape)
+    s = sources[0]
+    sc, od = [], {t: [] for t in threads}
+    for _ in range(args.rounds):
+        t0 = time.perf_counter()
+        ref = cg.dijkstra(A32, indices=s)
+        sc.append((time.perf_counter() - t0) * 1e3)
+        for t in threads:
+            t0 = time.perf_counter()
+            r = ordo.sssp(g, s, scheduler=args.wl, threads=t, verify=False)
+            od[t].append((time.perf_counter() - t0) * 1e3 - r.record["baseline_time_s"]
+                         * 1e3)
+    d = r.dist.astype(float)
+    d[r.dist == ordo.DIST_INF] = np.inf
+    assert np.array_equal(d, ref)
+    nx_ms = None
+    if g.m <= args.nx_max_arcs:
+        import networkx as nx
+        G = nx.from_scipy_sparse_array(A32, create_using=nx.DiGraph)
+        t0 = time.perf_counter()
+        nx.single_source_dijkstra_path_length(G, s)
+        nx_ms = (time.perf_counter() - t0) * 1e3
+    print("\n**%s: one SSSP from Python, the same answer three ways** (wall ms of the "
+          "call; ordo's without its verification baseline)\n" % name)
+    print("| library | ms | ordo's speedup |")
+    print("|---|---|---|")
+    for t in threads:
+        print("| ordo `%s`, %d thread%s | %s | - |" % (args.wl, t, "s" if t > 1 else "",
+                                                    rng(od[t])))
+    best = min(med(v) for v in od.values())
+    print("| `scipy.sparse.csgraph.dijkstra` | %s | %.1fx |" % (rng(sc), med(sc) / best))
+    if nx_ms is not None:
+        print("| NetworkX `single_source_dijkstra_path_length` | %.0f (1 run) | %.1fx |"
+              % (nx_ms, nx_ms / best))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,108 +178,9 @@ def main():
         # draw them
         with_arcs = np.flatnonzero(g.degree() > 0)
         sources = [int(s) for s in np.random.default_rng(7).choice(with_arcs, args.trials)]
-        # 1. overhead: binary and Python, interleaved
-        kern = {}
-        for rnd in range(args.rounds):
-            for t in threads:
-                cmd = [os.path.join(args.bin, "sssp"), path, "--wl", args.wl, "-t", str(t),
-                       "--format", "json", "-q", "--no-verify"]
-                for s in sources:
-                    p = subprocess.run(cmd + ["-r", str(s), "-n", "1"], capture_output=True,
-                                       text=True, check=True)
-                    rec = json.loads(p.stdout.strip().splitlines()[-1])
-                    kern.setdefault(("binary", t), []).append(rec["time_s"] * 1e3)
-                for s in sources:
-                    t0 = time.perf_counter()
-                    r = ordo.sssp(g, s, scheduler=args.wl, threads=t, verify=False)
-                    wall = (time.perf_counter() - t0) * 1e3
-                    kern.setdefault(("python", t), []).append(r.record["time_s"] * 1e3)
-                    kern.setdefault(("python call", t), []).append(
-                        wall - r.record["time_s"] * 1e3 - r.record["baseline_time_s"] * 1e3)
-        print("\n**%s: SSSP kernel time from the binary and from Python** (`%s`, %d "
-              "sources x %d rounds; ms, median (min-max))\n" % (name, args.wl, args.trials,
-                                                                 args.rounds))
-        print("| threads | binary kernel | Python kernel | Python / binary | the call's own "
-              "time beyond kernel and baseline |")
-        print("|---|---|---|---|---|")
-        for t in threads:
-            b, p, c = kern[("binary", t)], kern[("python", t)], kern[("python call", t)]
-            print("| %d | %s | %s | %.3f | %s |" % (t, rng(b), rng(p), med(p) / med(b), rng(c)))
-        # 2. hand-over from SciPy
-        A = g.to_scipy()
-        A.indptr = A.indptr.astype(np.int64)
-        A.indices = A.indices.astype(np.int32)
-        A.data = A.data.astype(np.int32)
-        hand, load, hand_mb, load_mb = [], [], [], []
-        for _ in range(args.rounds):
-            r0 = rss_mib()
-            t0 = time.perf_counter()
-            h = ordo.Graph.from_scipy(A, symmetric=g.symmetric)
-            hand.append((time.perf_counter() - t0) * 1e3)
-            hand_mb.append(rss_mib() - r0)
-            assert h.borrowed and not h.conversions, h.conversions
-            del h
-            r0 = rss_mib()
-            t0 = time.perf_counter()
-            h = ordo.load(path)
-            load.append((time.perf_counter() - t0) * 1e3)
-            load_mb.append(rss_mib() - r0)
-            del h
-        checked = []
-        for _ in range(args.rounds):
-            t0 = time.perf_counter()
-            h = ordo.Graph.from_scipy(A)
-            checked.append((time.perf_counter() - t0) * 1e3)
-            del h
-        mb = g._g._bytes() / 2**20
-        print("\n**%s: a graph handed over from SciPy** (ms, median (min-max); the "
-              "graph's arrays %.0f MiB)\n" % (name, mb))
-        print("| way in | time ms | resident memory it added, MiB | copy |")
-        print("|---|---|---|---|")
-        print("| `Graph.from_scipy(A, symmetric=...)` (int64 indptr, int32 indices and "
-              "data) | %s | %.0f | none (borrowed) |" % (rng(hand), med(hand_mb)))
-        print("| `Graph.from_scipy(A)` (symmetry checked in C, per-node sorts) | %s | - | "
-              "none (borrowed) |" % rng(checked))
-        print("| `ordo.load` of the native file | %s | %.0f | the file's |" % (
-            rng(load), med(load_mb)))
-        # 3. beside SciPy and NetworkX
-        import scipy.sparse as sp
-        import scipy.sparse.csgraph as cg
-        # csgraph takes 32-bit index arrays
-        A32 = sp.csr_matrix((A.data, A.indices, A.indptr.astype(np.int32)), shape=A.shape)
-        s = sources[0]
-        sc, od = [], {t: [] for t in threads}
-        for _ in range(args.rounds):
-            t0 = time.perf_counter()
-            ref = cg.dijkstra(A32, indices=s)
-            sc.append((time.perf_counter() - t0) * 1e3)
-            for t in threads:
-                t0 = time.perf_counter()
-                r = ordo.sssp(g, s, scheduler=args.wl, threads=t, verify=False)
-                od[t].append((time.perf_counter() - t0) * 1e3 - r.record["baseline_time_s"]
-                             * 1e3)
-        d = r.dist.astype(float)
-        d[r.dist == ordo.DIST_INF] = np.inf
-        assert np.array_equal(d, ref)
-        nx_ms = None
-        if g.m <= args.nx_max_arcs:
-            import networkx as nx
-            G = nx.from_scipy_sparse_array(A32, create_using=nx.DiGraph)
-            t0 = time.perf_counter()
-            nx.single_source_dijkstra_path_length(G, s)
-            nx_ms = (time.perf_counter() - t0) * 1e3
-        print("\n**%s: one SSSP from Python, the same answer three ways** (wall ms of the "
-              "call; ordo's without its verification baseline)\n" % name)
-        print("| library | ms | ordo's speedup |")
-        print("|---|---|---|")
-        for t in threads:
-            print("| ordo `%s`, %d thread%s | %s | - |" % (args.wl, t, "s" if t > 1 else "",
-                                                        rng(od[t])))
-        best = min(med(v) for v in od.values())
-        print("| `scipy.sparse.csgraph.dijkstra` | %s | %.1fx |" % (rng(sc), med(sc) / best))
-        if nx_ms is not None:
-            print("| NetworkX `single_source_dijkstra_path_length` | %.0f (1 run) | %.1fx |"
-                  % (nx_ms, nx_ms / best))
+        overhead(args, path, name, g, sources, threads)
+        A = hand_over(args, path, name, g)
+        beside_peers(args, name, g, A, sources, threads)
         print("\npeak RSS of this process so far: %.0f MiB" % (
             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 

@@ -77,7 +77,46 @@ class _Defaults(argparse.HelpFormatter):
         return h + " (default: %(default)s)"
 
 
-def main():
+def _micro_and_tools(sub, paths):
+    """The subcommands that measure the schedulers alone or loading, and the page and
+    merge tools."""
+    def micro(name, help, prefill, rounds):
+        """rank and mono: the schedulers alone (bench/monotonic)"""
+        p = sub.add_parser(name, help=help)
+        p.add_argument("--wl", action="append", help="specs (grids allowed); default: every one")
+        p.add_argument("--threads", default="1,2")
+        p.add_argument("--prefill", type=int, default=prefill, help="log2 of the keys per thread")
+        p.add_argument("--rounds", type=int, default=rounds)
+        p.add_argument("--out", help=OUT_HELP)
+        p.add_argument("-q", "--quiet", action="store_true")
+        paths(p)
+        return p
+
+    p = micro("rank", "rank error and delay of the schedulers alone", prefill=10, rounds=3)
+    p.add_argument("--ops", type=int, default=200000, help="operations logged per thread")
+    p = micro("mono", "throughput of the schedulers alone (pop+push pairs/s)", prefill=20,
+              rounds=5)
+    p.add_argument("--seconds", type=float, default=1.0, help="per process")
+    p = sub.add_parser("load", help="graph loading time and peak memory (ordo-convert --info)")
+    p.add_argument("--inputs", action="append", help="as for run; default yardsticks")
+    p.add_argument("--threads", default="1,2")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--extra", help="more ordo-convert options, e.g. --compress")
+    p.add_argument("--out", help=OUT_HELP)
+    p.add_argument("-q", "--quiet", action="store_true")
+    paths(p)
+    p = sub.add_parser("page", help="regenerate the marked sections of a results page")
+    p.add_argument("file", nargs="*",
+                   help="pages to regenerate (default: bench/RESULTS.md and bench/LOG.md)")
+    p.add_argument("--check", action="store_true",
+                   help="change nothing; exit 1 with a diff when a section is stale")
+    p = sub.add_parser("merge", help="combine result files (duplicates dropped)")
+    p.add_argument("files", nargs="+")
+    p.add_argument("-o", required=True)
+
+
+def parser():
+    """The command line: one subcommand per step, their shared option groups."""
     ap = argparse.ArgumentParser(prog="ordo-bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
@@ -157,40 +196,12 @@ def main():
     p.add_argument("--timeout", type=float, default=0)
     p.add_argument("--out", required=True)
     paths(p)
-    def micro(name, help, prefill, rounds):
-        """rank and mono: the schedulers alone (bench/monotonic)"""
-        p = sub.add_parser(name, help=help)
-        p.add_argument("--wl", action="append", help="specs (grids allowed); default: every one")
-        p.add_argument("--threads", default="1,2")
-        p.add_argument("--prefill", type=int, default=prefill, help="log2 of the keys per thread")
-        p.add_argument("--rounds", type=int, default=rounds)
-        p.add_argument("--out", help=OUT_HELP)
-        p.add_argument("-q", "--quiet", action="store_true")
-        paths(p)
-        return p
+    _micro_and_tools(sub, paths)
+    return ap
 
-    p = micro("rank", "rank error and delay of the schedulers alone", prefill=10, rounds=3)
-    p.add_argument("--ops", type=int, default=200000, help="operations logged per thread")
-    p = micro("mono", "throughput of the schedulers alone (pop+push pairs/s)", prefill=20,
-              rounds=5)
-    p.add_argument("--seconds", type=float, default=1.0, help="per process")
-    p = sub.add_parser("load", help="graph loading time and peak memory (ordo-convert --info)")
-    p.add_argument("--inputs", action="append", help="as for run; default yardsticks")
-    p.add_argument("--threads", default="1,2")
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--extra", help="more ordo-convert options, e.g. --compress")
-    p.add_argument("--out", help=OUT_HELP)
-    p.add_argument("-q", "--quiet", action="store_true")
-    paths(p)
-    p = sub.add_parser("page", help="regenerate the marked sections of a results page")
-    p.add_argument("file", nargs="*",
-                   help="pages to regenerate (default: bench/RESULTS.md and bench/LOG.md)")
-    p.add_argument("--check", action="store_true",
-                   help="change nothing; exit 1 with a diff when a section is stale")
-    p = sub.add_parser("merge", help="combine result files (duplicates dropped)")
-    p.add_argument("files", nargs="+")
-    p.add_argument("-o", required=True)
-    args = ap.parse_args()
+
+def main():
+    args = parser().parse_args()
     if hasattr(args, "bin") and not os.path.exists(os.path.join(args.bin, "sssp")):
         die("no ordo binaries in %s: build ordo first (or pass --bin)" % args.bin)
     args.variants = parse_variants(args)

@@ -36,36 +36,25 @@ def describe_figure(fig):
                 size_px=[int(v) for v in fig.get_size_inches() * fig.dpi])
 
 
-def cmd_plot(args):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != \
-                os.path.realpath("/usr/bin/python3"):
-            os.execv("/usr/bin/python3", ["/usr/bin/python3", DRIVER] +
-                     sys.argv[1:])
-        die("plot needs matplotlib (Debian: apt-get install python3-matplotlib)")
-    rows = [r for r in summarise(load_results(args.files)) if r["trials"]]
-    os.makedirs(args.out, exist_ok=True)
-    made = []
+class _Figures:
+    """Where the figures go: each is saved as PNG and SVG under `out`, and described
+    (read back from the drawn objects) for figures.json."""
 
-    described = {}
+    def __init__(self, plt, out):
+        self.plt, self.out, self.made, self.described = plt, out, [], {}
 
-    def save(fig, name):
+    def save(self, fig, name):
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
-        described[name] = describe_figure(fig)
+        self.described[name] = describe_figure(fig)
         for ext in ("png", "svg"):
-            p = os.path.join(args.out, "%s.%s" % (name, ext))
+            p = os.path.join(self.out, "%s.%s" % (name, ext))
             fig.savefig(p, bbox_inches="tight")
-            made.append(p)
-        plt.close(fig)
+            self.made.append(p)
+        self.plt.close(fig)
 
-    # heatmaps: per (app, input, threads, scheduler name), over the two parameters
-    # that vary
-    def heatmap(grid, xs, ys, kx, ky, title, cmap, name):
-        fig, ax = plt.subplots(figsize=(max(5.0, 1.5 + 0.9 * len(xs)),
+    # a heatmap over the two parameters that vary
+    def heatmap(self, grid, xs, ys, kx, ky, title, cmap, name):
+        fig, ax = self.plt.subplots(figsize=(max(5.0, 1.5 + 0.9 * len(xs)),
                                         max(3.5, 1.5 + 0.6 * len(ys))))
         im = ax.imshow(grid, origin="lower", cmap=cmap, aspect="auto")
         ax.set_xticks(range(len(xs)), xs, fontsize=10)
@@ -83,8 +72,12 @@ def cmd_plot(args):
         ax.set_title("%s\n%s" % (head, what), fontsize=10)
         fig.colorbar(im, ax=ax, label=what)
         fig.tight_layout()
-        save(fig, name)
+        self.save(fig, name)
 
+
+def _heatmaps(F, rows, args):
+    """Heatmaps: per (app, input, threads, scheduler name), over the two parameters that vary."""
+    heatmap = F.heatmap
     for (app, inp, t, name, variant), kx, ky, xs, ys, cell in heat_groups(rows):
         for what, label in (("speedup", "speedup over the sequential baseline"),
                             ("work", "work ratio")):
@@ -95,6 +88,11 @@ def cmd_plot(args):
                     "viridis" if what == "speedup" else "magma_r",
                     "heat-%s-%s-%s-t%d%s-%s" % (app, inp, name, t,
                                                 "-" + variant if variant else "", what))
+
+
+def _thread_plots(F, rows, args):
+    """Time, speedup and work ratio against threads."""
+    plt, save = F.plt, F.save
     # time, speedup and work ratio against threads, one line per scheduler spec, with
     # the cell's fastest-to-slowest trial as error bars; one legend for the three
     series = {}
@@ -145,6 +143,11 @@ def cmd_plot(args):
         fig.suptitle("%s on %s" % (app, inp), fontsize=12)
         fig.tight_layout(rect=(0, 0.06 * rows_of_legend, 1, 1))
         save(fig, "threads-%s-%s" % (app, inp))
+
+
+def _task_plots(F, rows, args):
+    """Per-thread task distributions."""
+    plt, save = F.plt, F.save
     # per-thread task distribution: each thread's share of the tasks over the mean share
     # (min, median, max thread), one row per scheduler spec, per app, input and threads
     dist = {}
@@ -174,6 +177,11 @@ def cmd_plot(args):
                   ncol=3, frameon=False)
         fig.tight_layout()
         save(fig, "tasks-%s-%s-t%d" % (app, inp, t))
+
+
+def _util_plots(F, rows, args):
+    """Per-worker utilisation."""
+    plt, save = F.plt, F.save
     # per-worker utilisation: busy on a CPU, descheduled while busy, idle; one row of
     # bars per scheduler (and build / noise), medians over the cell's trials
     util = {}
@@ -217,6 +225,11 @@ def cmd_plot(args):
                   bbox_to_anchor=(0.5, -0.08 - 0.5 / (workers * len(labels))))
         fig.tight_layout()
         save(fig, "util-%s-%s-t%d" % (app, inp, t))
+
+
+def _rank_plots(F, rows, args):
+    """Rank error and delay per scheduler."""
+    plt, save, heatmap = F.plt, F.save, F.heatmap
     # rank error and delay per scheduler (bars, log scale) and over two parameters
     ranks = micro_rows(load_results(args.files), "rank")
     for t in sorted({t for _, t in ranks}):
@@ -248,6 +261,25 @@ def cmd_plot(args):
                 for y in ys]
         heatmap(grid, xs, ys, kx, ky, "%s, %s: mean rank error" % (name, nthreads(t)), "magma_r",
                 "heat-rank-%s-t%d" % (name, t))
+
+
+def cmd_plot(args):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != \
+                os.path.realpath("/usr/bin/python3"):
+            os.execv("/usr/bin/python3", ["/usr/bin/python3", DRIVER] +
+                     sys.argv[1:])
+        die("plot needs matplotlib (Debian: apt-get install python3-matplotlib)")
+    rows = [r for r in summarise(load_results(args.files)) if r["trials"]]
+    os.makedirs(args.out, exist_ok=True)
+    F = _Figures(plt, args.out)
+    for part in (_heatmaps, _thread_plots, _task_plots, _util_plots, _rank_plots):
+        part(F, rows, args)
+    described, made = F.described, F.made
     if described:
         # what each figure shows, read back from the drawn figure: a test (and a
         # reader without an image viewer) checks axes, ticks and legends from it
