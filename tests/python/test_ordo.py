@@ -191,9 +191,9 @@ def test_app_options_apply_as_the_binaries_options():
     np.testing.assert_array_equal(peel.core, bounds.core)
     # peeling runs no executor (no per-worker times); the bounds operator does
     assert peel.record["thread_busy_s"] is None and bounds.record["thread_busy_s"]
-    with pytest.raises(ordo.Error, match="--direction sideways: expected auto, push"):
+    with pytest.raises(ordo.Error, match="direction=sideways: expected auto, push"):
         ordo.bfs(g, 0, direction="sideways")
-    with pytest.raises(ordo.Error, match="--alpha 0: expected a number > 0"):
+    with pytest.raises(ordo.Error, match="alpha=0: expected a number > 0"):
         ordo.bfs(g, 0, alpha=0)
 
 
@@ -239,7 +239,7 @@ def test_seats_and_coop_keep_the_answer():
     finally:
         if os.path.exists("/dev/shm/" + name):
             os.unlink("/dev/shm/" + name)
-    with pytest.raises(ordo.Error, match="--seats 0: expected auto, adapt, all or a count"):
+    with pytest.raises(ordo.Error, match="seats=0: expected auto, adapt, all or a count"):
         ordo.sssp(g, 0, seats=0)
 
 
@@ -615,3 +615,11 @@ def test_two_threads_running_at_once_give_python_its_ctrl_c_back():
         os.kill(os.getpid(), signal.SIGINT)
         for _ in range(100):  # Python runs its handler between bytecodes
             time.sleep(0.01)
+
+
+def test_library_messages_name_python_keywords_not_command_line_flags():
+    # a renumbering that needs coordinates the file does not have
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(os.path.join(FIX, "tiny.gr"), reorder="hilbert", no_coords=True)
+    assert "--" not in str(e.value), str(e.value)
+    assert "coords=" in str(e.value), str(e.value)

@@ -37,11 +37,75 @@ static PyObject *FileError; /* ordo.FileError: an ordo.Error and an OSError */
 /* The library's error as an exception: str() is the library's message, .code its
  * ORDO_E* code; a file's fault (EIO: cannot open, read or write) is an ordo.FileError,
  * which is also an OSError, so `except OSError` catches it as it catches open()'s. */
+/* The library's messages name the command line's options ("give them with --coords",
+ * "--seats 0: expected ..."); from Python they name the keyword instead ("coords=...",
+ * "seats=0: expected ..."): a number, a quoted value or the word an error quotes right
+ * after the option is its value, anything else gets the keyword's placeholder. Only
+ * whole option names are replaced. */
+static void python_words(const char *in, char *out, size_t cap)
+{
+	static const char *const flags[][3] = {{"--coords", "coords", "..."},
+	                                       {"--no-coords", "no_coords", "True"},
+	                                       {"--random-weights", "random_weights", "..."},
+	                                       {"--weight-seed", "weight_seed", "..."},
+	                                       {"--reorder", "reorder", "..."},
+	                                       {"--compress", "compress", "True"},
+	                                       {"--dedup", "dedup", "True"},
+	                                       {"--symmetrize", "symmetrize", "True"},
+	                                       {"--keep-self-loops", "keep_self_loops", "True"},
+	                                       {"--threads", "threads", "..."},
+	                                       {"--delta", "delta", "..."},
+	                                       {"--lookahead", "lookahead", "..."},
+	                                       {"--seats", "seats", "..."},
+	                                       {"--coop", "coop", "..."},
+	                                       {"--verify-mapped", "verify_mapped", "True"},
+	                                       {"--direction", "direction", "..."},
+	                                       {"--alpha", "alpha", "..."},
+	                                       {"--beta", "beta", "..."},
+	                                       {"--handoff-round", "handoff_round", "..."},
+	                                       {"--algo", "algo", "..."},
+	                                       {"--heuristic-scale", "heuristic_scale", "..."}};
+	size_t k = 0;
+	while (*in && k + 1 < cap) {
+		int hit = -1;
+		size_t len = 0;
+		for (size_t f = 0; in[0] == '-' && in[1] == '-' && f < sizeof flags / sizeof *flags;
+		     f++) {
+			const size_t n = strlen(flags[f][0]);
+			const char after = in[n];
+			if (n > len && !strncmp(in, flags[f][0], n) &&
+			    !((after >= 'a' && after <= 'z') || after == '-'))
+				hit = (int)f, len = n;
+		}
+		if (hit < 0) {
+			out[k++] = *in++;
+			continue;
+		}
+		in += len;
+		/* its value: a number, a quoted word, or the word an error quotes ("X: ...") */
+		size_t t = 1;
+		while (in[0] == ' ' && in[t] && in[t] != ' ')
+			t++;
+		const bool value = in[0] == ' ' && t > 1 &&
+		                   ((in[1] >= '0' && in[1] <= '9') || in[1] == '\'' ||
+		                    in[1] == '-' || in[t - 1] == ':');
+		const int w =
+		    snprintf(out + k, cap - k, "%s=%s", flags[hit][1], value ? "" : flags[hit][2]);
+		if (w < 0 || (size_t)w >= cap - k)
+			break;
+		k += (size_t)w;
+		if (value)
+			in++; /* the space: the value follows the '=' */
+	}
+	out[k] = 0;
+}
+
 static PyObject *raise_err(const struct ordo_err *e)
 {
 	PyObject *cls = e->code == ORDO_EIO ? FileError : Error;
-	PyObject *exc =
-	    PyObject_CallFunction(cls, "s", e->msg[0] ? e->msg : ordo_strerror(e->code));
+	char msg[sizeof e->msg + 256];
+	python_words(e->msg[0] ? e->msg : ordo_strerror(e->code), msg, sizeof msg);
+	PyObject *exc = PyObject_CallFunction(cls, "s", msg);
 	if (!exc)
 		return NULL;
 	PyObject *code = PyLong_FromLong(e->code);
