@@ -88,22 +88,17 @@ static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err
  * (r->hinted says so). */
 static int resolve_for_graph(struct app_run *r, struct ordo_err *err)
 {
-	const struct ordo_sched_spec *s = &r->spec;
 	const struct app_kernel *k = r->k;
 	r->sched_used = !k->uses_scheduler ||
 	                k->uses_scheduler(r->cfg->app_opts, r->cfg->wl_given, r->topo.nthreads);
-	if (!k->delta_from_graph || !r->sched_used)
+	if (!k->delta_from_graph || !r->sched_used || !ordo_sched_unset(&r->spec, "delta"))
 		return 0;
-	for (int i = 0; i < s->ops->nparams; i++) {
-		if (strcmp(s->ops->params[i].name, "delta") || (s->given & (1u << i)))
-			continue;
-		ordo_delta_hint(r->g, &r->hint);
-		int rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
-		if (rc)
-			return rc;
-		r->hinted = true;
-		snprintf(r->sched, sizeof r->sched, "%s", r->spec.spec);
-	}
+	ordo_delta_hint(r->g, &r->hint);
+	int rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
+	if (rc)
+		return rc;
+	r->hinted = true;
+	snprintf(r->sched, sizeof r->sched, "%s", r->spec.spec);
 	return 0;
 }
 

@@ -50,14 +50,19 @@ static uint32_t handoff_round(const struct bfs_options *o, int threads)
 	                             : 0;
 }
 
+/* The form a run takes: --direction's, else the scheduled one when --wl is given,
+ * else direction-optimising rounds. */
+static int direction_of(const struct bfs_options *o, bool wl_given)
+{
+	return o->direction >= 0 ? o->direction : wl_given ? DIR_SCHEDULER : ORDO_FRONTIER_AUTO;
+}
+
 /* The frontier's rounds use no scheduler, except for the rounds after a hand-off on
  * more than one thread; the scheduled form (push) always does. */
 static bool uses_scheduler(const void *opts, bool wl_given, int threads)
 {
 	const struct bfs_options *o = opts;
-	const int dir = o->direction >= 0 ? o->direction
-	                : wl_given        ? DIR_SCHEDULER
-	                                  : ORDO_FRONTIER_AUTO;
+	const int dir = direction_of(o, wl_given);
 	return dir == DIR_SCHEDULER ||
 	       (dir == ORDO_FRONTIER_AUTO && threads > 1 && handoff_round(o, threads));
 }
@@ -103,9 +108,7 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 	*st = s;
 	s->g = g;
 	s->opt = *(const struct bfs_options *)env->opts;
-	s->dir = s->opt.direction >= 0 ? s->opt.direction
-	         : env->wl_given       ? DIR_SCHEDULER
-	                               : ORDO_FRONTIER_AUTO;
+	s->dir = direction_of(&s->opt, env->wl_given);
 	s->level = ordo_alloc_huge((size_t)g->n * sizeof *s->level + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->level || !s->ref)

@@ -43,12 +43,18 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	return 0;
 }
 
+/* The algorithm a run takes: --algo's, else bounds when --wl is given, else peeling. */
+static int algo_of(const void *opts, bool wl_given)
+{
+	const int algo = ((const struct kcore_options *)opts)->algo;
+	return algo >= 0 ? algo : wl_given ? ALGO_BOUNDS : ALGO_PEEL;
+}
+
 /* Peeling runs in rounds of its own; the bounds operator runs on the scheduler. */
 static bool uses_scheduler(const void *opts, bool wl_given, int threads)
 {
 	(void)threads;
-	const int algo = ((const struct kcore_options *)opts)->algo;
-	return algo >= 0 ? algo == ALGO_BOUNDS : wl_given;
+	return algo_of(opts, wl_given) == ALGO_BOUNDS;
 }
 
 struct kcore_state {
@@ -66,8 +72,7 @@ static int init(void **st, const struct ordo_graph *g, const struct app_env *env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
-	const int algo = ((const struct kcore_options *)env->opts)->algo;
-	s->algo = algo >= 0 ? algo : env->wl_given ? ALGO_BOUNDS : ALGO_PEEL;
+	s->algo = algo_of(env->opts, env->wl_given);
 	s->core = ordo_alloc_huge((size_t)g->n * sizeof *s->core + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->core || !s->ref)

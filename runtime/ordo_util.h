@@ -88,6 +88,10 @@ int ordo_spec_parse(const char *text, struct ordo_spec *out, struct ordo_err *er
 int ordo_params_resolve(const char *what, const struct ordo_param *tab, int n,
                         const struct ordo_spec *spec, int64_t *vals, struct ordo_err *err);
 
+/* EINVAL (the message naming `what`, the parameter and its range) when v is outside
+ * p's [lo, hi]; 0 otherwise. */
+int ordo_param_check(const char *what, const struct ordo_param *p, int64_t v, struct ordo_err *err);
+
 /* Writes "name:k1=v1,k2=v2" with every parameter resolved; returns snprintf's result. */
 int ordo_params_format(char *buf, size_t cap, const char *name, const struct ordo_param *tab, int n,
                        const int64_t *vals);

@@ -200,6 +200,15 @@ static int parse_value(const char *what, const struct ordo_param *p, const char 
 	return 0;
 }
 
+int ordo_param_check(const char *what, const struct ordo_param *p, int64_t v, struct ordo_err *err)
+{
+	if (v >= p->lo && v <= p->hi)
+		return 0;
+	return ordo_err_set(err, ORDO_EINVAL, "%s: parameter %s=%lld out of range %lld..%lld (%s)",
+	                    what, p->name, (long long)v, (long long)p->lo, (long long)p->hi,
+	                    p->help);
+}
+
 int ordo_params_resolve(const char *what, const struct ordo_param *tab, int n,
                         const struct ordo_spec *spec, int64_t *vals, struct ordo_err *err)
 {
@@ -223,13 +232,10 @@ int ordo_params_resolve(const char *what, const struct ordo_param *tab, int n,
 				                    spec->key[k]);
 		int64_t v;
 		int rc = parse_value(what, &tab[i], spec->val[k], &v, err);
+		if (!rc)
+			rc = ordo_param_check(what, &tab[i], v, err);
 		if (rc)
 			return rc;
-		if (v < tab[i].lo || v > tab[i].hi)
-			return ordo_err_set(err, ORDO_EINVAL,
-			                    "%s: parameter %s=%lld out of range %lld..%lld (%s)",
-			                    what, tab[i].name, (long long)v, (long long)tab[i].lo,
-			                    (long long)tab[i].hi, tab[i].help);
 		vals[i] = v;
 	}
 	return 0;

@@ -43,6 +43,9 @@ int ordo_sched_parse(const char *spec, struct ordo_sched_spec *s, struct ordo_er
  * whether it has it. EINVAL when the value is out of the parameter's range. */
 int ordo_sched_default(struct ordo_sched_spec *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err);
+/* True when the scheduler has parameter `key` and nothing set it yet (the spec, an
+ * earlier default): what ordo_sched_default would set. */
+bool ordo_sched_unset(const struct ordo_sched_spec *s, const char *key);
 /* The same for each "k=v" of a comma list, values written as in a spec (choices by
  * name) and checked as a spec's are. */
 int ordo_sched_defaults(struct ordo_sched_spec *s, const char *list, struct ordo_err *err);

@@ -81,6 +81,12 @@ int ordo_sched_parse(const char *spec, struct ordo_sched_spec *out, struct ordo_
 	return 0;
 }
 
+bool ordo_sched_unset(const struct ordo_sched_spec *s, const char *key)
+{
+	const int i = param_index(s->ops, key);
+	return i >= 0 && !(s->given & (1u << i));
+}
+
 int ordo_sched_default(struct ordo_sched_spec *s, const char *key, int64_t value, bool *has,
                        struct ordo_err *err)
 {
@@ -89,14 +95,13 @@ int ordo_sched_default(struct ordo_sched_spec *s, const char *key, int64_t value
 	const int i = param_index(s->ops, key);
 	if (has)
 		*has = i >= 0;
-	if (i < 0 || (s->given & (1u << i)))
+	if (!ordo_sched_unset(s, key))
 		return 0;
-	const struct ordo_param *p = &s->ops->params[i];
-	if (value < p->lo || value > p->hi)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "scheduler %s: parameter %s=%lld out of range %lld..%lld (%s)",
-		                    s->ops->name, key, (long long)value, (long long)p->lo,
-		                    (long long)p->hi, p->help);
+	char what[96];
+	snprintf(what, sizeof what, "scheduler %s", s->ops->name);
+	int rc = ordo_param_check(what, &s->ops->params[i], value, err);
+	if (rc)
+		return rc;
 	s->params[i] = value;
 	s->given |= 1u << i;
 	format_spec(s);

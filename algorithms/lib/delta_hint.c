@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ordo_sssp.h"
+#include "ordo_util.h"
 
 enum {
 	HINT_NODES = 16384,   /* nodes whose arcs give the weight sample */
@@ -46,12 +47,6 @@ static uint32_t ball_depth(const struct ordo_graph *g, uint32_t s, uint32_t *slo
 	return level;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 {
 	*h = (struct ordo_delta_hint){.mean_weight = 1};
@@ -76,7 +71,8 @@ void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 	h->mean_weight = arcs ? sum / (double)arcs : 1;
 	/* balls from probe nodes spread over the ids (the first with arcs at or after
 	 * each spot) */
-	uint32_t depth[HINT_PROBES], np = 0;
+	uint64_t depth[HINT_PROBES];
+	uint32_t np = 0;
 	uint32_t *slot = malloc(HINT_SLOTS * sizeof *slot);
 	uint32_t *queue = malloc((ORDO_HINT_BALL + 1) * sizeof *queue);
 	for (uint32_t p = 0; slot && queue && p < HINT_PROBES; p++) {
@@ -90,8 +86,9 @@ void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 	free(slot);
 	free(queue);
 	if (np) {
-		qsort(depth, np, sizeof *depth, cmp_u32);
-		h->ball_depth = depth[np / 2];
+		uint64_t lo, median, hi;
+		ordo_spread(depth, np, &lo, &median, &hi);
+		h->ball_depth = (uint32_t)median;
 	}
 	/* Low diameter (a ball of ORDO_HINT_BALL nodes within a few hops): width = mean
 	 * weight / mean degree, Meyer and Sanders' delta for random graphs, which keeps a
