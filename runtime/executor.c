@@ -257,14 +257,14 @@ WORKER_STEP bool idle_step(struct run *r, struct ordo_tctx *c, struct wk *w, str
 		run_end(r);
 		return false;
 	}
-	if (w->idle >= w->idle_start + 1) /* a second failed pop */
+	if (w->idle >= w->idle_start + 1) { /* a second failed pop: an idle stretch */
 		to_idle(c, w, m);
-	if (seats->parking && w->idle >= w->idle_start + 1 && parking_must_leave(r, c)) {
-		to_idle(c, w, m);
-		if (!parking_park(r, c))
-			return false;
-		w->idle = w->idle_start;
-		return true;
+		if (seats->parking && parking_must_leave(r, c)) {
+			if (!parking_park(r, c))
+				return false;
+			w->idle = w->idle_start;
+			return true;
+		}
 	}
 	if (w->idle >= IDLE_SLEEP_ROUND &&
 	    watchdog_check(&r->watch, r->ctx,

@@ -107,8 +107,6 @@ static inline bool all_done(struct ordo_tctx **ctx, int T, _Atomic bool *duplica
 	return done >= pushed;
 }
 
-/* Ends the current stretch (idle when was_idle, else busy) at now: its wall and CPU
- * time go to c's totals. */
 /* Tasks a worker holds behind the one it runs. */
 static inline unsigned pipeline_depth(const struct ordo_exec_opts *o,
                                       const struct ordo_scheduler_ops *ops)
