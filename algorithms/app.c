@@ -16,33 +16,34 @@
  * coordinates; then compressed again when `compress`), after refusing an input that
  * cannot run. r->g may be replaced by a new graph (the old one is freed unless it is
  * r->borrowed, the caller's). Notes go to stderr unless quiet. */
-static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo_err *err)
+static int ordo_app_prepare(struct ordo_app_run *r, bool quiet, bool compress, struct ordo_err *err)
 {
-	const struct app_kernel *k = r->k;
+	const struct ordo_app_kernel *k = r->k;
 	const struct ordo_graph *g = r->g;
 	if (g->n == 0 || g->m == 0)
 		return ordo_err_set(err, ORDO_EINVAL, "%s has no arcs: nothing to run", r->input);
-	if ((k->needs & APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE)
+	if ((k->needs & ORDO_APP_NEEDS_COORDS) && g->coord_kind == ORDO_COORD_NONE)
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "%s has no node coordinates, and this app needs them; give "
 		                    "them with --coords FILE (DIMACS .co or one 'x y' line per "
 		                    "node)",
 		                    r->input);
-	if ((k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
+	if ((k->needs & ORDO_APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g) &&
 	    g->coord_kind == ORDO_COORD_NONE)
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "%s has no arc weights, and this app needs them; give "
 		                    "--random-weights LO:HI (or coordinates with --coords to weigh "
 		                    "arcs by length)",
 		                    r->input);
-	const bool sym = (k->needs & APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC);
+	const bool sym =
+	    (k->needs & ORDO_APP_NEEDS_SYMMETRIC) && !(g->flags & ORDO_GRAPH_SYMMETRIC);
 	const struct ordo_prep p = {
 	    .build = {.symmetrize = sym,
 	              .dedup = sym, /* both directions of an edge weigh the same */
 	              .keep_self_loops = true,
 	              .threads = r->topo.nthreads,
 	              .compress = compress && ordo_graph_compressed(g)},
-	    .weights_from_coords = (k->needs & APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)};
+	    .weights_from_coords = (k->needs & ORDO_APP_NEEDS_WEIGHTS) && !ordo_graph_weighted(g)};
 	struct ordo_prep_info info;
 	int rc = ordo_graph_prepare(&r->g, &p, r->g != r->borrowed, &info, err);
 	if (rc)
@@ -66,9 +67,9 @@ static int app_prepare(struct app_run *r, bool quiet, bool compress, struct ordo
 /* Resolves r->cfg's scheduler once, every parameter included, into r->spec and its
  * text r->sched (the first setting of a key wins: the spec's, then --delta's, then the
  * app's wl_params); *has_delta: the scheduler has a delta. Nothing is created. */
-static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err *err)
+static int resolve_scheduler(struct ordo_app_run *r, bool *has_delta, struct ordo_err *err)
 {
-	const struct app_cfg *c = r->cfg;
+	const struct ordo_app_cfg *c = r->cfg;
 	int rc = ordo_sched_parse(c->wl_spec, &r->spec, err);
 	*has_delta = false;
 	if (!rc && c->delta >= 0)
@@ -86,11 +87,11 @@ static int resolve_scheduler(struct app_run *r, bool *has_delta, struct ordo_err
  * (r->sched_used) and, for a kernel whose delta comes from the graph, a `delta` that
  * the scheduler has and nothing set (spec, --delta, wl_params): the graph's hint
  * (r->hinted says so). */
-static int resolve_for_graph(struct app_run *r, struct ordo_err *err)
+static int resolve_for_graph(struct ordo_app_run *r, struct ordo_err *err)
 {
-	const struct app_kernel *k = r->k;
-	r->sched_used = !k->uses_scheduler ||
-	                k->uses_scheduler(r->cfg->app_opts, r->cfg->wl_given, r->topo.nthreads);
+	const struct ordo_app_kernel *k = r->k;
+	r->sched_used = !k->uses_scheduler || k->uses_scheduler(r->cfg->ordo_app_opts,
+	                                                        r->cfg->wl_given, r->topo.nthreads);
 	if (!k->delta_from_graph || !r->sched_used || !ordo_sched_unset(&r->spec, "delta"))
 		return 0;
 	ordo_delta_hint(r->g, &r->hint);
@@ -102,7 +103,7 @@ static int resolve_for_graph(struct app_run *r, struct ordo_err *err)
 	return 0;
 }
 
-static void say_hint(const struct app_run *r)
+static void say_hint(const struct ordo_app_run *r)
 {
 	const struct ordo_delta_hint *h = &r->hint;
 	if (!r->hinted || !r->hout)
@@ -119,10 +120,10 @@ static void say_hint(const struct app_run *r)
 	        h->shift, h->mean_weight, h->mean_degree, ORDO_HINT_BALL, h->ball_depth, rule);
 }
 
-static int app_setup(struct app_run *r)
+static int ordo_app_setup(struct ordo_app_run *r)
 {
-	const struct app_kernel *k = r->k;
-	struct app_cfg *c = r->cfg;
+	const struct ordo_app_kernel *k = r->k;
+	struct ordo_app_cfg *c = r->cfg;
 	struct ordo_err err = {0};
 	r->mout = c->fmt == F_TEXT ? NULL : stdout;
 	r->hout = c->quiet ? NULL : c->fmt == F_TEXT ? stdout : stderr;
@@ -131,17 +132,17 @@ static int app_setup(struct app_run *r)
 	harness_stat_columns(r);
 	int rc = ordo_topology_init(&r->topo, (int)c->threads, (int)c->fake, c->bind, &err);
 	if (rc)
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	c->lo.threads = r->topo.nthreads;
 	/* everything that can be checked before the (possibly long) load: the scheduler
 	 * (resolved once, every parameter and --delta included; nothing created) and the --out file
 	 */
 	bool has_delta;
 	if ((rc = resolve_scheduler(r, &has_delta, &err)))
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	if (c->delta >= 0 && !has_delta && !c->quiet)
 		fprintf(stderr, "%s: note: --delta %lld is not used: %s has no delta parameter\n",
-		        cli_prog, (long long)c->delta, r->ops->name);
+		        ordo_cli_prog, (long long)c->delta, r->ops->name);
 	if (c->out_path && (rc = harness_check_out(r)))
 		return rc;
 	if (c->answer_path && (rc = harness_check_output(k, c->answer_path)))
@@ -152,28 +153,29 @@ static int app_setup(struct app_run *r)
 		    stderr,
 		    "%s: note: %d threads on the %d CPU%s of this process's affinity mask: more "
 		    "workers than CPUs (--seats says how many run tasks at once)\n",
-		    cli_prog, r->topo.nthreads, cpus, cpus == 1 ? "" : "s");
+		    ordo_cli_prog, r->topo.nthreads, cpus, cpus == 1 ? "" : "s");
 	if ((c->coop || c->seats) && !r->ops->release && !c->quiet)
 		fprintf(stderr,
 		        "%s: note: %s cannot hand a worker's tasks over (no release hook): every "
 		        "worker runs, and --seats and --coop do not apply\n",
-		        cli_prog, r->ops->name);
+		        ordo_cli_prog, r->ops->name);
 	if (c->coop && r->ops->release &&
 	    ordo_coop_open(c->coop_name ? c->coop_name : ordo_coop_default_name(), 0, &r->coop,
 	                   &err))
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	int fmt;
-	rc = cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen), &c->lo,
-	                    c->quiet, &r->g, r->input, sizeof r->input, &r->load_s, &fmt);
+	rc = ordo_cli_load_graph(c->file, c->file ? NULL : (c->gen ? c->gen : k->default_gen),
+	                         &c->lo, c->quiet, &r->g, r->input, sizeof r->input, &r->load_s,
+	                         &fmt);
 	if (rc)
 		return rc;
 	r->format = fmt;
-	if ((rc = app_prepare(r, c->quiet, c->lo.build.compress, &err)) ||
+	if ((rc = ordo_app_prepare(r, c->quiet, c->lo.build.compress, &err)) ||
 	    (rc = resolve_for_graph(r, &err)))
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	struct ordo_graph *g = r->g;
 	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
-		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", cli_prog,
+		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", ordo_cli_prog,
 		        c->source >= (int64_t)g->n ? "source" : "target",
 		        (long long)(c->source >= (int64_t)g->n ? c->source : c->target), g->n - 1);
 		return 2;
@@ -191,40 +193,40 @@ static int app_setup(struct app_run *r)
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");
 		/* DIMACS, METIS and Matrix Market number nodes from 1; ordo from 0 */
-		if (k->query != APP_QUERY_NONE && ordo_format_info(fmt) &&
+		if (k->query != ORDO_APP_QUERY_NONE && ordo_format_info(fmt) &&
 		    (ordo_format_info(fmt)->flags & ORDO_FORMAT_ONE_BASED))
 			fprintf(r->hout,
 			        "node ids: 0-based, here and in the options (the %s file's node 1 "
 			        "is node 0)\n",
 			        ordo_format_name(fmt));
 	}
-	struct app_env env = {.topo = &r->topo,
-	                      .seed = (uint64_t)c->seed,
-	                      .report = r->hout,
-	                      .wl_given = c->wl_given,
-	                      .opts = c->app_opts};
+	struct ordo_app_env env = {.topo = &r->topo,
+	                           .seed = (uint64_t)c->seed,
+	                           .report = r->hout,
+	                           .wl_given = c->wl_given,
+	                           .opts = c->ordo_app_opts};
 	if ((rc = k->init(&r->st, g, &env, &err)))
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	return 0;
 }
 
 /* ---- trials ---- */
 
-static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
+static int pick_query(struct ordo_app_run *r, int64_t i, struct ordo_app_query *q)
 {
-	const struct app_cfg *c = r->cfg;
+	const struct ordo_app_cfg *c = r->cfg;
 	struct ordo_err err = {0};
-	*q = (struct app_query){APP_NO_NODE, APP_NO_NODE};
+	*q = (struct ordo_app_query){ORDO_APP_NO_NODE, ORDO_APP_NO_NODE};
 	switch (r->k->query) {
-	case APP_QUERY_NONE:
+	case ORDO_APP_QUERY_NONE:
 		return 0;
-	case APP_QUERY_SOURCE:
+	case ORDO_APP_QUERY_SOURCE:
 		/* ids given and printed are the input's (a renumbered graph maps them) */
 		q->source = c->source >= 0
 		                ? ordo_graph_node_of(r->g, (uint32_t)c->source)
 		                : ordo_graph_pick_source(r->g, (uint64_t)c->seed, (uint64_t)i);
 		return 0;
-	case APP_QUERY_PAIR:
+	case ORDO_APP_QUERY_PAIR:
 		if (c->source >= 0) {
 			q->source = ordo_graph_node_of(r->g, (uint32_t)c->source);
 			q->target = ordo_graph_node_of(r->g, (uint32_t)c->target);
@@ -233,7 +235,7 @@ static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
 		if (ordo_graph_pick_pair(r->g, (uint64_t)c->seed,
 		                         (uint64_t)(c->pairs ? i % c->pairs : i), &q->source,
 		                         &q->target, &err))
-			return cli_fail(cli_prog, &err);
+			return ordo_cli_fail(ordo_cli_prog, &err);
 		return 0;
 	}
 	return 0;
@@ -241,15 +243,16 @@ static int pick_query(struct app_run *r, int64_t i, struct app_query *q)
 
 /* Trial i for query t->q: the baseline (again only when the query changed since
  * *last), a fresh scheduler, the timed run and the check. */
-static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_query *last,
-                     struct app_baseline *base, struct ordo_err *err)
+static int one_trial(struct ordo_app_run *r, int64_t i, struct trial *t,
+                     struct ordo_app_query *last, struct ordo_app_baseline *base,
+                     struct ordo_err *err)
 {
-	const struct app_kernel *k = r->k;
-	const struct app_cfg *c = r->cfg;
+	const struct ordo_app_kernel *k = r->k;
+	const struct ordo_app_cfg *c = r->cfg;
 	int rc;
 	if (t->q.source != last->source || t->q.target != last->target) {
 		double t0 = ordo_now();
-		*base = (struct app_baseline){0};
+		*base = (struct ordo_app_baseline){0};
 		if ((rc = k->baseline(r->st, &t->q, base, err)))
 			return rc;
 		if (base->seconds <= 0)
@@ -278,12 +281,12 @@ static int one_trial(struct app_run *r, int64_t i, struct trial *t, struct app_q
 	return 0;
 }
 
-static int app_trials(struct app_run *r, struct trial *tr, int *status)
+static int ordo_app_trials(struct ordo_app_run *r, struct trial *tr, int *status)
 {
-	const struct app_cfg *c = r->cfg;
+	const struct ordo_app_cfg *c = r->cfg;
 	struct ordo_err err = {0};
-	struct app_query last = {APP_NO_NODE - 1, APP_NO_NODE - 1};
-	struct app_baseline base = {0};
+	struct ordo_app_query last = {ORDO_APP_NO_NODE - 1, ORDO_APP_NO_NODE - 1};
+	struct ordo_app_baseline base = {0};
 	int rc;
 	for (int64_t i = 0; i < c->trials; i++) {
 		struct trial *t = &tr[i];
@@ -295,10 +298,10 @@ static int app_trials(struct app_run *r, struct trial *tr, int *status)
 				    stderr,
 				    "%s: interrupted after %lld of %lld trials (their reports are "
 				    "above; no summary, no --output)\n",
-				    cli_prog, (long long)i, (long long)c->trials);
+				    ordo_cli_prog, (long long)i, (long long)c->trials);
 				return 130;
 			}
-			return cli_fail(cli_prog, &err);
+			return ordo_cli_fail(ordo_cli_prog, &err);
 		}
 		if (c->verify && !t->chk.pass)
 			*status = 1;
@@ -336,7 +339,7 @@ static double get_base(const struct trial *t)
 	return t->base.seconds;
 }
 
-static void app_summary(const struct app_run *r, const struct trial *tr, int status)
+static void ordo_app_summary(const struct ordo_app_run *r, const struct trial *tr, int status)
 {
 	int n = (int)r->cfg->trials;
 	if (!r->hout) {
@@ -349,7 +352,7 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
 			fprintf(stderr,
 			        "%s: verification FAIL in %d of %d trials; trial %d: %llu "
 			        "mismatch%s, first: %s\n",
-			        cli_prog, bad, n, first + 1,
+			        ordo_cli_prog, bad, n, first + 1,
 			        (unsigned long long)tr[first].chk.mismatches,
 			        tr[first].chk.mismatches == 1 ? "" : "es", tr[first].chk.first);
 		return;
@@ -375,45 +378,45 @@ static void app_summary(const struct app_run *r, const struct trial *tr, int sta
  * check (every 64 tasks), the trials that finished keep their reports (stdout is line
  * buffered, so a redirected report has them too), and the binary says how far it got
  * and exits 130. A second signal ends it at once. */
-static volatile _Atomic bool app_interrupted;
+static volatile _Atomic bool ordo_app_interrupted;
 
 static void on_interrupt(int sig)
 {
-	atomic_store(&app_interrupted, true);
+	atomic_store(&ordo_app_interrupted, true);
 	signal(sig, SIG_DFL);
 }
 
-int app_main(const struct app_kernel *k, int argc, char **argv)
+int ordo_app_main(const struct ordo_app_kernel *k, int argc, char **argv)
 {
 	const char *slash = strrchr(argv[0], '/');
-	cli_prog = slash ? slash + 1 : argv[0];
+	ordo_cli_prog = slash ? slash + 1 : argv[0];
 	harness_galois_aliases(argc, argv);
-	struct app_cfg cfg;
+	struct ordo_app_cfg cfg;
 	int rc = harness_parse(k, argc, argv, &cfg);
 	if (rc >= 0) {
-		free(cfg.app_opts);
+		free(cfg.ordo_app_opts);
 		return rc;
 	}
-	struct app_run r = {.k = k, .cfg = &cfg, .cancel = &app_interrupted};
+	struct ordo_app_run r = {.k = k, .cfg = &cfg, .cancel = &ordo_app_interrupted};
 	setvbuf(stdout, NULL, _IOLBF, 0); /* each trial's lines reach a file as it ends */
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	int status = 0;
 	struct trial *tr = calloc((size_t)cfg.trials, sizeof *tr);
 	if (!tr) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog);
+		fprintf(stderr, "%s: out of memory\n", ordo_cli_prog);
 		return 3;
 	}
-	rc = app_setup(&r);
+	rc = ordo_app_setup(&r);
 	if (!rc)
-		rc = app_trials(&r, tr, &status);
+		rc = ordo_app_trials(&r, tr, &status);
 	if (!rc)
-		app_summary(&r, tr, status);
+		ordo_app_summary(&r, tr, status);
 	if (!rc && cfg.answer_path) {
 		if (status) /* a wrong answer is not written */
 			fprintf(stderr,
 			        "%s: --output %s: not written: the last verification failed\n",
-			        cli_prog, cfg.answer_path);
+			        ordo_cli_prog, cfg.answer_path);
 		else
 			rc = harness_write_answer(&r, &tr[cfg.trials - 1], (int)cfg.trials);
 	}
@@ -422,13 +425,13 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 	if (r.st)
 		k->fini(r.st);
 	free(tr);
-	free(cfg.app_opts);
+	free(cfg.ordo_app_opts);
 	ordo_graph_free(r.g);
 	if (r.topo.node)
 		ordo_topology_free(&r.topo);
 	ordo_coop_close(r.coop);
 	if (r.fout && fclose(r.fout) && !status) {
-		fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, cfg.out_path);
+		fprintf(stderr, "%s: --out %s: write failed\n", ordo_cli_prog, cfg.out_path);
 		status = 3;
 	}
 	return status;
@@ -436,41 +439,42 @@ int app_main(const struct app_kernel *k, int argc, char **argv)
 
 /* ---- sessions (ordo_app.h) ---- */
 
-struct app_session {
-	struct app_cfg cfg;
-	struct app_run r;
-	struct app_query last;
-	struct app_baseline base;
+struct ordo_app_session {
+	struct ordo_app_cfg cfg;
+	struct ordo_app_run r;
+	struct ordo_app_query last;
+	struct ordo_app_baseline base;
 };
 
-int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
-                     const struct app_session_opts *o, struct app_session **out,
-                     struct ordo_err *err)
+int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
+                          const struct ordo_app_session_opts *o, struct ordo_app_session **out,
+                          struct ordo_err *err)
 {
 	*out = NULL;
-	struct app_session *s = calloc(1, sizeof *s);
+	struct ordo_app_session *s = calloc(1, sizeof *s);
 	if (!s)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-	s->cfg = (struct app_cfg){.wl_spec = o->wl ? o->wl : k->default_wl,
-	                          .wl_given = o->wl != NULL,
-	                          .trials = 1,
-	                          .seed = (int64_t)o->seed,
-	                          .delta = o->delta,
-	                          .lookahead = o->lookahead,
-	                          .source = -1,
-	                          .target = -1,
-	                          .verify = o->verify,
-	                          .quiet = true};
-	s->r = (struct app_run){.k = k, .cfg = &s->cfg, .g = g, .borrowed = g, .cancel = o->cancel};
+	s->cfg = (struct ordo_app_cfg){.wl_spec = o->wl ? o->wl : k->default_wl,
+	                               .wl_given = o->wl != NULL,
+	                               .trials = 1,
+	                               .seed = (int64_t)o->seed,
+	                               .delta = o->delta,
+	                               .lookahead = o->lookahead,
+	                               .source = -1,
+	                               .target = -1,
+	                               .verify = o->verify,
+	                               .quiet = true};
+	s->r = (struct ordo_app_run){
+	    .k = k, .cfg = &s->cfg, .g = g, .borrowed = g, .cancel = o->cancel};
 	snprintf(s->r.input, sizeof s->r.input, "%s", o->input ? o->input : "graph");
-	s->last = (struct app_query){APP_NO_NODE - 1, APP_NO_NODE - 1};
+	s->last = (struct ordo_app_query){ORDO_APP_NO_NODE - 1, ORDO_APP_NO_NODE - 1};
 	harness_stat_columns(&s->r);
 	bool has_delta, ok;
-	if (!(s->cfg.app_opts = harness_opts_new(k, &ok)) && !ok) {
+	if (!(s->cfg.ordo_app_opts = harness_opts_new(k, &ok)) && !ok) {
 		free(s);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	}
-	int rc = harness_opts_set(k, s->cfg.app_opts, o->options, err);
+	int rc = harness_opts_set(k, s->cfg.ordo_app_opts, o->options, err);
 	if (!rc && o->lookahead > ORDO_MAX_LOOKAHEAD) /* the CLI's range, not a silent clamp */
 		rc = ordo_err_set(err, ORDO_EINVAL, "lookahead=%lld: expected 0..%d (or unset)",
 		                  (long long)o->lookahead, ORDO_MAX_LOOKAHEAD);
@@ -484,32 +488,32 @@ int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
 		rc = ordo_coop_open(o->coop[0] ? o->coop : ordo_coop_default_name(), 0, &s->r.coop,
 		                    err);
 	if (!rc)
-		rc = app_prepare(&s->r, true, false, err);
+		rc = ordo_app_prepare(&s->r, true, false, err);
 	if (!rc)
 		rc = resolve_for_graph(&s->r, err);
 	if (!rc) {
-		struct app_env env = {.topo = &s->r.topo,
-		                      .seed = o->seed,
-		                      .report = NULL,
-		                      .wl_given = s->cfg.wl_given,
-		                      .opts = s->cfg.app_opts};
+		struct ordo_app_env env = {.topo = &s->r.topo,
+		                           .seed = o->seed,
+		                           .report = NULL,
+		                           .wl_given = s->cfg.wl_given,
+		                           .opts = s->cfg.ordo_app_opts};
 		rc = k->init(&s->r.st, s->r.g, &env, err);
 	}
 	if (rc) {
-		app_session_close(s);
+		ordo_app_session_close(s);
 		return rc;
 	}
 	*out = s;
 	return 0;
 }
 
-int app_session_trial(struct app_session *s, const struct app_query *q, int trial_no,
-                      char **record_out, bool *pass, struct ordo_err *err)
+int ordo_app_session_trial(struct ordo_app_session *s, const struct ordo_app_query *q, int trial_no,
+                           char **record_out, bool *pass, struct ordo_err *err)
 {
 	struct trial t = {.q = *q};
 	const struct ordo_graph *g = s->r.g;
-	if ((q->source != APP_NO_NODE && q->source >= g->n) ||
-	    (q->target != APP_NO_NODE && q->target >= g->n))
+	if ((q->source != ORDO_APP_NO_NODE && q->source >= g->n) ||
+	    (q->target != ORDO_APP_NO_NODE && q->target >= g->n))
 		return ordo_err_set(err, ORDO_EINVAL, "%s %u: the graph has nodes 0..%u",
 		                    q->source >= g->n ? "source" : "target",
 		                    q->source >= g->n ? q->source : q->target, g->n - 1);
@@ -533,8 +537,8 @@ int app_session_trial(struct app_session *s, const struct app_query *q, int tria
 	return 0;
 }
 
-int app_session_answer(struct app_session *s, struct app_array *out, int max, int *n,
-                       struct ordo_err *err)
+int ordo_app_session_answer(struct ordo_app_session *s, struct ordo_app_array *out, int max, int *n,
+                            struct ordo_err *err)
 {
 	if (!s->r.k->answer)
 		return ordo_err_set(err, ORDO_EINVAL, "%s gives no answer arrays", s->r.k->name);
@@ -545,12 +549,12 @@ int app_session_answer(struct app_session *s, struct app_array *out, int max, in
 	return 0;
 }
 
-const struct ordo_graph *app_session_graph(const struct app_session *s)
+const struct ordo_graph *ordo_app_session_graph(const struct ordo_app_session *s)
 {
 	return s->r.g;
 }
 
-void app_session_close(struct app_session *s)
+void ordo_app_session_close(struct ordo_app_session *s)
 {
 	if (!s)
 		return;
@@ -561,6 +565,6 @@ void app_session_close(struct app_session *s)
 	if (s->r.topo.node)
 		ordo_topology_free(&s->r.topo);
 	ordo_coop_close(s->r.coop);
-	free(s->cfg.app_opts);
+	free(s->cfg.ordo_app_opts);
 	free(s);
 }

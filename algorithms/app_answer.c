@@ -44,29 +44,30 @@ static int kind_of(const char *path)
 	return has_suffix(path, ".npy") ? ANS_NPY : has_suffix(path, ".npz") ? ANS_NPZ : ANS_TEXT;
 }
 
-int harness_check_output(const struct app_kernel *k, const char *path)
+int harness_check_output(const struct ordo_app_kernel *k, const char *path)
 {
 	if (!k->answer) {
-		fprintf(stderr, "%s: --output: %s declares no answer arrays to write\n", cli_prog,
-		        k->name);
+		fprintf(stderr, "%s: --output: %s declares no answer arrays to write\n",
+		        ordo_cli_prog, k->name);
 		return 2;
 	}
-	return cli_check_output_path("--output", path);
+	return ordo_cli_check_output_path("--output", path);
 }
 
 /* ---- values in the input's order ---- */
 
-static uint64_t value_at(const struct app_array *a, uint64_t i)
+static uint64_t value_at(const struct ordo_app_array *a, uint64_t i)
 {
 	return a->width == 8 ? ((const uint64_t *)a->data)[i] : ((const uint32_t *)a->data)[i];
 }
 
-static uint64_t unreached_of(const struct app_array *a)
+static uint64_t unreached_of(const struct ordo_app_array *a)
 {
 	return a->width == 8 ? UINT64_MAX : UINT32_MAX;
 }
 
-void app_array_in_input_order(const struct app_array *a, const struct ordo_graph *g, void *dst)
+void ordo_app_array_in_input_order(const struct ordo_app_array *a, const struct ordo_graph *g,
+                                   void *dst)
 {
 	unsigned char *d = dst;
 	for (uint64_t i = 0; i < a->count; i++) {
@@ -81,12 +82,12 @@ void app_array_in_input_order(const struct app_array *a, const struct ordo_graph
 	}
 }
 
-/* Array a as the files hold it (app_array_in_input_order), malloc'd, or NULL. */
-static void *in_input_order(const struct ordo_graph *g, const struct app_array *a)
+/* Array a as the files hold it (ordo_app_array_in_input_order), malloc'd, or NULL. */
+static void *in_input_order(const struct ordo_graph *g, const struct ordo_app_array *a)
 {
 	void *d = malloc(a->count ? a->count * a->width : 1);
 	if (d)
-		app_array_in_input_order(a, g, d);
+		ordo_app_array_in_input_order(a, g, d);
 	return d;
 }
 
@@ -94,7 +95,8 @@ static void *in_input_order(const struct ordo_graph *g, const struct app_array *
 
 /* An .npy image of a's values in the input's order: the 10-byte preamble, the header
  * dict padded with spaces to a 64-byte multiple (its last byte a newline), the data. */
-static unsigned char *npy_image(const struct ordo_graph *g, const struct app_array *a, size_t *len)
+static unsigned char *npy_image(const struct ordo_graph *g, const struct ordo_app_array *a,
+                                size_t *len)
 {
 	char dict[128];
 	int h = snprintf(dict, sizeof dict,
@@ -149,7 +151,7 @@ static void put32(FILE *f, uint32_t v)
 
 /* A stored zip of NAME.npy members (the subset np.load reads: no compression, no
  * data descriptors, sizes below 4 GiB). */
-static int write_npz(FILE *f, const struct ordo_graph *g, const struct app_array *a, int n)
+static int write_npz(FILE *f, const struct ordo_graph *g, const struct ordo_app_array *a, int n)
 {
 	uint32_t off[8], crc[8], size[8];
 	long at = 0;
@@ -194,20 +196,20 @@ static int write_npz(FILE *f, const struct ordo_graph *g, const struct app_array
 /* ---- text ---- */
 
 /* A single value that is not per node (astar's distance): a header line in text. */
-static bool is_scalar(const struct app_array *a)
+static bool is_scalar(const struct ordo_app_array *a)
 {
 	return !a->per_node && a->count == 1 && !a->node_ids;
 }
 
-static void write_text(FILE *f, const struct app_run *r, const struct trial *t, int trial_no,
-                       const struct app_array *a, int n, unsigned base)
+static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial *t, int trial_no,
+                       const struct ordo_app_array *a, int n, unsigned base)
 {
 	const struct ordo_graph *g = r->g;
 	fprintf(f, "# %s answer, trial %d of %lld, on %s", r->k->name, trial_no,
 	        (long long)r->cfg->trials, r->input);
-	if (t->q.source != APP_NO_NODE)
+	if (t->q.source != ORDO_APP_NO_NODE)
 		fprintf(f, ", source %u", ordo_graph_orig_of(g, t->q.source) + base);
-	if (t->q.target != APP_NO_NODE)
+	if (t->q.target != ORDO_APP_NO_NODE)
 		fprintf(f, ", target %u", ordo_graph_orig_of(g, t->q.target) + base);
 	fprintf(f, "\n# node ids as in the input (%s)\n", base ? "1-based" : "0-based");
 	for (; n > 0 && is_scalar(&a[0]); a++, n--) /* single values: header lines */
@@ -241,20 +243,20 @@ static void write_text(FILE *f, const struct app_run *r, const struct trial *t, 
 	}
 }
 
-int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
+int harness_write_answer(struct ordo_app_run *r, const struct trial *t, int trial_no)
 {
 	const char *path = r->cfg->answer_path;
-	struct app_array a[8];
+	struct ordo_app_array a[8];
 	struct ordo_err err = {0};
 	const int n = r->k->answer(r->st, a, 8, &err);
 	if (n < 0)
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	const int kind = kind_of(path);
 	if (n == 0 || (kind == ANS_NPY && n > 1)) {
 		fprintf(stderr,
 		        "%s: --output %s: %s has %d answer arrays; a .npy file holds one "
 		        "(write .npz, or text)\n",
-		        cli_prog, path, r->k->name, n);
+		        ordo_cli_prog, path, r->k->name, n);
 		return 2;
 	}
 	/* text: single values first (header lines), then arrays of one shape (columns) */
@@ -264,8 +266,8 @@ int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
 	for (int i = first + 1; i < n && kind == ANS_TEXT; i++)
 		if (is_scalar(&a[i]) || a[i].per_node != a[first].per_node ||
 		    (!a[first].per_node && a[i].count != a[first].count)) {
-			fprintf(stderr, "%s: --output %s: %s's arrays differ in shape\n", cli_prog,
-			        path, r->k->name);
+			fprintf(stderr, "%s: --output %s: %s's arrays differ in shape\n",
+			        ordo_cli_prog, path, r->k->name);
 			return 2;
 		}
 	char tmp[4200];
@@ -273,7 +275,7 @@ int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
 	const int fd = mkstemp(tmp);
 	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {
-		fprintf(stderr, "%s: --output %s: cannot create %s: %s\n", cli_prog, path, tmp,
+		fprintf(stderr, "%s: --output %s: cannot create %s: %s\n", ordo_cli_prog, path, tmp,
 		        strerror(errno));
 		if (fd >= 0)
 			close(fd), unlink(tmp);
@@ -298,7 +300,7 @@ int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
 	const bool bad = ferror(f) != 0;
 	if (fclose(f) || bad || rc) {
 		unlink(tmp);
-		fprintf(stderr, "%s: --output %s: %s\n", cli_prog, path,
+		fprintf(stderr, "%s: --output %s: %s\n", ordo_cli_prog, path,
 		        rc ? ordo_strerror(rc) : "write failed");
 		return 3;
 	}
@@ -307,7 +309,7 @@ int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no)
 	umask(um);
 	chmod(tmp, 0666 & ~um);
 	if (rename(tmp, path)) {
-		fprintf(stderr, "%s: --output %s: %s\n", cli_prog, path, strerror(errno));
+		fprintf(stderr, "%s: --output %s: %s\n", ordo_cli_prog, path, strerror(errno));
 		unlink(tmp);
 		return 3;
 	}

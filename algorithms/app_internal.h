@@ -1,7 +1,7 @@
 /*
  * app_internal.h - what the harness's three files share (not installed): the parsed
- * command line (struct app_cfg, app_options.c), one trial's results and the run's state
- * (struct trial, struct app_run: app.c), and the records written from them
+ * command line (struct ordo_app_cfg, app_options.c), one trial's results and the run's state
+ * (struct trial, struct ordo_app_run: app.c), and the records written from them
  * (app_records.c).
  */
 #ifndef ORDO_APP_INTERNAL_H
@@ -14,7 +14,7 @@
 enum { F_TEXT, F_JSON, F_CSV };
 
 /* The command line, parsed (app_options.c) or filled by a session (app.c). */
-struct app_cfg {
+struct ordo_app_cfg {
 	const char *file, *gen, *wl_spec, *out_path;
 	const char *answer_path; /* --output: the last trial's answer (app_answer.c) */
 	bool wl_given;           /* --wl was on the command line */
@@ -28,20 +28,20 @@ struct app_cfg {
 	int bind;
 	bool verify, quiet;
 	struct ordo_load_opts lo;
-	void *app_opts; /* the kernel's own options block (opts_size bytes), or NULL */
+	void *ordo_app_opts; /* the kernel's own options block (opts_size bytes), or NULL */
 };
 
 struct trial {
-	struct app_query q;
+	struct ordo_app_query q;
 	struct ordo_run_stats rs;
-	struct app_baseline base;
+	struct ordo_app_baseline base;
 	struct ordo_check chk;
 	const char *verdict;
 };
 
-struct app_run {
-	const struct app_kernel *k;
-	struct app_cfg *cfg;
+struct ordo_app_run {
+	const struct ordo_app_kernel *k;
+	struct ordo_app_cfg *cfg;
 	struct ordo_topology topo;
 	struct ordo_graph *g;
 	char input[512];
@@ -69,34 +69,34 @@ struct app_run {
 };
 
 /* app_options.c (the harness_* names stay out of libordo.so's exports, algorithms/ordo.map):
- * the command line into c, its app_opts allocated (the caller frees it); -1 to go on,
+ * the command line into c, its ordo_app_opts allocated (the caller frees it); -1 to go on,
  * else the exit status (0 after --help or --version). */
-int harness_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c);
+int harness_parse(const struct ordo_app_kernel *k, int argc, char **argv, struct ordo_app_cfg *c);
 /* --seats' value (auto, adapt, all or a count) into *seats; EINVAL with a message. */
 int harness_parse_seats(const char *arg, int64_t *seats, struct ordo_err *err);
 /* A kernel's options block, initialised from its defaults (NULL when it has none);
  * *ok false when out of memory. */
-void *harness_opts_new(const struct app_kernel *k, bool *ok);
+void *harness_opts_new(const struct ordo_app_kernel *k, bool *ok);
 /* Sets a session's "name=value" options through the kernel's option hook. */
-int harness_opts_set(const struct app_kernel *k, void *opts, const char *const *kv,
+int harness_opts_set(const struct ordo_app_kernel *k, void *opts, const char *const *kv,
                      struct ordo_err *err);
 void harness_galois_aliases(int argc, char **argv);
 
 /* app_records.c: records (one table of fields) and the human report */
-void harness_stat_columns(struct app_run *r);
+void harness_stat_columns(struct ordo_app_run *r);
 double harness_work(const struct trial *t);
 double harness_speedup(const struct trial *t);
 /* a baseline under this many seconds is no base for a speedup (the report says so) */
 #define MIN_BASELINE_S 1e-3
-int harness_check_out(struct app_run *r);
+int harness_check_out(struct ordo_app_run *r);
 /* --output (app_answer.c): the path checked before the load; the last trial's answer
- * written (text, .npy or .npz by its name), atomically. Exit statuses as app_main's. */
-int harness_check_output(const struct app_kernel *k, const char *path);
+ * written (text, .npy or .npz by its name), atomically. Exit statuses as ordo_app_main's. */
+int harness_check_output(const struct ordo_app_kernel *k, const char *path);
 
-int harness_write_answer(struct app_run *r, const struct trial *t, int trial_no);
-int harness_emit(struct app_run *r, int trial_no, const struct trial *t);
-void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no,
+int harness_write_answer(struct ordo_app_run *r, const struct trial *t, int trial_no);
+int harness_emit(struct ordo_app_run *r, int trial_no, const struct trial *t);
+void harness_record(FILE *fp, int fmt, const struct ordo_app_run *r, int trial_no,
                     const struct trial *t);
-void harness_human_trial(const struct app_run *r, int i, const struct trial *t);
+void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial *t);
 
 #endif

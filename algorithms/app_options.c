@@ -25,7 +25,7 @@ enum {
 	A_OUTPUT,
 };
 
-static const struct cli_opt app_opts[] = {
+static const struct ordo_cli_opt ordo_app_opts[] = {
     {"file", 'f', "FILE", "input graph (also accepted as the positional argument)"},
     {"gen", A_GEN, "SPEC", "generate the input instead (see ordo-gen --help)"},
     {"threads", 't', "N", "worker threads (default: every CPU of the affinity mask)"},
@@ -64,12 +64,12 @@ static const struct cli_opt app_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static const struct cli_opt source_opts[] = {
+static const struct ordo_cli_opt source_opts[] = {
     {"source", 'r', "NODE", "source node, 0-based (default: a fixed-seed random node with arcs)"},
     {NULL, 0, NULL, NULL},
 };
 
-static const struct cli_opt pair_opts[] = {
+static const struct ordo_cli_opt pair_opts[] = {
     {"source", 'r', "NODE", "source node, 0-based (with --target)"},
     {"target", A_TARGET, "NODE", "target node, 0-based (with --source)"},
     {"pairs", A_PAIRS, "N",
@@ -88,7 +88,7 @@ static const char *const galois_aliases[] = {"startNode=source",
                                              "wl=wl",
                                              NULL};
 
-static void print_help(const struct app_kernel *k)
+static void print_help(const struct ordo_app_kernel *k)
 {
 	char usage[1024];
 	snprintf(usage, sizeof usage,
@@ -96,18 +96,18 @@ static void print_help(const struct app_kernel *k)
 	         "against the exact sequential baseline: %s.\nWithout FILE or --gen it runs "
 	         "on the generated graph %s.\nGalois spellings -startNode, -destNode, -delta, "
 	         "-noverify, -t=N are accepted.",
-	         cli_prog, k->name, k->summary, k->baseline_name, k->default_gen);
-	const struct cli_opt *tabs[4];
+	         ordo_cli_prog, k->name, k->summary, k->baseline_name, k->default_gen);
+	const struct ordo_cli_opt *tabs[4];
 	int nt = 0;
-	tabs[nt++] = app_opts;
-	if (k->query == APP_QUERY_SOURCE)
+	tabs[nt++] = ordo_app_opts;
+	if (k->query == ORDO_APP_QUERY_SOURCE)
 		tabs[nt++] = source_opts;
-	else if (k->query == APP_QUERY_PAIR)
+	else if (k->query == ORDO_APP_QUERY_PAIR)
 		tabs[nt++] = pair_opts;
 	if (k->opts)
 		tabs[nt++] = k->opts;
-	tabs[nt++] = cli_load_opts;
-	cli_print_help(usage, tabs, nt);
+	tabs[nt++] = ordo_cli_load_opts;
+	ordo_cli_print_help(usage, tabs, nt);
 	printf("\nscheduler without --wl: %s%s%s%s\n'--wl help' lists every scheduler with its "
 	       "parameters and defaults.\n",
 	       k->default_wl, k->wl_params ? "\n(and with any --wl, this app sets " : "",
@@ -124,7 +124,8 @@ static int parse_format(const char *arg, int *fmt)
 	else if (!strcmp(arg, "csv"))
 		*fmt = F_CSV;
 	else {
-		fprintf(stderr, "%s: --format %s: expected text, json or csv\n", cli_prog, arg);
+		fprintf(stderr, "%s: --format %s: expected text, json or csv\n", ordo_cli_prog,
+		        arg);
 		return 2;
 	}
 	return 0;
@@ -132,21 +133,21 @@ static int parse_format(const char *arg, int *fmt)
 
 /* One option of an app's command line into c: -1 to go on, else the exit status (0
  * after --help, --version or a `help` value; 2 after a message). */
-static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, const char *arg,
-                      char **argv, bool *verify_given)
+static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg *c, int ch,
+                           const char *arg, char **argv, bool *verify_given)
 {
 	switch (ch) {
 	case '?': {
 		const char *bad = argv[optind - 1];
-		if (k->query == APP_QUERY_NONE &&
+		if (k->query == ORDO_APP_QUERY_NONE &&
 		    (optopt == 'r' || !strncmp(bad, "--source", 8) || !strncmp(bad, "--target", 8)))
 			fprintf(stderr,
 			        "%s: no source or target here: the app covers the whole "
 			        "graph\n",
-			        cli_prog);
-		else if (k->query == APP_QUERY_SOURCE && !strncmp(bad, "--target", 8))
-			fprintf(stderr, "%s: a source only (--source), no target\n", cli_prog);
-		fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			        ordo_cli_prog);
+		else if (k->query == ORDO_APP_QUERY_SOURCE && !strncmp(bad, "--target", 8))
+			fprintf(stderr, "%s: a source only (--source), no target\n", ordo_cli_prog);
+		fprintf(stderr, "Try '%s --help'.\n", ordo_cli_prog);
 		return 2;
 	}
 	case 'f':
@@ -156,7 +157,7 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		c->gen = arg;
 		break;
 	case 't':
-		if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &c->threads))
+		if (!ordo_cli_int(ordo_cli_prog, "--threads", arg, 1, 4096, &c->threads))
 			return 2;
 		break;
 	case A_WL:
@@ -168,33 +169,34 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		c->wl_given = true;
 		break;
 	case 'd':
-		if (!cli_int(cli_prog, "--delta", arg, 0, 63, &c->delta))
+		if (!ordo_cli_int(ordo_cli_prog, "--delta", arg, 0, 63, &c->delta))
 			return 2;
 		break;
 	case 'r':
-		if (!cli_int(cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
+		if (!ordo_cli_int(ordo_cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
 			return 2;
 		break;
 	case A_TARGET:
-		if (!cli_int(cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
+		if (!ordo_cli_int(ordo_cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
 			return 2;
 		break;
 	case A_PAIRS:
-		if (!cli_int(cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
+		if (!ordo_cli_int(ordo_cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
 			return 2;
 		break;
 	case 'n':
-		if (!cli_int(cli_prog, "--trials", arg, 1, 100000, &c->trials))
+		if (!ordo_cli_int(ordo_cli_prog, "--trials", arg, 1, 100000, &c->trials))
 			return 2;
 		break;
 	case A_SEED:
-		if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
+		if (!ordo_cli_int(ordo_cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
 			return 2;
 		break;
 	case 'v':
 	case A_NOVERIFY:
 		if (*verify_given) {
-			fprintf(stderr, "%s: give --verify or --no-verify, not both\n", cli_prog);
+			fprintf(stderr, "%s: give --verify or --no-verify, not both\n",
+			        ordo_cli_prog);
 			return 2;
 		}
 		*verify_given = true;
@@ -220,22 +222,23 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 			c->bind = ORDO_BIND_SCATTER;
 		else {
 			fprintf(stderr, "%s: --bind %s: expected none, compact or scatter\n",
-			        cli_prog, arg);
+			        ordo_cli_prog, arg);
 			return 2;
 		}
 		break;
 	case A_FAKE:
-		if (!cli_int(cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
+		if (!ordo_cli_int(ordo_cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
 			return 2;
 		break;
 	case A_LOOKAHEAD:
-		if (!cli_int(cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD, &c->lookahead))
+		if (!ordo_cli_int(ordo_cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD,
+		                  &c->lookahead))
 			return 2;
 		break;
 	case A_SEATS: {
 		struct ordo_err e = {0};
 		if (harness_parse_seats(arg, &c->seats, &e)) {
-			fprintf(stderr, "%s: %s\n", cli_prog, e.msg);
+			fprintf(stderr, "%s: %s\n", ordo_cli_prog, e.msg);
 			return 2;
 		}
 		break;
@@ -253,20 +256,20 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 		print_help(k);
 		return 0;
 	case A_VERSION:
-		cli_print_version();
+		ordo_cli_print_version();
 		return 0;
 	default: {
-		if (ch >= APP_OPT_KEY && ch < APP_OPT_KEY + 100 && k->option) {
+		if (ch >= ORDO_APP_OPT_KEY && ch < ORDO_APP_OPT_KEY + 100 && k->option) {
 			struct ordo_err err = {0};
-			if (k->option(c->app_opts, ch, arg, &err))
-				return cli_fail(cli_prog, &err);
+			if (k->option(c->ordo_app_opts, ch, arg, &err))
+				return ordo_cli_fail(ordo_cli_prog, &err);
 			break;
 		}
-		int r = cli_load_option(ch, arg, &c->lo);
+		int r = ordo_cli_load_option(ch, arg, &c->lo);
 		if (r == 1)
 			break;
 		if (r == 0)
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			fprintf(stderr, "Try '%s --help'.\n", ordo_cli_prog);
 		return 2;
 	}
 	}
@@ -275,28 +278,29 @@ static int app_option(const struct app_kernel *k, struct app_cfg *c, int ch, con
 
 /* What the options say together: the input, positional arguments, source and target,
  * and the --out file's format. -1 to go on, else 2 after a message. */
-static int app_check_args(const struct app_kernel *k, struct app_cfg *c, int argc, char **argv)
+static int ordo_app_check_args(const struct ordo_app_kernel *k, struct ordo_app_cfg *c, int argc,
+                               char **argv)
 {
 	if (optind < argc && !c->file)
 		c->file = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'; try '%s --help'\n", cli_prog,
-		        argv[optind], cli_prog);
+		fprintf(stderr, "%s: unexpected argument '%s'; try '%s --help'\n", ordo_cli_prog,
+		        argv[optind], ordo_cli_prog);
 		return 2;
 	}
 	if (c->file && c->gen) {
-		fprintf(stderr, "%s: give an input file or --gen, not both\n", cli_prog);
+		fprintf(stderr, "%s: give an input file or --gen, not both\n", ordo_cli_prog);
 		return 2;
 	}
-	if (k->query == APP_QUERY_PAIR) {
+	if (k->query == ORDO_APP_QUERY_PAIR) {
 		if ((c->source >= 0) != (c->target >= 0)) {
 			fprintf(stderr, "%s: give --source and --target together (or neither)\n",
-			        cli_prog);
+			        ordo_cli_prog);
 			return 2;
 		}
 		if (c->pairs && c->source >= 0) {
 			fprintf(stderr, "%s: --pairs draws pairs; it cannot go with --source\n",
-			        cli_prog);
+			        ordo_cli_prog);
 			return 2;
 		}
 	}
@@ -319,59 +323,59 @@ int harness_parse_seats(const char *arg, int64_t *seats, struct ordo_err *err)
 		*seats = ORDO_SEATS_ADAPT;
 	else if (!strcmp(arg, "all"))
 		*seats = ORDO_SEATS_ALL;
-	else if (cli_parse_int("--seats", arg, 1, 4096, seats, &(struct ordo_err){0}))
+	else if (ordo_cli_parse_int("--seats", arg, 1, 4096, seats, &(struct ordo_err){0}))
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "--seats %s: expected auto, adapt, all or a count in 1..4096",
 		                    arg);
 	return 0;
 }
 
-int harness_parse(const struct app_kernel *k, int argc, char **argv, struct app_cfg *c)
+int harness_parse(const struct ordo_app_kernel *k, int argc, char **argv, struct ordo_app_cfg *c)
 {
-	*c = (struct app_cfg){.wl_spec = k->default_wl,
-	                      .source = -1,
-	                      .target = -1,
-	                      .trials = 3,
-	                      .seed = 1,
-	                      .delta = -1,
-	                      .lookahead = -1,
-	                      .fmt = F_TEXT,
-	                      .bind = ORDO_BIND_NONE,
-	                      .verify = true};
+	*c = (struct ordo_app_cfg){.wl_spec = k->default_wl,
+	                           .source = -1,
+	                           .target = -1,
+	                           .trials = 3,
+	                           .seed = 1,
+	                           .delta = -1,
+	                           .lookahead = -1,
+	                           .fmt = F_TEXT,
+	                           .bind = ORDO_BIND_NONE,
+	                           .verify = true};
 	ordo_load_opts_init(&c->lo);
 	bool ok;
-	if (!(c->app_opts = harness_opts_new(k, &ok)) && !ok) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog);
+	if (!(c->ordo_app_opts = harness_opts_new(k, &ok)) && !ok) {
+		fprintf(stderr, "%s: out of memory\n", ordo_cli_prog);
 		return 3;
 	}
-	struct cli_opt all[160];
+	struct ordo_cli_opt all[160];
 	int na = 0;
-	const struct cli_opt *tabs[] = {app_opts,
-	                                k->query == APP_QUERY_SOURCE ? source_opts
-	                                : k->query == APP_QUERY_PAIR ? pair_opts
-	                                                             : NULL,
-	                                k->opts, cli_load_opts};
+	const struct ordo_cli_opt *tabs[] = {ordo_app_opts,
+	                                     k->query == ORDO_APP_QUERY_SOURCE ? source_opts
+	                                     : k->query == ORDO_APP_QUERY_PAIR ? pair_opts
+	                                                                       : NULL,
+	                                     k->opts, ordo_cli_load_opts};
 	for (size_t t = 0; t < sizeof tabs / sizeof *tabs; t++)
-		for (const struct cli_opt *o = tabs[t]; o && o->name; o++)
+		for (const struct ordo_cli_opt *o = tabs[t]; o && o->name; o++)
 			if (na < 159)
 				all[na++] = *o;
-	all[na] = (struct cli_opt){0};
+	all[na] = (struct ordo_cli_opt){0};
 	struct option lopts[160];
 	char sopts[96];
-	cli_getopt_tables(all, lopts, sopts, sizeof sopts);
+	ordo_cli_getopt_tables(all, lopts, sopts, sizeof sopts);
 	int ch;
 	unsigned char seen[160] = {0};
 	bool verify_given = false;
-	while ((ch = cli_next(argc, argv, sopts, lopts, all, seen)) != -1) {
+	while ((ch = ordo_cli_next(argc, argv, sopts, lopts, all, seen)) != -1) {
 		const char *arg = optarg && optarg[0] == '=' ? optarg + 1 : optarg; /* -t=2 */
-		const int r = app_option(k, c, ch, arg, argv, &verify_given);
+		const int r = ordo_app_option(k, c, ch, arg, argv, &verify_given);
 		if (r >= 0)
 			return r;
 	}
-	return app_check_args(k, c, argc, argv);
+	return ordo_app_check_args(k, c, argc, argv);
 }
 
-void *harness_opts_new(const struct app_kernel *k, bool *ok)
+void *harness_opts_new(const struct ordo_app_kernel *k, bool *ok)
 {
 	*ok = true;
 	if (!k->opts_size)
@@ -384,13 +388,13 @@ void *harness_opts_new(const struct app_kernel *k, bool *ok)
 	return o;
 }
 
-int harness_opts_set(const struct app_kernel *k, void *opts, const char *const *kv,
+int harness_opts_set(const struct ordo_app_kernel *k, void *opts, const char *const *kv,
                      struct ordo_err *err)
 {
 	for (; kv && *kv; kv++) {
 		const char *eq = strchr(*kv, '=');
 		const size_t len = eq ? (size_t)(eq - *kv) : strlen(*kv);
-		const struct cli_opt *o = k->opts;
+		const struct ordo_cli_opt *o = k->opts;
 		while (o && o->name && (strlen(o->name) != len || strncmp(o->name, *kv, len)))
 			o++;
 		if (!o || !o->name || !k->option)
@@ -408,5 +412,5 @@ int harness_opts_set(const struct app_kernel *k, void *opts, const char *const *
 
 void harness_galois_aliases(int argc, char **argv)
 {
-	cli_galois_aliases(argc, argv, galois_aliases);
+	ordo_cli_galois_aliases(argc, argv, galois_aliases);
 }

@@ -25,7 +25,7 @@ struct field {
 
 #define MAX_FIELDS 64
 
-void harness_stat_columns(struct app_run *r)
+void harness_stat_columns(struct ordo_app_run *r)
 {
 	for (int i = 0; i < ordo_scheduler_count(); i++)
 		for (int s = 0; s < ORDO_SCHED_STATS; s++) {
@@ -91,19 +91,19 @@ static void speedup_text(char *buf, size_t size, double base_s, double speedup)
 }
 
 /* Node u's id in the input (what the user gave and sees); u when no graph is held. */
-static uint32_t input_id(const struct app_run *r, uint32_t u)
+static uint32_t input_id(const struct ordo_app_run *r, uint32_t u)
 {
 	return r->g ? ordo_graph_orig_of(r->g, u) : u;
 }
 
 /* The one table of record fields; t == NULL gives the names only (header). */
-static int record_fields(const struct app_run *r, int trial_no, const struct trial *t,
+static int record_fields(const struct ordo_app_run *r, int trial_no, const struct trial *t,
                          struct field *f)
 {
 	static const struct trial none;
 	if (!t)
 		t = &none;
-	const struct app_kernel *k = r->k;
+	const struct ordo_app_kernel *k = r->k;
 	int nf = 0;
 	F_S("algorithm", k->name);
 	F_S("input", r->input);
@@ -114,11 +114,11 @@ static int record_fields(const struct app_run *r, int trial_no, const struct tri
 	F_U("lookahead", t->rs.lookahead);
 	F_U("seed", r->cfg->seed);
 	F_U("trial", trial_no);
-	if (k->query != APP_QUERY_NONE)
+	if (k->query != ORDO_APP_QUERY_NONE)
 		F_U("source", input_id(r, t->q.source));
 	else
 		F_N("source");
-	if (k->query == APP_QUERY_PAIR)
+	if (k->query == ORDO_APP_QUERY_PAIR)
 		F_U("target", input_id(r, t->q.target));
 	else
 		F_N("target");
@@ -251,7 +251,7 @@ static void put_value(FILE *fp, const struct field *f, bool json)
 	}
 }
 
-static void csv_header_line(const struct app_run *r, char *buf, size_t cap)
+static void csv_header_line(const struct ordo_app_run *r, char *buf, size_t cap)
 {
 	struct field f[MAX_FIELDS];
 	int nf = record_fields(r, 0, NULL, f);
@@ -261,14 +261,15 @@ static void csv_header_line(const struct app_run *r, char *buf, size_t cap)
 		len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", f[i].name);
 }
 
-static void put_csv_header(FILE *fp, const struct app_run *r)
+static void put_csv_header(FILE *fp, const struct ordo_app_run *r)
 {
 	char h[4096];
 	csv_header_line(r, h, sizeof h);
 	fprintf(fp, "%s\n", h);
 }
 
-void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no, const struct trial *t)
+void harness_record(FILE *fp, int fmt, const struct ordo_app_run *r, int trial_no,
+                    const struct trial *t)
 {
 	struct field f[MAX_FIELDS];
 	int nf = record_fields(r, trial_no, t, f);
@@ -289,28 +290,28 @@ void harness_record(FILE *fp, int fmt, const struct app_run *r, int trial_no, co
 /* ---- the --out file: checked before the (possibly long) load, opened at the first
  * record so that a run failing earlier leaves no empty file ---- */
 
-int harness_check_out(struct app_run *r)
+int harness_check_out(struct ordo_app_run *r)
 {
 	const char *path = r->cfg->out_path;
 	struct stat sb;
 	/* a directory opens for reading and reads as empty: refuse it here, before the
 	 * graph is loaded, not when the first record cannot be appended */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "%s: --out %s: %s, not a file; give a file name\n", cli_prog, path,
-		        S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		fprintf(stderr, "%s: --out %s: %s, not a file; give a file name\n", ordo_cli_prog,
+		        path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
 		return 2;
 	}
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
 		if (errno != ENOENT) {
-			fprintf(stderr, "%s: --out %s: cannot read it: %s\n", cli_prog, path,
+			fprintf(stderr, "%s: --out %s: cannot read it: %s\n", ordo_cli_prog, path,
 			        strerror(errno));
 			return 3;
 		}
 		char dir[4096];
-		cli_dir_of(path, dir, sizeof dir);
+		ordo_cli_dir_of(path, dir, sizeof dir);
 		if (access(dir, W_OK)) {
-			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", cli_prog,
+			fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", ordo_cli_prog,
 			        path, dir, strerror(errno));
 			return 3;
 		}
@@ -320,7 +321,7 @@ int harness_check_out(struct app_run *r)
 	bool empty = !fgets(line, sizeof line, fp);
 	fclose(fp);
 	if (access(path, W_OK)) {
-		fprintf(stderr, "%s: --out %s: cannot append to it: %s\n", cli_prog, path,
+		fprintf(stderr, "%s: --out %s: cannot append to it: %s\n", ordo_cli_prog, path,
 		        strerror(errno));
 		return 3;
 	}
@@ -332,7 +333,7 @@ int harness_check_out(struct app_run *r)
 		fprintf(stderr,
 		        "%s: --out %s holds %s records and this run writes %s; give another "
 		        "file or --format %s\n",
-		        cli_prog, path, is_json ? "json" : "csv",
+		        ordo_cli_prog, path, is_json ? "json" : "csv",
 		        r->cfg->out_fmt == F_JSON ? "json" : "csv", is_json ? "json" : "csv");
 		return 2;
 	}
@@ -343,7 +344,7 @@ int harness_check_out(struct app_run *r)
 			fprintf(stderr,
 			        "%s: --out %s: its csv header is not %s's (another app or "
 			        "version wrote it); give another file\n",
-			        cli_prog, path, r->k->name);
+			        ordo_cli_prog, path, r->k->name);
 			return 2;
 		}
 		r->fout_has_header = true;
@@ -351,9 +352,9 @@ int harness_check_out(struct app_run *r)
 	return 0;
 }
 
-int harness_emit(struct app_run *r, int trial_no, const struct trial *t)
+int harness_emit(struct ordo_app_run *r, int trial_no, const struct trial *t)
 {
-	const struct app_cfg *c = r->cfg;
+	const struct ordo_app_cfg *c = r->cfg;
 	if (r->mout) {
 		if (trial_no == 1 && c->fmt == F_CSV)
 			put_csv_header(r->mout, r);
@@ -364,7 +365,7 @@ int harness_emit(struct app_run *r, int trial_no, const struct trial *t)
 			r->fout = fopen(c->out_path, "a");
 			if (!r->fout) {
 				fprintf(stderr, "%s: --out %s: cannot open for appending: %s\n",
-				        cli_prog, c->out_path, strerror(errno));
+				        ordo_cli_prog, c->out_path, strerror(errno));
 				return 3;
 			}
 			if (c->out_fmt == F_CSV && !r->fout_has_header)
@@ -372,7 +373,7 @@ int harness_emit(struct app_run *r, int trial_no, const struct trial *t)
 		}
 		harness_record(r->fout, c->out_fmt, r, trial_no, t);
 		if (ferror(r->fout)) {
-			fprintf(stderr, "%s: --out %s: write failed\n", cli_prog, c->out_path);
+			fprintf(stderr, "%s: --out %s: write failed\n", ordo_cli_prog, c->out_path);
 			return 3;
 		}
 	}
@@ -381,14 +382,14 @@ int harness_emit(struct app_run *r, int trial_no, const struct trial *t)
 
 /* ---- human report ---- */
 
-void harness_human_trial(const struct app_run *r, int i, const struct trial *t)
+void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial *t)
 {
 	FILE *f = r->hout;
-	const struct app_kernel *k = r->k;
+	const struct ordo_app_kernel *k = r->k;
 	fprintf(f, "trial %d:", i);
-	if (k->query != APP_QUERY_NONE)
+	if (k->query != ORDO_APP_QUERY_NONE)
 		fprintf(f, " source %u", input_id(r, t->q.source));
-	if (k->query == APP_QUERY_PAIR)
+	if (k->query == ORDO_APP_QUERY_PAIR)
 		fprintf(f, " target %u", input_id(r, t->q.target));
 	char sp[64];
 	speedup_text(sp, sizeof sp, t->base.seconds, harness_speedup(t));

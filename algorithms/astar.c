@@ -12,9 +12,9 @@
 #include "ordo_astar.h"
 #include "ordo_sssp.h"
 
-enum { O_HSCALE = APP_OPT_KEY };
+enum { O_HSCALE = ORDO_APP_OPT_KEY };
 
-static const struct cli_opt astar_opts[] = {
+static const struct ordo_cli_opt astar_opts[] = {
     {"heuristic-scale", O_HSCALE, "X",
      "multiply straight-line lengths by X (default: the largest factor that keeps the "
      "heuristic consistent on this graph, computed at load)"},
@@ -30,8 +30,8 @@ static const struct astar_options astar_option_defaults = {.scale = -1};
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	(void)key;
-	return cli_parse_double("--heuristic-scale", arg, true,
-	                        &((struct astar_options *)opts)->scale, err);
+	return ordo_cli_parse_double("--heuristic-scale", arg, true,
+	                             &((struct astar_options *)opts)->scale, err);
 }
 
 struct astar_state {
@@ -46,10 +46,10 @@ struct astar_state {
 	 * source to the target, npath of them (0: not made yet, or no path) */
 	uint32_t *parent, *path, npath;
 	bool path_made;
-	struct app_query last; /* the last run's query */
+	struct ordo_app_query last; /* the last run's query */
 };
 
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct astar_state *s = calloc(1, sizeof *s);
@@ -105,7 +105,7 @@ static void fini(void *st)
 
 /* The last run's shortest path, from the distances it left (once per run); false when
  * out of memory. */
-static bool make_path(struct astar_state *s, const struct app_query *q)
+static bool make_path(struct astar_state *s, const struct ordo_app_query *q)
 {
 	if (s->path_made)
 		return true;
@@ -140,7 +140,7 @@ static void print_path(const struct astar_state *s)
 	fprintf(s->report, " (%u nodes, length %llu)\n", s->npath, (unsigned long long)s->got);
 }
 
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	struct astar_state *s = st;
@@ -173,7 +173,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return 0;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct astar_state *s = st;
@@ -183,7 +183,7 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	                  rs, err);
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	struct astar_state *s = st;
 	ordo_check_init(c);
@@ -208,20 +208,20 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 		print_path(s);
 }
 
-static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	struct astar_state *s = st;
 	if (max < 2)
 		return ordo_err_set(err, ORDO_EINVAL, "astar's answer takes 2 arrays"), -1;
 	if (!make_path(s, &s->last))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the path"), -1;
-	out[0] = (struct app_array){"distance", &s->got, 1, 8, false, false};
-	out[1] = (struct app_array){"path", s->path, s->npath, 4, false, true};
+	out[0] = (struct ordo_app_array){"distance", &s->got, 1, 8, false, false};
+	out[1] = (struct ordo_app_array){"path", s->path, s->npath, 4, false, true};
 	return 2;
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct app_kernel ordo_kernel_astar = {
+const struct ordo_app_kernel ordo_kernel_astar = {
     .name = "astar",
     .summary = "point-to-point shortest path guided by coordinates (priority = g + h)",
     .baseline_name = "sequential A* with the same heuristic (its expansions are the "
@@ -229,8 +229,8 @@ const struct app_kernel ordo_kernel_astar = {
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
     .delta_from_graph = true,
-    .query = APP_QUERY_PAIR,
-    .needs = APP_NEEDS_COORDS,
+    .query = ORDO_APP_QUERY_PAIR,
+    .needs = ORDO_APP_NEEDS_COORDS,
     .figures = {"distance", "heuristic"},
     .opts = astar_opts,
     .opts_size = sizeof(struct astar_options),
@@ -247,6 +247,6 @@ const struct app_kernel ordo_kernel_astar = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return app_main(&ordo_kernel_astar, argc, argv);
+	return ordo_app_main(&ordo_kernel_astar, argc, argv);
 }
 #endif

@@ -12,9 +12,9 @@
 #include "ordo_apps.h"
 #include "ordo_bfs.h"
 
-enum { O_DIRECTION = APP_OPT_KEY, O_ALPHA, O_BETA, O_HANDOFF };
+enum { O_DIRECTION = ORDO_APP_OPT_KEY, O_ALPHA, O_BETA, O_HANDOFF };
 
-static const struct cli_opt bfs_opts[] = {
+static const struct ordo_cli_opt bfs_opts[] = {
     {"direction", O_DIRECTION, "auto|push|pull|rounds-push",
      "auto (default): frontier rounds, each pushed or pulled by Beamer's rule; push: the "
      "scheduler-driven operator (--wl; the default when --wl is given); pull or "
@@ -31,7 +31,7 @@ static const struct cli_opt bfs_opts[] = {
 
 enum { DIR_SCHEDULER = 100 };
 
-/* bfs's options block (struct app_kernel.opts_size) */
+/* bfs's options block (struct ordo_app_kernel.opts_size) */
 struct bfs_options {
 	int direction;         /* -1: not given (auto, or push when --wl is given) */
 	double alpha, beta;    /* 0: the frontier's defaults */
@@ -83,9 +83,10 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 		return 0;
 	}
 	if (key == O_HANDOFF)
-		return cli_parse_int("--handoff-round", arg, 0, UINT32_MAX, &o->handoff_round, err);
-	return cli_parse_double(key == O_ALPHA ? "--alpha" : "--beta", arg, false,
-	                        key == O_ALPHA ? &o->alpha : &o->beta, err);
+		return ordo_cli_parse_int("--handoff-round", arg, 0, UINT32_MAX, &o->handoff_round,
+		                          err);
+	return ordo_cli_parse_double(key == O_ALPHA ? "--alpha" : "--beta", arg, false,
+	                             key == O_ALPHA ? &o->alpha : &o->beta, err);
 }
 
 struct bfs_state {
@@ -99,7 +100,7 @@ struct bfs_state {
 	struct ordo_bfs_stats fs;
 };
 
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct bfs_state *s = calloc(1, sizeof *s);
@@ -156,7 +157,7 @@ static void fini(void *st)
 	free(s);
 }
 
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	struct bfs_state *s = st;
@@ -167,7 +168,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return rc;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct bfs_state *s = st;
@@ -203,7 +204,7 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	return 0;
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct bfs_state *s = st;
@@ -214,15 +215,15 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 	ordo_check_figure(c, "handed_off", rounds ? s->fs.rounds.handed_off : 0);
 }
 
-static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	(void)err;
 	const struct bfs_state *s = st;
-	return app_answer_one(out, max, "level", (const void *)s->level, s->g->n, 4, true);
+	return ordo_app_answer_one(out, max, "level", (const void *)s->level, s->g->n, 4, true);
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct app_kernel ordo_kernel_bfs = {
+const struct ordo_app_kernel ordo_kernel_bfs = {
     .name = "bfs",
     .summary = "breadth-first search levels (frontier rounds pushed or pulled; "
                "--direction push: priority = level on a scheduler)",
@@ -234,7 +235,7 @@ const struct app_kernel ordo_kernel_bfs = {
     .default_wl = "obim",
     .wl_params = "delta=0", /* levels grow by one */
     .uses_scheduler = uses_scheduler,
-    .query = APP_QUERY_SOURCE,
+    .query = ORDO_APP_QUERY_SOURCE,
     .figures = {"reached", "max_level", "rounds_push", "rounds_pull", "handed_off"},
     .opts = bfs_opts,
     .opts_size = sizeof(struct bfs_options),
@@ -251,6 +252,6 @@ const struct app_kernel ordo_kernel_bfs = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return app_main(&ordo_kernel_bfs, argc, argv);
+	return ordo_app_main(&ordo_kernel_bfs, argc, argv);
 }
 #endif

@@ -12,15 +12,16 @@
 #include "ordo_git_rev.h"
 #include "ordo_util.h"
 
-const char *cli_prog = "ordo";
+const char *ordo_cli_prog = "ordo";
 
-void cli_print_version(void)
+void ordo_cli_print_version(void)
 {
-	printf("%s (ordo) %s, git %s\nbuild: %s\n", cli_prog, ORDO_VERSION, ORDO_GIT_REV,
+	printf("%s (ordo) %s, git %s\nbuild: %s\n", ordo_cli_prog, ORDO_VERSION, ORDO_GIT_REV,
 	       ORDO_BUILD_OPTS);
 }
 
-void cli_getopt_tables(const struct cli_opt *opts, struct option *lo, char *so, size_t socap)
+void ordo_cli_getopt_tables(const struct ordo_cli_opt *opts, struct option *lo, char *so,
+                            size_t socap)
 {
 	size_t k = 0, s = 0;
 	for (; opts[k].name; k++) {
@@ -57,7 +58,7 @@ static int edit_distance(const char *a, const char *b)
 
 /* "; did you mean --NAME?" for the option nearest to `word` (its text after the dashes,
  * up to '='), when one is within two edits; else "". */
-static void suggestion(const char *word, const struct cli_opt *opts, char *buf, size_t cap)
+static void suggestion(const char *word, const struct ordo_cli_opt *opts, char *buf, size_t cap)
 {
 	char w[65];
 	size_t k = 0;
@@ -77,8 +78,8 @@ static void suggestion(const char *word, const struct cli_opt *opts, char *buf, 
 		snprintf(buf, cap, "; --help lists them");
 }
 
-int cli_next(int argc, char **argv, const char *so, const struct option *lo,
-             const struct cli_opt *opts, unsigned char *seen)
+int ordo_cli_next(int argc, char **argv, const char *so, const struct option *lo,
+                  const struct ordo_cli_opt *opts, unsigned char *seen)
 {
 	opterr = 0;
 	int li = -1;
@@ -98,24 +99,25 @@ int cli_next(int argc, char **argv, const char *so, const struct option *lo,
 			fprintf(stderr,
 			        "%s: '%s': write the option's whole name, --%s (ordo takes no "
 			        "abbreviations)\n",
-			        cli_prog, text, lo[li].name);
+			        ordo_cli_prog, text, lo[li].name);
 			return '?';
 		}
 	}
 	if (ch == '?') {
 		const char *what = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-		const struct cli_opt *o = NULL;
+		const struct ordo_cli_opt *o = NULL;
 		for (int k = 0; optopt && opts[k].name; k++)
 			if (opts[k].key == optopt)
 				o = &opts[k];
 		if (o && o->arg)
-			fprintf(stderr, "%s: --%s needs a value (%s)\n", cli_prog, o->name, o->arg);
+			fprintf(stderr, "%s: --%s needs a value (%s)\n", ordo_cli_prog, o->name,
+			        o->arg);
 		else if (optopt && optopt < 256 && what[0] == '-' && what[1] != '-')
-			fprintf(stderr, "%s: unknown option '-%c'\n", cli_prog, optopt);
+			fprintf(stderr, "%s: unknown option '-%c'\n", ordo_cli_prog, optopt);
 		else {
 			char hint[96];
 			suggestion(what, opts, hint, sizeof hint);
-			fprintf(stderr, "%s: unknown option '%s'%s\n", cli_prog, what, hint);
+			fprintf(stderr, "%s: unknown option '%s'%s\n", ordo_cli_prog, what, hint);
 		}
 		return '?';
 	}
@@ -125,7 +127,7 @@ int cli_next(int argc, char **argv, const char *so, const struct option *lo,
 				fprintf(stderr,
 				        "%s: --%s given twice; give it once (ordo takes one value "
 				        "per option)\n",
-				        cli_prog, opts[k].name);
+				        ordo_cli_prog, opts[k].name);
 				return '?';
 			}
 			break;
@@ -173,7 +175,7 @@ static void print_wrapped(const char *left, const char *help)
 	print_words(help, strlen(help), INDENT, INDENT);
 }
 
-void cli_print_help(const char *usage, const struct cli_opt *const *tables, int ntables)
+void ordo_cli_print_help(const char *usage, const struct ordo_cli_opt *const *tables, int ntables)
 {
 	for (const char *line = usage; *line;) { /* each line wrapped, continued indented */
 		const char *nl = strchr(line, '\n');
@@ -186,7 +188,7 @@ void cli_print_help(const char *usage, const struct cli_opt *const *tables, int 
 	}
 	for (int t = 0; t < ntables; t++) {
 		printf("\n");
-		for (const struct cli_opt *o = tables[t]; o->name; o++) {
+		for (const struct ordo_cli_opt *o = tables[t]; o->name; o++) {
 			char left[64];
 			if (o->key < 256)
 				snprintf(left, sizeof left, "-%c, --%s%s%s", o->key, o->name,
@@ -199,7 +201,7 @@ void cli_print_help(const char *usage, const struct cli_opt *const *tables, int 
 	}
 }
 
-void cli_galois_aliases(int argc, char **argv, const char *const *aliases)
+void ordo_cli_galois_aliases(int argc, char **argv, const char *const *aliases)
 {
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
@@ -242,7 +244,7 @@ enum {
 	L_VERIFY_MAPPED,
 };
 
-const struct cli_opt cli_load_opts[] = {
+const struct ordo_cli_opt ordo_cli_load_opts[] = {
     {"input-format", L_FORMAT, "FMT",
      "force the input format (`help` lists them; default: detect from the content)"},
     {"symmetrize", 's', NULL, "add the reverse of every arc (undirected graphs)"},
@@ -283,7 +285,7 @@ const struct cli_opt cli_load_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
+int ordo_cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 {
 	switch (key) {
 	case L_FORMAT: {
@@ -295,7 +297,7 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		if (f < 0 || (f && !(ordo_format_info(f)->flags & ORDO_FORMAT_GRAPH))) {
 			char names[256];
 			fprintf(stderr, "%s: --input-format %s: expected auto or one of: %s\n",
-			        cli_prog, arg,
+			        ordo_cli_prog, arg,
 			        ordo_format_names(ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ, names,
 			                          sizeof names));
 			return -1;
@@ -330,7 +332,7 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 	bad_rw:
 		fprintf(stderr,
 		        "%s: --random-weights %s: expected LO:HI with 1 <= LO <= HI < 2^32\n",
-		        cli_prog, arg);
+		        ordo_cli_prog, arg);
 		return -1;
 	}
 	case L_BUDGET: {
@@ -339,7 +341,7 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 			fprintf(stderr,
 			        "%s: --mem-budget %s: expected a positive byte count (k, M, G "
 			        "suffixes)\n",
-			        cli_prog, arg);
+			        ordo_cli_prog, arg);
 			return -1;
 		}
 		lo->mem_budget = (uint64_t)v;
@@ -349,7 +351,7 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		int64_t s;
 		if (!ordo_parse_i64(arg, &s, false) || s < 0) {
 			fprintf(stderr, "%s: --weight-seed %s: expected a non-negative integer\n",
-			        cli_prog, arg);
+			        ordo_cli_prog, arg);
 			return -1;
 		}
 		lo->build.seed = (uint64_t)s;
@@ -377,7 +379,7 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		lo->reorder = ordo_order_from_name(arg);
 		if (lo->reorder < 0 || !strcmp(arg, "none")) {
 			fprintf(stderr, "%s: --reorder %s: expected rcm, bfs, degree or hilbert\n",
-			        cli_prog, arg);
+			        ordo_cli_prog, arg);
 			return -1;
 		}
 		return 1;
@@ -402,13 +404,13 @@ int cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 			}
 		}
 		fprintf(stderr, "%s: --mtx-real %s: expected round or scale:FACTOR (FACTOR > 0)\n",
-		        cli_prog, arg);
+		        ordo_cli_prog, arg);
 		return -1;
 	}
 	return 0;
 }
 
-void cli_progress(void *user, const char *path, uint64_t done, uint64_t total)
+void ordo_cli_progress(void *user, const char *path, uint64_t done, uint64_t total)
 {
 	double *start = user;
 	if (!isatty(2) || ordo_now() - *start < 1.0)
@@ -419,7 +421,7 @@ void cli_progress(void *user, const char *path, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
-void cli_dir_of(const char *path, char *dir, size_t cap)
+void ordo_cli_dir_of(const char *path, char *dir, size_t cap)
 {
 	snprintf(dir, cap, "%s", path);
 	char *slash = strrchr(dir, '/');
@@ -429,38 +431,38 @@ void cli_dir_of(const char *path, char *dir, size_t cap)
 		snprintf(dir, cap, ".");
 }
 
-int cli_check_output_path(const char *opt, const char *path)
+int ordo_cli_check_output_path(const char *opt, const char *path)
 {
 	struct stat sb;
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "%s: %s %s: %s, not a file; give a file name\n", cli_prog, opt,
+		fprintf(stderr, "%s: %s %s: %s, not a file; give a file name\n", ordo_cli_prog, opt,
 		        path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
 		return 2;
 	}
 	char dir[4096];
-	cli_dir_of(path, dir, sizeof dir);
+	ordo_cli_dir_of(path, dir, sizeof dir);
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		fprintf(stderr,
 		        "%s: %s %s: the folder %s does not exist (ordo creates no folders)\n",
-		        cli_prog, opt, path, dir);
+		        ordo_cli_prog, opt, path, dir);
 		return 2;
 	}
 	if (access(dir, W_OK)) {
-		fprintf(stderr, "%s: %s %s: cannot write in %s: %s\n", cli_prog, opt, path, dir,
-		        strerror(errno));
+		fprintf(stderr, "%s: %s %s: cannot write in %s: %s\n", ordo_cli_prog, opt, path,
+		        dir, strerror(errno));
 		return 3;
 	}
 	return 0;
 }
 
-int cli_fail(const char *prog, const struct ordo_err *err)
+int ordo_cli_fail(const char *prog, const struct ordo_err *err)
 {
 	fprintf(stderr, "%s: %s\n", prog, err->msg);
 	return ordo_exit_status(err->code);
 }
 
-int cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi, int64_t *out,
-                  struct ordo_err *err)
+int ordo_cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi, int64_t *out,
+                       struct ordo_err *err)
 {
 	if (!arg || !ordo_parse_i64(arg, out, true) || *out < lo || *out > hi)
 		return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected an integer in %lld..%lld",
@@ -468,8 +470,8 @@ int cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi, int6
 	return 0;
 }
 
-int cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out,
-                     struct ordo_err *err)
+int ordo_cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out,
+                          struct ordo_err *err)
 {
 	char *end = NULL;
 	const double x = arg ? strtod(arg, &end) : 0;
@@ -480,11 +482,11 @@ int cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out
 	return 0;
 }
 
-bool cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
-             int64_t *out)
+bool ordo_cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                  int64_t *out)
 {
 	struct ordo_err err = {0};
-	if (!cli_parse_int(opt, arg, lo, hi, out, &err))
+	if (!ordo_cli_parse_int(opt, arg, lo, hi, out, &err))
 		return true;
 	fprintf(stderr, "%s: %s\n", prog, err.msg);
 	return false;
@@ -542,16 +544,16 @@ static void watch_mapping(const char *path)
 	                 "%s: bus error reading %s, which this run maps: the file was truncated "
 	                 "or rewritten by another process while the run used it (a mapped "
 	                 "graph shares the file; load it without mapping, or keep it whole)\n",
-	                 cli_prog, path);
+	                 ordo_cli_prog, path);
 	bus_len = n < 0 ? 0 : (size_t)n < sizeof bus_msg ? (size_t)n : sizeof bus_msg - 1;
 	struct sigaction sa = {.sa_handler = on_bus};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
 }
 
-int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
-                   struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
-                   int *format)
+int ordo_cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo, bool quiet,
+                        struct ordo_graph **g, char *input_name, size_t cap, double *load_seconds,
+                        int *format)
 {
 	if (format)
 		*format = ORDO_FMT_AUTO;
@@ -560,7 +562,7 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 	double t0 = ordo_now();
 	int rc;
 	if (path) {
-		lo->progress = cli_progress;
+		lo->progress = ordo_cli_progress;
 		lo->progress_user = &t0;
 		rc = ordo_load(path, lo, g, &info, &err);
 		if (isatty(2) && ordo_now() - t0 >= 1.0)
@@ -572,7 +574,7 @@ int cli_load_graph(const char *path, const char *gen, struct ordo_load_opts *lo,
 		snprintf(input_name, cap, "gen:%s", resolved);
 	}
 	if (rc)
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	if ((*g)->map)
 		watch_mapping(path);
 	*load_seconds = info.seconds;

@@ -15,9 +15,9 @@
 #include "ordo_apps.h"
 #include "ordo_kcore.h"
 
-enum { O_ALGO = APP_OPT_KEY };
+enum { O_ALGO = ORDO_APP_OPT_KEY };
 
-static const struct cli_opt kcore_opts[] = {
+static const struct ordo_cli_opt kcore_opts[] = {
     {"algo", O_ALGO, "peel|bounds",
      "peel (default): all nodes of degree k peeled together, level by level, no "
      "scheduler; bounds: falling upper bounds on a scheduler (--wl; the default when "
@@ -64,7 +64,7 @@ struct kcore_state {
 	int algo;
 };
 
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct kcore_state *s = calloc(1, sizeof *s);
@@ -91,7 +91,7 @@ static void fini(void *st)
 	free(s);
 }
 
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	(void)q;
@@ -101,7 +101,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return ordo_kcore_seq(s->g, s->ref, err);
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)q;
@@ -123,22 +123,22 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	return 0;
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct kcore_state *s = st;
 	ordo_kcore_check(s->g, s->core, s->ref, c);
 }
 
-static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	(void)err;
 	const struct kcore_state *s = st;
-	return app_answer_one(out, max, "core", (const void *)s->core, s->g->n, 4, true);
+	return ordo_app_answer_one(out, max, "core", (const void *)s->core, s->g->n, 4, true);
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct app_kernel ordo_kernel_kcore = {
+const struct ordo_app_kernel ordo_kernel_kcore = {
     .name = "kcore",
     .summary = "k-core decomposition: core numbers and degeneracy (level-synchronous "
                "peeling; --algo bounds: priority = the node's degree bound; arc "
@@ -154,8 +154,8 @@ const struct app_kernel ordo_kernel_kcore = {
     .default_wl = "smq",
     .wl_params = "delta=0", /* priorities are core bounds, a few thousand at most */
     .uses_scheduler = uses_scheduler,
-    .query = APP_QUERY_NONE,
-    .needs = APP_NEEDS_SYMMETRIC,
+    .query = ORDO_APP_QUERY_NONE,
+    .needs = ORDO_APP_NEEDS_SYMMETRIC,
     .figures = {"degeneracy", "max_core_size"},
     .opts = kcore_opts,
     .opts_size = sizeof(struct kcore_options),
@@ -172,6 +172,6 @@ const struct app_kernel ordo_kernel_kcore = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return app_main(&ordo_kernel_kcore, argc, argv);
+	return ordo_app_main(&ordo_kernel_kcore, argc, argv);
 }
 #endif

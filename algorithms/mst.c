@@ -18,7 +18,7 @@ struct mst_state {
 	uint32_t *arc; /* answer(): the forest's arcs, 3 x edges (u, v, w) */
 };
 
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct mst_state *s = calloc(1, sizeof *s);
@@ -40,7 +40,7 @@ static void fini(void *st)
 
 /* Kruskal, timed as the baseline; the work denominator is this operator's work (arcs
  * examined + merges, struct ordo_forest) under strict on one thread. */
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	(void)q;
@@ -66,7 +66,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return rc;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)q;
@@ -82,14 +82,14 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	return rc;
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct mst_state *s = st;
 	ordo_mst_check(s->m, &s->ref, c);
 }
 
-static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	struct mst_state *s = st;
 	if (max < 3)
@@ -99,14 +99,14 @@ static int answer(void *st, struct app_array *out, int max, struct ordo_err *err
 	if (!(s->arc = malloc((e ? e : 1) * 3 * sizeof *s->arc)))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory"), -1;
 	ordo_mst_forest_arcs(s->m, s->arc, s->arc + e, s->arc + 2 * e);
-	out[0] = (struct app_array){"forest_u", s->arc, e, 4, false, true};
-	out[1] = (struct app_array){"forest_v", s->arc + e, e, 4, false, true};
-	out[2] = (struct app_array){"forest_w", s->arc + 2 * e, e, 4, false};
+	out[0] = (struct ordo_app_array){"forest_u", s->arc, e, 4, false, true};
+	out[1] = (struct ordo_app_array){"forest_v", s->arc + e, e, 4, false, true};
+	out[2] = (struct ordo_app_array){"forest_w", s->arc + 2 * e, e, 4, false};
 	return 3;
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct app_kernel ordo_kernel_mst = {
+const struct ordo_app_kernel ordo_kernel_mst = {
     .name = "mst",
     .summary = "minimum spanning forest by Boruvka (tasks = components, priority = "
                "component size)",
@@ -117,8 +117,8 @@ const struct app_kernel ordo_kernel_mst = {
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
     .wl_params = "delta=0",
-    .query = APP_QUERY_NONE,
-    .needs = APP_NEEDS_WEIGHTS | APP_NEEDS_SYMMETRIC,
+    .query = ORDO_APP_QUERY_NONE,
+    .needs = ORDO_APP_NEEDS_WEIGHTS | ORDO_APP_NEEDS_SYMMETRIC,
     .figures = {"forest_weight", "forest_edges", "components"},
     .init = init,
     .fini = fini,
@@ -131,6 +131,6 @@ const struct app_kernel ordo_kernel_mst = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return app_main(&ordo_kernel_mst, argc, argv);
+	return ordo_app_main(&ordo_kernel_mst, argc, argv);
 }
 #endif

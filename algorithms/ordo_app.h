@@ -5,11 +5,11 @@
  * report on stdout (or stderr) and records for machines (JSON lines or CSV) whose fields
  * come from one table.
  *
- * An app is a `struct app_kernel` and `return app_main(&kernel, argc, argv);`. The
+ * An app is a `struct ordo_app_kernel` and `return ordo_app_main(&kernel, argc, argv);`. The
  * kernel says what it needs (a query kind, weights, coordinates, a symmetric graph), may
  * add options of its own, names the figures its check reports, and provides the
  * baseline, the parallel run and the check. The harness knows no particular algorithm.
- * The same trials run without a command line through a session (app_session_open,
+ * The same trials run without a command line through a session (ordo_app_session_open,
  * below): that is how the Python package runs ordo's kernels.
  *
  * Installed with the libraries (target ordo::ordo_app, header ordo_app.h), so an
@@ -27,35 +27,35 @@
 #include "ordo_schedulers.h"
 
 /* What a trial asks of the kernel. */
-enum app_query_kind {
-	APP_QUERY_NONE,   /* whole-graph (mst): no source */
-	APP_QUERY_SOURCE, /* one source (sssp, bfs): -r/--source or fixed-seed draws */
-	APP_QUERY_PAIR,   /* source and target (astar): --source/--target or --pairs N */
+enum ordo_app_query_kind {
+	ORDO_APP_QUERY_NONE,   /* whole-graph (mst): no source */
+	ORDO_APP_QUERY_SOURCE, /* one source (sssp, bfs): -r/--source or fixed-seed draws */
+	ORDO_APP_QUERY_PAIR,   /* source and target (astar): --source/--target or --pairs N */
 };
 
-enum app_needs {
-	APP_NEEDS_WEIGHTS = 1u << 0,   /* unweighted input: weights from coordinates when the
+enum ordo_app_needs {
+	ORDO_APP_NEEDS_WEIGHTS = 1u << 0,   /* unweighted input: weights from coordinates when the
 	                                  graph has them, else an error asking for
 	                                  --random-weights */
-	APP_NEEDS_COORDS = 1u << 1,    /* node coordinates (in the file or --coords) */
-	APP_NEEDS_SYMMETRIC = 1u << 2, /* a graph not built symmetric is symmetrised
+	ORDO_APP_NEEDS_COORDS = 1u << 1,    /* node coordinates (in the file or --coords) */
+	ORDO_APP_NEEDS_SYMMETRIC = 1u << 2, /* a graph not built symmetric is symmetrised
 	                                  (and deduplicated), said in the report */
 };
 
-#define APP_NO_NODE UINT32_MAX
+#define ORDO_APP_NO_NODE UINT32_MAX
 
-struct app_query {
-	uint32_t source, target; /* APP_NO_NODE when the kind has none */
+struct ordo_app_query {
+	uint32_t source, target; /* ORDO_APP_NO_NODE when the kind has none */
 };
 
 /* The exact sequential baseline of one query. */
-struct app_baseline {
+struct ordo_app_baseline {
 	uint64_t tasks; /* the work ratio's denominator */
 	double seconds; /* its time; 0 = the harness times the call */
 };
 
 /* What a kernel's init gets besides the graph. */
-struct app_env {
+struct ordo_app_env {
 	const struct ordo_topology *topo;
 	uint64_t seed;
 	FILE *report;     /* the human report (notes such as a computed parameter), or NULL */
@@ -63,11 +63,12 @@ struct app_env {
 	const void *opts; /* the kernel's options block as its options set it, or NULL */
 };
 
-#define APP_OPT_KEY 600 /* kernels' own option keys: APP_OPT_KEY .. APP_OPT_KEY + 99 */
+#define ORDO_APP_OPT_KEY \
+	600 /* kernels' own option keys: ORDO_APP_OPT_KEY .. ORDO_APP_OPT_KEY + 99 */
 
-struct app_array; /* below */
+struct ordo_app_array; /* below */
 
-struct app_kernel {
+struct ordo_app_kernel {
 	const char *name;          /* "sssp": records' algorithm field */
 	const char *summary;       /* one line for --help: what it computes */
 	const char *baseline_name; /* "Dijkstra" */
@@ -88,52 +89,52 @@ struct app_kernel {
 	 * and prints none of its counters (records keep the spec, counters empty). NULL:
 	 * always. */
 	bool (*uses_scheduler)(const void *opts, bool wl_given, int threads);
-	enum app_query_kind query;
-	unsigned needs; /* enum app_needs */
+	enum ordo_app_query_kind query;
+	unsigned needs; /* enum ordo_app_needs */
 	/* figures of its check, recorded in this order as fields of these names */
 	const char *figures[ORDO_CHECK_FIGURES + 1];
-	/* Own options (NULL-terminated, keys from APP_OPT_KEY), kept in one options block
+	/* Own options (NULL-terminated, keys from ORDO_APP_OPT_KEY), kept in one options block
 	 * of opts_size bytes that the harness allocates, fills from opts_defaults (zeroes
 	 * when NULL) and hands to `option` once per option given (arg NULL for a flag);
 	 * it returns 0, or an ORDO_E* code with err set (the harness prints it and exits
 	 * 2). init gets the block as env->opts. A session sets them from "name=value"
-	 * strings (app_session_opts.options). All may be NULL/0. */
-	const struct cli_opt *opts;
+	 * strings (ordo_app_session_opts.options). All may be NULL/0. */
+	const struct ordo_cli_opt *opts;
 	size_t opts_size;
 	const void *opts_defaults;
 	int (*option)(void *opts, int key, const char *arg, struct ordo_err *err);
 	/* Per-graph state, made once, after the harness prepared the graph for `needs`
 	 * (symmetrised, weighed); may print notes on env->report. The order of calls per
 	 * trial is baseline (only when the query changed), run, check. */
-	int (*init)(void **st, const struct ordo_graph *g, const struct app_env *env,
+	int (*init)(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
 	            struct ordo_err *err);
 	void (*fini)(void *st);
 	/* Exact sequential baseline for q: fills the reference answer in st and b->tasks
 	 * (the work ratio's denominator). Called again only when q changes, so the
 	 * reference must survive runs. Timed by the harness unless it sets b->seconds. */
-	int (*baseline)(void *st, const struct app_query *q, struct app_baseline *b,
+	int (*baseline)(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
 	                struct ordo_err *err);
 	/* The parallel kernel, once per trial, with a fresh scheduler: it resets its own
 	 * per-run state (the harness does not). rs->seconds is the time reported (the
 	 * executor's loop, ordo_for_each's; a kernel that times itself sets it);
 	 * rs->tasks is divided by the baseline's tasks. o->lookahead 0 means the
 	 * algorithm's default depth, ORDO_LOOKAHEAD_OFF no pipeline. */
-	int (*run)(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+	int (*run)(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
 	           const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err);
 	/* Compares the last run with the last baseline. The harness hands it an empty,
 	 * passing check (ordo_check_init): it only records mismatches and figures. */
-	void (*check)(void *st, const struct app_query *q, struct ordo_check *c);
-	/* Optional, for bindings (app_session): the last run's answer as up to `max` named
+	void (*check)(void *st, const struct ordo_app_query *q, struct ordo_check *c);
+	/* Optional, for bindings (ordo_app_session): the last run's answer as up to `max` named
 	 * arrays (values in the graph's node order; the caller copies them before the next
 	 * run). Returns how many, or -1 with err set. */
-	int (*answer)(void *st, struct app_array *out, int max, struct ordo_err *err);
+	int (*answer)(void *st, struct ordo_app_array *out, int max, struct ordo_err *err);
 };
 
 /* One array of an answer: count values of `width` bytes (4 or 8, unsigned), indexed by
  * node unless `per_node` is false (then a list, e.g. a forest's arcs). A per-node value
  * of the width's maximum is an unreached node. The binaries' --output writes these
  * (app_answer.c), the Python package returns them. */
-struct app_array {
+struct ordo_app_array {
 	const char *name;
 	const void *data;
 	uint64_t count;
@@ -146,29 +147,31 @@ struct app_array {
  * per-node array in the input's node order (a renumbered graph's input ids), node ids
  * (a->node_ids) as input ids, an unreached value kept. What --output writes and the
  * Python package returns. */
-void app_array_in_input_order(const struct app_array *a, const struct ordo_graph *g, void *dst);
+void ordo_app_array_in_input_order(const struct ordo_app_array *a, const struct ordo_graph *g,
+                                   void *dst);
 
 /* An answer of one array (the usual answer hook's body). */
-static inline int app_answer_one(struct app_array *out, int max, const char *name, const void *data,
-                                 uint64_t count, unsigned width, bool per_node)
+static inline int ordo_app_answer_one(struct ordo_app_array *out, int max, const char *name,
+                                      const void *data, uint64_t count, unsigned width,
+                                      bool per_node)
 {
 	if (max < 1)
 		return 0;
-	out[0] = (struct app_array){name, data, count, width, per_node};
+	out[0] = (struct ordo_app_array){name, data, count, width, per_node};
 	return 1;
 }
 
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
-int app_main(const struct app_kernel *k, int argc, char **argv);
+int ordo_app_main(const struct ordo_app_kernel *k, int argc, char **argv);
 
 /* ---- the harness without a command line: what the Python package calls ----
  * A session holds a kernel on a graph the caller owns (borrowed; a kernel that needs a
  * symmetric or weighted graph gets a prepared copy), with the scheduler resolved as the
  * binaries resolve it; each trial runs one query exactly as a binary's trial does and
  * gives its record as the binaries' JSON line. Nothing is printed. */
-struct app_session;
-struct app_session_opts {
+struct ordo_app_session;
+struct ordo_app_session_opts {
 	const char *input; /* the graph's name in records */
 	const char *wl;    /* scheduler spec; NULL: the app's default */
 	int64_t delta;     /* -1: not given */
@@ -187,20 +190,20 @@ struct app_session_opts {
 	const char *seats;
 	const char *coop;
 };
-int app_session_open(const struct app_kernel *k, struct ordo_graph *g,
-                     const struct app_session_opts *o, struct app_session **out,
-                     struct ordo_err *err);
+int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
+                          const struct ordo_app_session_opts *o, struct ordo_app_session **out,
+                          struct ordo_err *err);
 /* Runs trial `trial_no` (1-based; it also seeds the scheduler) for q in the graph's
  * ids; *record: a malloc'd JSON object (no newline), the caller frees it; *pass: the
  * verdict (true when not verified). */
-int app_session_trial(struct app_session *s, const struct app_query *q, int trial_no, char **record,
-                      bool *pass, struct ordo_err *err);
+int ordo_app_session_trial(struct ordo_app_session *s, const struct ordo_app_query *q, int trial_no,
+                           char **record, bool *pass, struct ordo_err *err);
 /* The last trial's answer (kernel->answer). Errors: EINVAL when the kernel has none,
  * or the kernel's own (ENOMEM). */
-int app_session_answer(struct app_session *s, struct app_array *out, int max, int *n,
-                       struct ordo_err *err);
+int ordo_app_session_answer(struct ordo_app_session *s, struct ordo_app_array *out, int max, int *n,
+                            struct ordo_err *err);
 /* The graph the kernel runs on (the caller's, or the prepared copy). */
-const struct ordo_graph *app_session_graph(const struct app_session *s);
-void app_session_close(struct app_session *s);
+const struct ordo_graph *ordo_app_session_graph(const struct ordo_app_session *s);
+void ordo_app_session_close(struct ordo_app_session *s);
 
 #endif

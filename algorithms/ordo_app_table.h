@@ -1,6 +1,6 @@
 /*
  * ordo_app_table.h - ordo's apps, one line each: ORDO_APP(name) for an app whose main
- * file is algorithms/<name>.c, defining `const struct app_kernel ordo_kernel_<name>` and
+ * file is algorithms/<name>.c, defining `const struct ordo_app_kernel ordo_kernel_<name>` and
  * main() inside #ifndef ORDO_APP_LIBRARY. From this table come the binaries and the apps
  * library (algorithms/CMakeLists.txt reads the lines below), the kernels' declarations
  * (ordo_apps.h) and the Python package's list of apps. Keep one entry per line.

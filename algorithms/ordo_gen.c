@@ -10,25 +10,25 @@
 int main(int argc, char **argv)
 {
 	const char *slash = strrchr(argv[0], '/');
-	cli_prog = slash ? slash + 1 : argv[0];
+	ordo_cli_prog = slash ? slash + 1 : argv[0];
 	struct out_cfg cfg;
 	out_init(&cfg);
 	/* the common options but --seed (a generator's seed is part of its spec) */
-	struct cli_opt opts[32];
+	struct ordo_cli_opt opts[32];
 	int k = 0;
-	for (const struct cli_opt *o = out_common_opts; o->name; o++)
+	for (const struct ordo_cli_opt *o = out_common_opts; o->name; o++)
 		if (o->key != O_SEED)
 			opts[k++] = *o;
-	opts[k] = (struct cli_opt){0};
-	const struct cli_opt *tables[1] = {opts};
+	opts[k] = (struct ordo_cli_opt){0};
+	const struct ordo_cli_opt *tables[1] = {opts};
 	struct option lopts[64];
 	char sopts[64];
-	cli_getopt_tables(opts, lopts, sopts, sizeof sopts);
+	ordo_cli_getopt_tables(opts, lopts, sopts, sizeof sopts);
 	int c;
 	unsigned char seen[64] = {0};
-	while ((c = cli_next(argc, argv, sopts, lopts, opts, seen)) != -1) {
+	while ((c = ordo_cli_next(argc, argv, sopts, lopts, opts, seen)) != -1) {
 		if (c == 'h') {
-			cli_print_help(
+			ordo_cli_print_help(
 			    "usage: ordo-gen SPEC -o OUT [options]\n"
 			    "Generates a graph, deterministic from the spec (same output "
 			    "for any thread count).\n"
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 			char buf[4096];
 			ordo_generate_help(buf, sizeof buf);
 			printf("%s", buf);
-			cli_print_help("\noptions:", tables, 1);
+			ordo_cli_print_help("\noptions:", tables, 1);
 			return 0;
 		}
 		int r = out_option(&cfg, c, optarg);

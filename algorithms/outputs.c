@@ -13,7 +13,7 @@
 
 #include "ordo_util.h"
 
-const struct cli_opt out_common_opts[] = {
+const struct ordo_cli_opt out_common_opts[] = {
     {"output", 'o', "FILE", "output file (format from its extension unless --to)"},
     {"to", O_TO, "FMT", "output format (`help` lists them; default: from the extension)"},
     {"coords-out", O_COORDS_OUT, "FILE", "also write the coordinates (.co or .xyz by name)"},
@@ -102,7 +102,7 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 	double t0 = ordo_now();
 	int k = nstaged;
 	if (k == MAX_OUTPUTS || !staging_name(path, staged[k], sizeof staged[k])) {
-		fprintf(stderr, "%s: %s: path too long\n", cli_prog, path);
+		fprintf(stderr, "%s: %s: path too long\n", ordo_cli_prog, path);
 		return 2;
 	}
 	nstaged = k + 1; /* the handler removes it from now on, whatever state it is in */
@@ -117,7 +117,7 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 			         at + strlen(staged[k]));
 			snprintf(err.msg, sizeof err.msg, "%s", msg);
 		}
-		return cli_fail(cli_prog, &err);
+		return ordo_cli_fail(ordo_cli_prog, &err);
 	}
 	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path, ordo_format_name(fmt), ordo_now() - t0);
 	if (g->orig_id && fmt != ORDO_FMT_NATIVE)
@@ -146,7 +146,7 @@ static int publish(const char *const *finals, int n)
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++)
 		if (rename(staged[i], finals[i])) {
-			fprintf(stderr, "%s: %s: rename failed: %s\n", cli_prog, finals[i],
+			fprintf(stderr, "%s: %s: rename failed: %s\n", ordo_cli_prog, finals[i],
 			        strerror(errno));
 			for (int j = 0; j < i; j++)
 				unlink(finals[j]);
@@ -193,7 +193,7 @@ int out_option(struct out_cfg *c, int key, const char *arg)
 		c->to = ordo_format_from_name(arg);
 		if (c->to <= 0 || !(ordo_format_info(c->to)->flags & ORDO_FORMAT_WRITE)) {
 			char names[256];
-			fprintf(stderr, "%s: --to %s: expected one of: %s\n", cli_prog, arg,
+			fprintf(stderr, "%s: --to %s: expected one of: %s\n", ordo_cli_prog, arg,
 			        ordo_format_names(ORDO_FORMAT_WRITE, names, sizeof names));
 			return 2;
 		}
@@ -202,12 +202,12 @@ int out_option(struct out_cfg *c, int key, const char *arg)
 		c->coords_out = arg;
 		return OUT_HANDLED;
 	case O_LEVEL:
-		if (!cli_int(cli_prog, "--zstd-level", arg, 1, 19, &v))
+		if (!ordo_cli_int(ordo_cli_prog, "--zstd-level", arg, 1, 19, &v))
 			return 2;
 		c->so.zstd_level = (int)v;
 		return OUT_HANDLED;
 	case 't':
-		if (!cli_int(cli_prog, "--threads", arg, 1, 4096, &v))
+		if (!ordo_cli_int(ordo_cli_prog, "--threads", arg, 1, 4096, &v))
 			return 2;
 		c->lo.threads = c->so.threads = (int)v;
 		return OUT_HANDLED;
@@ -218,12 +218,12 @@ int out_option(struct out_cfg *c, int key, const char *arg)
 		c->so.mappable = true;
 		return OUT_HANDLED;
 	case O_SEED:
-		if (!cli_int(cli_prog, "--seed", arg, 0, INT64_MAX, &v))
+		if (!ordo_cli_int(ordo_cli_prog, "--seed", arg, 0, INT64_MAX, &v))
 			return 2;
 		c->lo.build.seed = (uint64_t)v;
 		return OUT_HANDLED;
 	case O_VERSION:
-		cli_print_version();
+		ordo_cli_print_version();
 		return OUT_DONE;
 	default:
 		return OUT_NOT_MINE;
@@ -237,27 +237,27 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 	const int fmt = !c->out ? 0 : c->to ? c->to : ordo_format_for_output(c->out);
 	if (c->so.mappable && fmt != ORDO_FMT_NATIVE) {
 		fprintf(stderr, "%s: --mappable: only a native (.ordo) output can be mapped%s%s\n",
-		        cli_prog, c->out ? "; this one is " : "",
+		        ordo_cli_prog, c->out ? "; this one is " : "",
 		        c->out ? ordo_format_name(fmt) : "");
 		return 2;
 	}
-	int bad = c->out ? cli_check_output_path("-o", c->out) : 0;
+	int bad = c->out ? ordo_cli_check_output_path("-o", c->out) : 0;
 	if (!bad && c->coords_out)
-		bad = cli_check_output_path("--coords-out", c->coords_out);
+		bad = ordo_cli_check_output_path("--coords-out", c->coords_out);
 	if (bad)
 		return bad;
 	if (c->out && !c->to && ordo_format_of_extension(c->out) < 0) {
 		fprintf(stderr,
 		        "%s: -o %s: the extension names no format (`--to help` lists them); give "
 		        "--to FMT\n",
-		        cli_prog, c->out);
+		        ordo_cli_prog, c->out);
 		return 2;
 	}
 	struct stat si, so_;
 	if (c->out && !gen && stat(in, &si) == 0 && stat(c->out, &so_) == 0 &&
 	    si.st_dev == so_.st_dev && si.st_ino == so_.st_ino) {
-		fprintf(stderr, "%s: -o %s is the input itself; write to another file\n", cli_prog,
-		        c->out);
+		fprintf(stderr, "%s: -o %s is the input itself; write to another file\n",
+		        ordo_cli_prog, c->out);
 		return 2;
 	}
 	if (c->lo.threads)
@@ -265,8 +265,8 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 	struct ordo_graph *g;
 	char name[512];
 	double secs;
-	int rc = cli_load_graph(gen ? NULL : in, gen ? in : NULL, &c->lo, false, &g, name,
-	                        sizeof name, &secs, NULL);
+	int rc = ordo_cli_load_graph(gen ? NULL : in, gen ? in : NULL, &c->lo, false, &g, name,
+	                             sizeof name, &secs, NULL);
 	if (rc)
 		return rc;
 	if (c->info)
@@ -274,7 +274,7 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 	if (c->coords_out && g->coord_kind == ORDO_COORD_NONE) {
 		fprintf(stderr,
 		        "%s: --coords-out %s: %s has no coordinates (give them with --coords)\n",
-		        cli_prog, c->coords_out, name);
+		        ordo_cli_prog, c->coords_out, name);
 		ordo_graph_free(g);
 		return 2;
 	}
@@ -288,7 +288,7 @@ int out_run(struct out_cfg *c, const char *in, bool gen)
 		    !c->lo.no_sibling_coords && !c->coords_out) {
 			/* the sibling .co of a DIMACS .gr */
 			if (!ordo_sibling_co(c->out, co, sizeof co)) {
-				fprintf(stderr, "%s: %s: path too long\n", cli_prog, c->out);
+				fprintf(stderr, "%s: %s: path too long\n", ordo_cli_prog, c->out);
 				rc = 2;
 			} else {
 				rc = save(co, ORDO_FMT_CO, g, &c->so);
@@ -319,7 +319,7 @@ int out_exit_status(int r)
 	if (r == OUT_DONE)
 		return 0;
 	if (r == OUT_NOT_MINE)
-		fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+		fprintf(stderr, "Try '%s --help'.\n", ordo_cli_prog);
 	return 2;
 }
 
@@ -329,8 +329,8 @@ int out_finish(struct out_cfg *c, int argc, char **argv, bool gen)
 	if (!c->out && optind < argc)
 		c->out = argv[optind++];
 	if (optind < argc || !in || (!c->out && !c->info)) {
-		fprintf(stderr, "usage: %s %s [-o] OUT [options]; try '%s --help'\n", cli_prog,
-		        gen ? "SPEC" : "IN", cli_prog);
+		fprintf(stderr, "usage: %s %s [-o] OUT [options]; try '%s --help'\n", ordo_cli_prog,
+		        gen ? "SPEC" : "IN", ordo_cli_prog);
 		return 2;
 	}
 	return out_run(c, in, gen);

@@ -18,7 +18,7 @@
 enum { O_TO = 400, O_COORDS_OUT, O_LEVEL, O_INFO, O_VERSION, O_LIST, O_SEED, O_MAPPABLE };
 
 /* The options both tools take (ordo-gen all but --seed); NULL-terminated. */
-extern const struct cli_opt out_common_opts[];
+extern const struct ordo_cli_opt out_common_opts[];
 
 struct out_cfg {
 	const char *out, *coords_out;
@@ -40,7 +40,7 @@ int out_option(struct out_cfg *c, int key, const char *arg);
  * output set; the exit status. Refuses, before reading anything, an output whose
  * extension names no format and an output that is the input itself. */
 int out_run(struct out_cfg *c, const char *in, bool gen);
-/* What a main does with out_option's (or cli_load_option's) answer: -1 to go on with
+/* What a main does with out_option's (or ordo_cli_load_option's) answer: -1 to go on with
  * the next option, else the exit status (2 after "Try --help" for an unknown option). */
 int out_exit_status(int r);
 /* After the options: IN (or SPEC) [OUT] from the positional arguments, then out_run. */

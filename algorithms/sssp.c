@@ -9,9 +9,9 @@
 #include "ordo_apps.h"
 #include "ordo_sssp.h"
 
-enum { O_PARENTS = APP_OPT_KEY };
+enum { O_PARENTS = ORDO_APP_OPT_KEY };
 
-static const struct cli_opt sssp_opts[] = {
+static const struct ordo_cli_opt sssp_opts[] = {
     {"parents", O_PARENTS, NULL,
      "also give each node's parent in a shortest-path tree (the source's is itself): a "
      "`parent` column or array in --output"},
@@ -38,7 +38,7 @@ struct sssp_state {
 	uint32_t source;  /* the last run's */
 };
 
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct sssp_state *s = calloc(1, sizeof *s);
@@ -63,14 +63,14 @@ static void fini(void *st)
 	free(s);
 }
 
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	struct sssp_state *s = st;
 	return ordo_dijkstra(s->g, q->source, s->ref, &b->tasks, err);
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	struct sssp_state *s = st;
@@ -78,35 +78,36 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	return ordo_sssp(s->g, q->source, wl, o, s->dist, rs, err);
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct sssp_state *s = st;
 	ordo_sssp_check(s->g, s->dist, s->ref, c);
 }
 
-static int answer(void *st, struct app_array *out, int max, struct ordo_err *err)
+static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	struct sssp_state *s = st;
-	const int k = app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
+	const int k =
+	    ordo_app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
 	if (!s->parents || k < 1 || max < 2)
 		return k;
 	if (!s->parent && !(s->parent = malloc(((size_t)s->g->n + 1) * sizeof *s->parent)))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the parents"), -1;
 	ordo_sp_parents(s->g, s->dist, s->source, s->parent);
-	out[1] = (struct app_array){"parent", s->parent, s->g->n, 4, true, true};
+	out[1] = (struct ordo_app_array){"parent", s->parent, s->g->n, 4, true, true};
 	return 2;
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct app_kernel ordo_kernel_sssp = {
+const struct ordo_app_kernel ordo_kernel_sssp = {
     .name = "sssp",
     .summary = "single-source shortest paths (one task per successful relaxation)",
     .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
     .delta_from_graph = true,
-    .query = APP_QUERY_SOURCE,
+    .query = ORDO_APP_QUERY_SOURCE,
     .figures = {"reached", "max_dist"},
     .opts = sssp_opts,
     .opts_size = sizeof(struct sssp_options),
@@ -122,6 +123,6 @@ const struct app_kernel ordo_kernel_sssp = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return app_main(&ordo_kernel_sssp, argc, argv);
+	return ordo_app_main(&ordo_kernel_sssp, argc, argv);
 }
 #endif

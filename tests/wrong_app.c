@@ -24,7 +24,7 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 }
 
 /* the state: a copy of the options */
-static int init(void **st, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	(void)g;
@@ -41,7 +41,7 @@ static void fini(void *st)
 	free(st);
 }
 
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	(void)st, (void)q, (void)err;
@@ -49,7 +49,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 	return 0;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)st, (void)q, (void)wl, (void)o, (void)err;
@@ -57,27 +57,27 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 	return 0;
 }
 
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	if (!((const struct wrong_options *)st)->right) /* no ordo_check_init: the harness's */
 		ordo_check_mismatch(c, "node %u has value %u, expected %u", 0u, 1u, 0u);
 }
 
-static const struct cli_opt opts[] = {
-    {"right", APP_OPT_KEY, NULL, "a right answer instead"},
+static const struct ordo_cli_opt opts[] = {
+    {"right", ORDO_APP_OPT_KEY, NULL, "a right answer instead"},
     {NULL, 0, NULL, NULL},
 };
 
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
+	static const struct ordo_app_kernel k = {
 	    .name = "wrong",
 	    .summary = "a deliberately wrong answer (tests of the harness)",
 	    .baseline_name = "nothing",
 	    .default_gen = "road:W=8,H=8",
 	    .default_wl = "fifo",
-	    .query = APP_QUERY_NONE,
+	    .query = ORDO_APP_QUERY_NONE,
 	    .opts = opts,
 	    .opts_size = sizeof(struct wrong_options),
 	    .option = option,
@@ -87,5 +87,5 @@ int main(int argc, char **argv)
 	    .run = run,
 	    .check = check,
 	};
-	return app_main(&k, argc, argv);
+	return ordo_app_main(&k, argc, argv);
 }

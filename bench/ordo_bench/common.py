@@ -101,7 +101,7 @@ def die(msg, code=2):
 
 
 def check_out_file(path, opt="--out"):
-    """The binaries' rule for a file to write (cli_check_output_path), before any work:
+    """The binaries' rule for a file to write (ordo_cli_check_output_path), before any work:
     not a directory, and its folder exists (nothing is created) and is writable."""
     if os.path.isdir(path):
         die("%s %s: a directory, not a file; give a file name" % (opt, path))

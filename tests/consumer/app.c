@@ -22,8 +22,8 @@
 #include "ordo_app.h"
 #include "ordo_frontier.h"
 
-enum { O_DIRECTION = APP_OPT_KEY };
-static const struct cli_opt wcc_opts[] = {
+enum { O_DIRECTION = ORDO_APP_OPT_KEY };
+static const struct ordo_cli_opt wcc_opts[] = {
     {"direction", O_DIRECTION, "auto|push|pull|rounds-push",
      "auto (default without --wl): the giant component in frontier rounds, each pushed or "
      "pulled, then label propagation; push (default with --wl): label propagation only; "
@@ -161,7 +161,7 @@ static int giant_component(struct wcc *s, const struct ordo_exec_opts *o, struct
 	return 0;
 }
 
-static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
+static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
 	(void)q;
@@ -200,7 +200,7 @@ static int run(void *st, const struct app_query *q, struct ordo_scheduler *wl,
 }
 
 /* ---- the exact sequential baseline ---- */
-static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
+static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
                     struct ordo_err *err)
 {
 	(void)q;
@@ -235,7 +235,7 @@ static int baseline(void *st, const struct app_query *q, struct app_baseline *b,
 }
 
 /* ---- verification ---- */
-static void check(void *st, const struct app_query *q, struct ordo_check *c)
+static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct wcc *s = st;
@@ -255,7 +255,7 @@ static void check(void *st, const struct app_query *q, struct ordo_check *c)
 }
 
 /* ---- state and the binary ---- */
-static int init(void **out, const struct ordo_graph *g, const struct app_env *env,
+static int init(void **out, const struct ordo_graph *g, const struct ordo_app_env *env,
                 struct ordo_err *err)
 {
 	struct wcc *s = calloc(1, sizeof *s);
@@ -284,7 +284,7 @@ static void fini(void *p)
 
 int main(int argc, char **argv)
 {
-	static const struct app_kernel k = {
+	static const struct ordo_app_kernel k = {
 	    .name = "wcc",
 	    .summary = "weakly connected components by label propagation (priority = label)",
 	    .baseline_name = "BFS from each unlabelled node",
@@ -292,8 +292,8 @@ int main(int argc, char **argv)
 	    .default_gen = "rmat:scale=14,ef=2",
 	    .default_wl = "obim",
 	    .wl_params = "delta=8",
-	    .query = APP_QUERY_NONE,
-	    .needs = APP_NEEDS_SYMMETRIC,
+	    .query = ORDO_APP_QUERY_NONE,
+	    .needs = ORDO_APP_NEEDS_SYMMETRIC,
 	    .figures = {"components", "rounds_push", "rounds_pull"},
 	    .opts = wcc_opts,
 	    .opts_size = sizeof(int),
@@ -305,5 +305,5 @@ int main(int argc, char **argv)
 	    .run = run,
 	    .check = check,
 	};
-	return app_main(&k, argc, argv);
+	return ordo_app_main(&k, argc, argv);
 }

@@ -3,7 +3,7 @@
  *
  * Graph: a struct ordo_graph either loaded by ordo (owned, freed with the object) or
  * borrowed from NumPy arrays without a copy (from_csr: the object keeps the arrays
- * alive for as long as the graph lives). Apps run through an app_session (ordo_app.h),
+ * alive for as long as the graph lives). Apps run through an ordo_app_session (ordo_app.h),
  * the harness the binaries use, so a Python run resolves its scheduler, runs its
  * baseline, times its kernel, verifies and writes its record exactly as a binary does.
  * The GIL is released while ordo loads, prepares or runs (PyEval_SaveThread; the
@@ -565,9 +565,9 @@ static void sigint_release(void)
 	pthread_mutex_unlock(&sigint_lock);
 }
 
-static const struct app_kernel *kernel_named(const char *name)
+static const struct ordo_app_kernel *kernel_named(const char *name)
 {
-	static const struct app_kernel *const all[] = {
+	static const struct ordo_app_kernel *const all[] = {
 #define ORDO_APP(name) &ordo_kernel_##name,
 #include "ordo_app_table.h"
 #undef ORDO_APP
@@ -580,30 +580,30 @@ static const struct app_kernel *kernel_named(const char *name)
 
 /* An answer array as a new NumPy array; per-node arrays of a renumbered graph in the
  * input's node order. */
-static PyObject *answer_array(const struct app_array *a, const struct ordo_graph *g)
+static PyObject *answer_array(const struct ordo_app_array *a, const struct ordo_graph *g)
 {
 	npy_intp count = (npy_intp)a->count;
 	PyObject *o = PyArray_SimpleNew(1, &count, a->width == 8 ? NPY_UINT64 : NPY_UINT32);
 	if (!o)
 		return NULL;
 	/* in the input's order, node ids as input ids: as the binaries' --output */
-	app_array_in_input_order(a, g, PyArray_DATA((PyArrayObject *)o));
+	ordo_app_array_in_input_order(a, g, PyArray_DATA((PyArrayObject *)o));
 	return o;
 }
 
 /* The queries of a run: sources and targets (sequences of input ids, or None) as the
  * graph's ids, one per trial (one when the app takes none); NULL with an exception set. */
-static struct app_query *queries_of(PyObject *srcs, PyObject *tgts, const struct ordo_graph *g0,
-                                    Py_ssize_t *count)
+static struct ordo_app_query *queries_of(PyObject *srcs, PyObject *tgts,
+                                         const struct ordo_graph *g0, Py_ssize_t *count)
 {
 	Py_ssize_t nq = srcs == Py_None ? 1 : PySequence_Size(srcs);
 	if (nq < 0)
 		return NULL;
-	struct app_query *q = calloc((size_t)(nq ? nq : 1), sizeof *q);
+	struct ordo_app_query *q = calloc((size_t)(nq ? nq : 1), sizeof *q);
 	if (!q)
-		return (struct app_query *)PyErr_NoMemory();
+		return (struct ordo_app_query *)PyErr_NoMemory();
 	for (Py_ssize_t i = 0; i < nq; i++) {
-		q[i] = (struct app_query){APP_NO_NODE, APP_NO_NODE};
+		q[i] = (struct ordo_app_query){ORDO_APP_NO_NODE, ORDO_APP_NO_NODE};
 		for (int side = 0; side < 2; side++) {
 			PyObject *seq = side ? tgts : srcs;
 			if (seq == Py_None)
@@ -661,7 +661,7 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(optlist); i++)
 		if (!(options[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(optlist, i))))
 			return NULL;
-	const struct app_kernel *k = kernel_named(app);
+	const struct ordo_app_kernel *k = kernel_named(app);
 	if (!k) {
 		PyErr_Format(PyExc_ValueError, "no app named %s", app);
 		return NULL;
@@ -669,25 +669,25 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	if (!revalidate(go))
 		return NULL;
 	Py_ssize_t nq;
-	struct app_query *q = queries_of(srcs, tgts, go->g, &nq);
+	struct ordo_app_query *q = queries_of(srcs, tgts, go->g, &nq);
 	if (!q)
 		return NULL;
-	struct app_session_opts so = {.input = input,
-	                              .wl = wl,
-	                              .delta = delta,
-	                              .threads = threads,
-	                              .lookahead = lookahead,
-	                              .seed = seed,
-	                              .verify = verify,
-	                              .cancel = &interrupted,
-	                              .options = options,
-	                              .seats = seats,
-	                              .coop = coop};
-	struct app_session *s = NULL;
+	struct ordo_app_session_opts so = {.input = input,
+	                                   .wl = wl,
+	                                   .delta = delta,
+	                                   .threads = threads,
+	                                   .lookahead = lookahead,
+	                                   .seed = seed,
+	                                   .verify = verify,
+	                                   .cancel = &interrupted,
+	                                   .options = options,
+	                                   .seats = seats,
+	                                   .coop = coop};
+	struct ordo_app_session *s = NULL;
 	struct ordo_err err = {0};
 	int rc;
 	PyThreadState *ts = PyEval_SaveThread();
-	rc = app_session_open(k, go->g, &so, &s, &err);
+	rc = ordo_app_session_open(k, go->g, &so, &s, &err);
 	PyEval_RestoreThread(ts);
 	if (rc) {
 		free(q);
@@ -699,7 +699,7 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 		bool pass = false;
 		sigint_catch();
 		ts = PyEval_SaveThread();
-		rc = app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
+		rc = ordo_app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
 		PyEval_RestoreThread(ts);
 		sigint_release();
 		if (rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
@@ -725,12 +725,12 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 			raise_err(&err);
 			break;
 		}
-		struct app_array arr[4];
+		struct ordo_app_array arr[4];
 		int na = 0;
 		PyObject *answers = PyDict_New();
-		if (answers && !app_session_answer(s, arr, 4, &na, &err)) {
+		if (answers && !ordo_app_session_answer(s, arr, 4, &na, &err)) {
 			for (int a = 0; a < na; a++) {
-				PyObject *v = answer_array(&arr[a], app_session_graph(s));
+				PyObject *v = answer_array(&arr[a], ordo_app_session_graph(s));
 				if (!v || PyDict_SetItemString(answers, arr[a].name, v) < 0) {
 					Py_XDECREF(v);
 					Py_CLEAR(answers);
@@ -751,7 +751,7 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 			Py_CLEAR(out);
 		Py_XDECREF(item);
 	}
-	app_session_close(s);
+	ordo_app_session_close(s);
 	free(q);
 	return out;
 }
