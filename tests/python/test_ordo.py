@@ -623,3 +623,46 @@ def test_library_messages_name_python_keywords_not_command_line_flags():
         ordo.load(os.path.join(FIX, "tiny.gr"), reorder="hilbert", no_coords=True)
     assert "--" not in str(e.value), str(e.value)
     assert "coords=" in str(e.value), str(e.value)
+
+
+def test_every_app_of_the_table_is_a_function_with_its_options_as_keywords():
+    """A kernel in ordo_app_table.h is a Python function with no Python edit: its name,
+    its query's positional arguments, each of its own options as a keyword (the binary's
+    name with - as _, or its Python convention's), and a docstring listing them."""
+    import inspect
+    import re
+    table = os.path.join(os.path.dirname(__file__), "..", "..", "algorithms",
+                         "ordo_app_table.h")
+    with open(table) as f:
+        names = re.findall(r"^ORDO_APP\(([a-z0-9_]+)\)$", f.read(), re.M)
+    assert names and list(ordo.APPS) == names
+    for info in ordo._core.apps():
+        fn = getattr(ordo, info["name"])
+        assert info["name"] in ordo.__all__
+        params = list(inspect.signature(fn).parameters)
+        want = {"none": ["g"], "source": ["g", "source"],
+                "pair": ["g", "source", "target"]}[info["query"]]
+        assert params[:len(want)] == want, (info["name"], params)
+        rename = ordo._CONVENTIONS.get(info["name"], {}).get("rename", {})
+        for opt, arg, helptext in info["options"]:
+            kw = rename.get(opt, opt.replace("-", "_"))
+            assert kw in params, (info["name"], kw)
+            assert "  %s" % kw in fn.__doc__
+        assert "--" not in fn.__doc__.split("The keywords every app takes")[0], fn.__doc__
+
+
+def test_an_app_without_python_conventions_is_made_from_its_table_alone():
+    """The function _make_app builds from a kernel's table alone (kcore has no
+    conventions) runs the app as the package's own function does, options included."""
+    info = next(i for i in ordo._core.apps() if i["name"] == "kcore")
+    assert "kcore" not in ordo._CONVENTIONS
+    fn = ordo._make_app(dict(info))
+    g = ordo.Graph.from_edges([0, 1, 2, 0, 3], [1, 2, 0, 3, 4], symmetrize=True)
+    for algo in ("peel", "bounds"):
+        r = fn(g, threads=2, algo=algo)
+        assert r.verified and r.core.tolist() == [2, 2, 2, 1, 1]
+        assert r.record["algorithm"] == "kcore"
+    with pytest.raises(TypeError, match="heuristic_scale"):
+        fn(g, heuristic_scale=2)
+    with pytest.raises(ordo.Error, match="algo"):
+        fn(g, algo="none-such")

@@ -20,6 +20,7 @@ another view gives ValueError, never a crash; `copy=True` makes ordo's own copy.
 dtype's maximum, as in the binaries' output.
 """
 import json as _json
+import re as _re
 
 import numpy as _np
 
@@ -28,8 +29,8 @@ from ._core import Error, FileError
 
 __version__ = "0.1.0"  # the package's, as setup.py says
 
-__all__ = ["Error", "FileError", "Graph", "Result", "load", "sssp", "bfs", "astar", "mst", "kcore",
-           "schedulers", "resolve_scheduler", "DIST_INF", "LEVEL_INF"]
+__all__ = ["Error", "FileError", "Graph", "Result", "load", "schedulers", "resolve_scheduler",
+           "DIST_INF", "LEVEL_INF", "APPS"]  # and each app's function, made below
 
 DIST_INF = _np.iinfo(_np.uint64).max   # an unreached node's distance
 LEVEL_INF = _np.iinfo(_np.uint32).max  # an unreached node's BFS level
@@ -281,14 +282,16 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     if g.n == 0 and (sources or targets):
         raise ValueError("%s: the graph has no nodes, so no %s" % (
             app, "source" if sources else "target"))
-    # the app's own options, spelled as its binary's (--handoff-round: handoff_round)
-    opts = [k.replace("_", "-") if v is True else "%s=%s" % (k.replace("_", "-"), v)
+    # the app's own options ({binary's name: value}) as its binary's: "name=value", a
+    # flag "name"; None and False are not given
+    opts = [k if v is True else "%s=%s" % (k, v)
             for k, v in (options or {}).items() if v is not None and v is not False]
     try:
-        out = _core.run(app, g._g, sources, targets, scheduler, -1 if delta is None else delta,
-                        threads, seed, verify, -1 if lookahead is None else lookahead, g.name,
-                        opts, None if seats is None else str(seats),
-                        None if not coop else "" if coop is True else str(coop))
+        out = _core.run(app, g._g, sources=sources, targets=targets, scheduler=scheduler,
+                        delta=-1 if delta is None else delta, threads=threads, seed=seed,
+                        verify=bool(verify), lookahead=-1 if lookahead is None else lookahead,
+                        input=g.name, options=opts, seats=None if seats is None else str(seats),
+                        coop=None if not coop else "" if coop is True else str(coop))
     except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results
         e.results = _results(app, g, getattr(e, "finished", []), verify)
         raise
@@ -373,82 +376,159 @@ def _queries(q, what="source", g=None):
     return [_integer(v, what) for v in q]
 
 
-def sssp(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-         lookahead=None, seats=None, coop=None, return_predecessors=False,
-         float_dist=False):
-    """Single-source shortest paths from `source` (an input node id; a list runs one
-    trial per source and returns a list); g an ordo.Graph or a SciPy sparse matrix.
-    dist: uint64, DIST_INF where unreached (exact for every 64-bit length);
-    float_dist=True gives float64 with inf there instead, as SciPy's dijkstra does
-    (exact while lengths stay below 2**53). return_predecessors=True adds
-    `predecessors` in SciPy's convention (int32, -9999 for the source and unreached
-    nodes) and `parent` in ordo's (uint32, the source's is itself, LEVEL_INF where
-    unreached), a shortest-path tree in input ids. Every app also takes seats
-    ("auto", "adapt", "all" or a count) and coop (True: the machine's default budget
-    of cores; a string: the budget's name), as the binaries' --seats and --coop, for
-    sharing the machine."""
-    srcs = _queries(source, g=g)
-    r = _run("sssp", g, srcs, None, scheduler, threads, seed, verify, delta, lookahead,
-             dict(parents=bool(return_predecessors)), seats=seats, coop=coop)
-    for res, s in zip(r, srcs):
-        if return_predecessors:
-            p = res.parent.astype(_np.int64)
-            p[(res.parent == LEVEL_INF) | (_np.arange(len(p)) == s)] = -9999
-            res.predecessors = p.astype(_np.int32)
-        if float_dist:
-            d = res.dist.astype(_np.float64)
-            d[res.dist == DIST_INF] = _np.inf
-            res.dist = d
-    return r if _many(source, g) else r[0]
+# ---- the apps: one Python function per kernel of ordo_app_table.h ----
+# Each function is made from the kernel's own table (_core.apps(): its query, options,
+# summary), so an app added in C (one file, one table line) appears here with its keyword
+# arguments and docstring by itself. What a kernel's table cannot say, the Python
+# conventions of an app (SciPy's predecessors, a number for a path's length), lives in
+# _CONVENTIONS; an app without an entry there needs none.
+
+_ANSWERS = {
+    "sssp": "dist: uint64, DIST_INF where unreached (exact for every 64-bit length); "
+            "float_dist=True gives float64 with inf there instead, as SciPy's dijkstra "
+            "does (exact while lengths stay below 2**53). return_predecessors=True adds "
+            "`predecessors` in SciPy's convention (int32, -9999 for the source and "
+            "unreached nodes) and `parent` in ordo's (uint32, the source's is itself, "
+            "LEVEL_INF where unreached), a shortest-path tree in input ids.",
+    "bfs": "level: uint32, LEVEL_INF where unreached. Without a scheduler, "
+           "direction-optimising frontier rounds (as the bfs binary); with one, the "
+           "scheduler-driven operator.",
+    "astar": "Guided by the graph's coordinates (load them with the graph). distance: "
+             "the length, a number (an int; inf when the target is unreached); path: the "
+             "path's nodes from source to target (uint32 input ids; empty when the target "
+             "is unreached).",
+    "mst": "forest_u, forest_v, forest_w: its edges, ends in the graph's node ids. A graph "
+           "not symmetric is symmetrised first (a copy).",
+    "kcore": "core: the core number of every node (uint32). Without a scheduler, "
+             "level-synchronous peeling (as the kcore binary); with one, the "
+             "order-independent operator.",
+}
 
 
-def bfs(g, source, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-        lookahead=None, direction=None, alpha=None, beta=None, handoff_round=None,
-        seats=None, coop=None):
-    """Breadth-first levels from `source`. level: uint32, LEVEL_INF where unreached.
-    Without a scheduler, direction-optimising frontier rounds (as the bfs binary); with
-    one, the scheduler-driven operator. direction ("auto", "push", "pull",
-    "rounds-push"), alpha, beta, handoff_round: as the binary's --direction, ..."""
-    r = _run("bfs", g, _queries(source, g=g), None, scheduler, threads, seed, verify, delta,
-             lookahead, dict(direction=direction, alpha=alpha, beta=beta,
-                             handoff_round=handoff_round), seats=seats, coop=coop)
-    return r if _many(source, g) else r[0]
+def _sssp_post(res, call):
+    if call["return_predecessors"]:
+        s = call["source"]
+        p = res.parent.astype(_np.int64)
+        p[(res.parent == LEVEL_INF) | (_np.arange(len(p)) == s)] = -9999
+        res.predecessors = p.astype(_np.int32)
+    if call["float_dist"]:
+        d = res.dist.astype(_np.float64)
+        d[res.dist == DIST_INF] = _np.inf
+        res.dist = d
 
 
-def astar(g, source, target, scheduler=None, threads=0, seed=1, verify=True, delta=None,
-          lookahead=None, heuristic_scale=None, seats=None, coop=None):
-    """Point-to-point shortest path guided by the graph's coordinates (load them with
-    the graph). distance: the length, a number (an int; inf when the target is
-    unreached); path: the path's nodes from source to target (uint32 input ids; empty
-    when the target is unreached).
-    heuristic_scale: as the binary's --heuristic-scale (default: the largest consistent
-    factor)."""
-    srcs, tgts = _queries(source, g=g), _queries(target, "target", g)
-    if len(srcs) != len(tgts):
-        raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
-    r = _run("astar", g, srcs, tgts, scheduler, threads, seed, verify, delta, lookahead,
-             dict(heuristic_scale=heuristic_scale), seats=seats, coop=coop)
-    for res in r:  # a number, as networkx.astar_path_length gives
-        d = int(res.distance[0])
-        res.distance = float("inf") if d == DIST_INF else d
-    return r if _many(source, g) else r[0]
+def _astar_post(res, call):
+    d = int(res.distance[0])  # a number, as networkx.astar_path_length gives
+    res.distance = float("inf") if d == DIST_INF else d
 
 
-def mst(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,
-        seats=None, coop=None):
-    """Minimum spanning forest (Boruvka). forest_u, forest_v, forest_w: its edges, ends
-    in the graph's node ids. A graph not symmetric is symmetrised first (a copy)."""
-    return _run("mst", g, None, None, scheduler, threads, seed, verify, delta, lookahead,
-                seats=seats, coop=coop)[0]
+# per app: rename (the binary's option -> its Python keyword), extra (keywords of Python's
+# own, with defaults) and post (each Result and the call's arguments, one query's)
+_CONVENTIONS = {
+    "sssp": dict(rename={"parents": "return_predecessors"}, extra={"float_dist": False},
+                 post=_sssp_post),
+    "astar": dict(post=_astar_post),
+}
+
+_SHARED = ("The keywords every app takes: scheduler (a spec, as the binaries' --wl; "
+           "ordo.schedulers() lists them), threads (0: every CPU), seed, verify, delta, "
+           "lookahead; seats (\"auto\", \"adapt\", \"all\" or a count) and coop (True: the "
+           "machine's default budget of cores; a string: the budget's name) share the "
+           "machine as the binaries' --seats and --coop do. g: an ordo.Graph or a SciPy "
+           "sparse matrix.")
+
+_FLAG = _re.compile(r"--([a-z][a-z0-9-]*)( (?!(?:is|are|and|or|the|a|to|in|given)\b)(?=[a-z0-9]))?")
 
 
-def kcore(g, scheduler=None, threads=0, seed=1, verify=True, delta=None, lookahead=None,
-          algo=None, seats=None, coop=None):
-    """Core number of every node (uint32). Without a scheduler, level-synchronous
-    peeling (as the kcore binary); with one, the order-independent operator. algo
-    ("peel", "bounds"): as the binary's --algo."""
-    return _run("kcore", g, None, None, scheduler, threads, seed, verify, delta,
-                lookahead, dict(algo=algo), seats=seats, coop=coop)[0]
+def _keywords_for_flags(text):
+    """A help text's binary options as Python keywords: "--wl" -> "scheduler",
+    "--direction push" -> "direction=push"."""
+    return _FLAG.sub(lambda m: _keyword(m.group(1)) + ("=" if m.group(2) else ""), text)
+
+
+def _keyword(opt):
+    """A binary's option name as a Python keyword (handoff-round: handoff_round)."""
+    return {"wl": "scheduler"}.get(opt, opt.replace("-", "_"))
+
+
+def _app_doc(info, conv):
+    """An app function's docstring from its kernel's table (options' help with their
+    flags as keywords) and its Python conventions."""
+    q = {"none": "", "source": " from `source` (an input node id; a list runs one trial "
+         "per source and returns a list)", "pair": " from `source` to `target` (lists of "
+         "both: one trial per pair)"}[info["query"]]
+    import textwrap
+    summary = _keywords_for_flags(info["summary"])
+    lines = ["%s%s%s." % (summary[:1].upper(), summary[1:], q),
+             "Verified against %s." % info["baseline"], ""]
+    lines.append(_ANSWERS.get(info["name"],
+                              "The answer's arrays are the Result's attributes (its "
+                              "`arrays` lists them)."))
+    rename = conv.get("rename", {})
+    if info["options"]:
+        lines += ["", "Its own keywords, as the binary's options:"]
+        for name, arg, helptext in info["options"]:
+            kw = rename.get(name, _keyword(name))
+            lines.append("  %s%s: %s" % (kw, "" if arg is None else " (%s)" % arg,
+                                         _keywords_for_flags(helptext)))
+    for kw in conv.get("extra", {}):
+        lines.append("  %s: see above" % kw)
+    lines += ["", _SHARED]
+    return "\n".join(textwrap.fill(l, 88, subsequent_indent="    " if l[:2] == "  " else "")
+                     for l in lines)
+
+
+def _make_app(info):
+    """The Python function of one app (a dict of _core.apps())."""
+    import inspect
+    name, query = info["name"], info["query"]
+    conv = _CONVENTIONS.get(name, {})
+    rename = conv.get("rename", {})
+    P = inspect.Parameter
+    params = [P("g", P.POSITIONAL_OR_KEYWORD)]
+    params += [P(q, P.POSITIONAL_OR_KEYWORD) for q in
+               {"none": (), "source": ("source",), "pair": ("source", "target")}[query]]
+    params += [P(k, P.POSITIONAL_OR_KEYWORD, default=d) for k, d in (
+        ("scheduler", None), ("threads", 0), ("seed", 1), ("verify", True),
+        ("delta", None), ("lookahead", None))]
+    own = [(rename.get(o, _keyword(o)), o, arg) for o, arg, _ in info["options"]]
+    params += [P(kw, P.POSITIONAL_OR_KEYWORD, default=False if arg is None else None)
+               for kw, _, arg in own]
+    params += [P("seats", P.POSITIONAL_OR_KEYWORD, default=None),
+               P("coop", P.POSITIONAL_OR_KEYWORD, default=None)]
+    params += [P(k, P.KEYWORD_ONLY, default=d) for k, d in conv.get("extra", {}).items()]
+    sig = inspect.Signature(params)
+
+    def app(*args, **kw):
+        call = sig.bind(*args, **kw)
+        call.apply_defaults()
+        a = call.arguments
+        g = a["g"]
+        srcs = _queries(a["source"], g=g) if query != "none" else None
+        tgts = _queries(a["target"], "target", g) if query == "pair" else None
+        if tgts is not None and len(srcs) != len(tgts):
+            raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
+        opts = {o: bool(a[kw]) if arg is None else a[kw] for kw, o, arg in own}
+        r = _run(name, g, srcs, tgts, a["scheduler"], a["threads"], a["seed"], a["verify"],
+                 a["delta"], a["lookahead"], opts, a["seats"], a["coop"])
+        post = conv.get("post")
+        for i, res in enumerate(r):
+            if post:
+                post(res, dict(a, source=srcs[i] if srcs else None))
+        return r if query != "none" and _many(a["source"], g) else r[0]
+
+    app.__name__ = app.__qualname__ = name
+    app.__signature__ = sig
+    app.__doc__ = _app_doc(info, conv)
+    app.__module__ = __name__
+    return app
+
+
+APPS = tuple(info["name"] for info in _core.apps())  # the apps, in ordo_app_table.h's order
+for _info in _core.apps():
+    globals()[_info["name"]] = _make_app(_info)
+del _info
+__all__ += list(APPS)
 
 
 def schedulers():

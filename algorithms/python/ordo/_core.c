@@ -565,17 +565,89 @@ static void sigint_release(void)
 	pthread_mutex_unlock(&sigint_lock);
 }
 
-static const struct ordo_app_kernel *kernel_named(const char *name)
-{
-	static const struct ordo_app_kernel *const all[] = {
+/* every app of ordo_app_table.h: the package makes its Python functions from these */
+static const struct ordo_app_kernel *const all_kernels[] = {
 #define ORDO_APP(name) &ordo_kernel_##name,
 #include "ordo_app_table.h"
 #undef ORDO_APP
-	};
-	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
+};
+
+static const struct ordo_app_kernel *kernel_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof all_kernels / sizeof *all_kernels; i++)
+		if (!strcmp(all_kernels[i]->name, name))
+			return all_kernels[i];
 	return NULL;
+}
+
+/* One kernel's table as a dict: name, summary, baseline, query ("none", "source",
+ * "pair"), needs (a list of "weights", "coords", "symmetric"), figures, and options: a
+ * list of (name as the binary spells it, argument name or None for a flag, help). */
+static PyObject *kernel_info(const struct ordo_app_kernel *k)
+{
+	static const char *const query[] = {"none", "source", "pair"};
+	PyObject *opts = PyList_New(0), *figs = PyList_New(0), *needs = PyList_New(0);
+	PyObject *d = NULL;
+	if (!opts || !figs || !needs)
+		goto out;
+	for (const struct ordo_cli_opt *o = k->opts; o && o->name; o++) {
+		PyObject *t = Py_BuildValue("(szs)", o->name, o->arg, o->help ? o->help : "");
+		if (!t || PyList_Append(opts, t) < 0) {
+			Py_XDECREF(t);
+			goto out;
+		}
+		Py_DECREF(t);
+	}
+	for (int i = 0; i < ORDO_CHECK_FIGURES && k->figures[i]; i++) {
+		PyObject *f = PyUnicode_FromString(k->figures[i]);
+		if (!f || PyList_Append(figs, f) < 0) {
+			Py_XDECREF(f);
+			goto out;
+		}
+		Py_DECREF(f);
+	}
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} need_names[] = {{ORDO_APP_NEEDS_WEIGHTS, "weights"},
+	                  {ORDO_APP_NEEDS_COORDS, "coords"},
+	                  {ORDO_APP_NEEDS_SYMMETRIC, "symmetric"}};
+	for (size_t i = 0; i < sizeof need_names / sizeof *need_names; i++) {
+		if (!(k->needs & need_names[i].bit))
+			continue;
+		PyObject *f = PyUnicode_FromString(need_names[i].name);
+		if (!f || PyList_Append(needs, f) < 0) {
+			Py_XDECREF(f);
+			goto out;
+		}
+		Py_DECREF(f);
+	}
+	d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:O,s:O,s:O}", "name", k->name, "summary",
+	                  k->summary ? k->summary : "", "baseline",
+	                  k->baseline_name ? k->baseline_name : "", "query", query[k->query],
+	                  "needs", needs, "figures", figs, "options", opts);
+out:
+	Py_XDECREF(opts);
+	Py_XDECREF(figs);
+	Py_XDECREF(needs);
+	return d;
+}
+
+/* apps() -> [dict per app of ordo_app_table.h, in its order] (kernel_info) */
+static PyObject *py_apps(PyObject *mod, PyObject *noargs)
+{
+	(void)mod;
+	(void)noargs;
+	size_t n = sizeof all_kernels / sizeof *all_kernels;
+	PyObject *l = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; l && i < n; i++) {
+		PyObject *d = kernel_info(all_kernels[i]);
+		if (!d)
+			Py_CLEAR(l);
+		else
+			PyList_SET_ITEM(l, (Py_ssize_t)i, d);
+	}
+	return l;
 }
 
 /* An answer array as a new NumPy array; per-node arrays of a renumbered graph in the
@@ -635,23 +707,30 @@ static struct ordo_app_query *queries_of(PyObject *srcs, PyObject *tgts,
 	return q;
 }
 
-/* run(app, graph, sources, targets, scheduler, delta, threads, seed, verify, lookahead,
- * input, options) -> list of (record JSON, passed, {name: array}) per query; sources and
- * targets are sequences of input ids (or None for apps without them), one trial each;
- * options: the app's own options as "name=value" strings (a list), as its binary's. */
-static PyObject *py_run(PyObject *mod, PyObject *args)
+/* The last trial's answer as {name: array}; NULL with an exception set. */
+static PyObject *answers_of(struct ordo_app_session *s)
 {
-	(void)mod;
-	const char *app, *wl, *input, *seats, *coop;
-	GraphObject *go;
-	PyObject *srcs, *tgts, *optlist;
-	long long delta, lookahead;
-	int threads, verify;
-	unsigned long long seed;
-	if (!PyArg_ParseTuple(args, "sO!OOzLiKpLsO!zz", &app, &GraphType, &go, &srcs, &tgts, &wl,
-	                      &delta, &threads, &seed, &verify, &lookahead, &input, &PyList_Type,
-	                      &optlist, &seats, &coop))
-		return NULL;
+	struct ordo_app_array arr[4];
+	struct ordo_err err = {0};
+	int na = 0;
+	if (ordo_app_session_answer(s, arr, 4, &na, &err))
+		return raise_err(&err);
+	PyObject *answers = PyDict_New();
+	for (int a = 0; answers && a < na; a++) {
+		PyObject *v = answer_array(&arr[a], ordo_app_session_graph(s));
+		if (!v || PyDict_SetItemString(answers, arr[a].name, v) < 0)
+			Py_CLEAR(answers);
+		Py_XDECREF(v);
+	}
+	return answers;
+}
+
+/* py_run's work: one session, one trial per query, the GIL released while ordo runs. */
+static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, PyObject *tgts,
+                            const char *wl, long long delta, int threads, unsigned long long seed,
+                            int verify, long long lookahead, const char *input, PyObject *optlist,
+                            const char *seats, const char *coop)
+{
 	/* the app's options: borrowed UTF-8 of the list's strings, alive while the list is */
 	const char *options[17] = {0};
 	if (PyList_GET_SIZE(optlist) > 16) {
@@ -725,23 +804,7 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 			raise_err(&err);
 			break;
 		}
-		struct ordo_app_array arr[4];
-		int na = 0;
-		PyObject *answers = PyDict_New();
-		if (answers && !ordo_app_session_answer(s, arr, 4, &na, &err)) {
-			for (int a = 0; a < na; a++) {
-				PyObject *v = answer_array(&arr[a], ordo_app_session_graph(s));
-				if (!v || PyDict_SetItemString(answers, arr[a].name, v) < 0) {
-					Py_XDECREF(v);
-					Py_CLEAR(answers);
-					break;
-				}
-				Py_DECREF(v);
-			}
-		} else if (answers) {
-			Py_CLEAR(answers);
-			raise_err(&err);
-		}
+		PyObject *answers = answers_of(s);
 		PyObject *item =
 		    answers ? Py_BuildValue("(sOO)", rec, pass ? Py_True : Py_False, answers)
 		            : NULL;
@@ -753,6 +816,37 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	}
 	ordo_app_session_close(s);
 	free(q);
+	return out;
+}
+
+/* run(app, graph, *, sources=None, targets=None, scheduler=None, delta=-1, threads=0,
+ * seed=1, verify=True, lookahead=-1, input="graph", options=[], seats=None, coop=None)
+ * -> list of (record JSON, passed, {name: array}) per query. sources and targets:
+ * sequences of input ids (None for an app without them), one trial each; delta and
+ * lookahead -1: not given; options: the app's own options as "name=value" strings (a
+ * flag: "name"), as its binary's; seats and coop as ordo_app_session_opts's. */
+static PyObject *py_run(PyObject *mod, PyObject *args, PyObject *kw)
+{
+	(void)mod;
+	static char *names[] = {"app",   "graph",   "sources", "targets", "scheduler",
+	                        "delta", "threads", "seed",    "verify",  "lookahead",
+	                        "input", "options", "seats",   "coop",    NULL};
+	const char *app, *wl = NULL, *input = "graph", *seats = NULL, *coop = NULL;
+	GraphObject *go;
+	PyObject *srcs = Py_None, *tgts = Py_None, *optlist = NULL;
+	long long delta = -1, lookahead = -1;
+	int threads = 0, verify = 1;
+	unsigned long long seed = 1;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO!|$OOzLiKpLsO!zz", names, &app, &GraphType,
+	                                 &go, &srcs, &tgts, &wl, &delta, &threads, &seed, &verify,
+	                                 &lookahead, &input, &PyList_Type, &optlist, &seats, &coop))
+		return NULL;
+	PyObject *none_list = NULL;
+	if (!optlist && !(optlist = none_list = PyList_New(0)))
+		return NULL;
+	PyObject *out = run_trials(app, go, srcs, tgts, wl, delta, threads, seed, verify, lookahead,
+	                           input, optlist, seats, coop);
+	Py_XDECREF(none_list);
 	return out;
 }
 
@@ -804,7 +898,10 @@ static PyMethodDef methods[] = {
     {"from_csr", py_from_csr, METH_VARARGS,
      "from_csr(indptr u64, indices u32, weights u32 or None, n, symmetric or None, copy) -> "
      "Graph"},
-    {"run", py_run, METH_VARARGS, "run an app (see ordo/__init__.py)"},
+    {"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
+     "run(app, graph, *, sources, targets, scheduler, ...) -> [(record, passed, arrays)]"},
+    {"apps", py_apps, METH_NOARGS,
+     "apps() -> [{name, summary, baseline, query, needs, figures, options}] per app"},
     {"schedulers", py_schedulers, METH_NOARGS, "the registry: [(name, [(param, ...)])]"},
     {"resolve", py_resolve, METH_VARARGS, "resolve(spec) -> the spec, every parameter set"},
     {NULL, NULL, 0, NULL},
