@@ -1,6 +1,7 @@
 /* app_options.c - the harness's command line (ordo_app.h): the option tables every app
  * shares, the query options of its kind, the kernel's own options (given to its option
  * hook with its options block), the loaders' options (cli.c); Galois spellings; --help. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,53 @@ static int parse_format(const char *arg, int *fmt)
 	return 0;
 }
 
+/* The harness's integer options: key, name, range and field. */
+static const struct {
+	int key;
+	const char *name;
+	int64_t lo, hi;
+	size_t field; /* offsetof(struct ordo_app_cfg, ...), an int64_t */
+} int_opts[] = {
+    {'t', "--threads", 1, 4096, offsetof(struct ordo_app_cfg, threads)},
+    {'d', "--delta", 0, 63, offsetof(struct ordo_app_cfg, delta)},
+    {'r', "--source", 0, UINT32_MAX - 1, offsetof(struct ordo_app_cfg, source)},
+    {A_TARGET, "--target", 0, UINT32_MAX - 1, offsetof(struct ordo_app_cfg, target)},
+    {A_PAIRS, "--pairs", 1, 1000000, offsetof(struct ordo_app_cfg, pairs)},
+    {'n', "--trials", 1, 100000, offsetof(struct ordo_app_cfg, trials)},
+    {A_SEED, "--seed", 0, INT64_MAX, offsetof(struct ordo_app_cfg, seed)},
+    {A_FAKE, "--numa-fake", 1, 1024, offsetof(struct ordo_app_cfg, fake)},
+    {A_LOOKAHEAD, "--lookahead", 0, ORDO_MAX_LOOKAHEAD, offsetof(struct ordo_app_cfg, lookahead)},
+};
+
+/* An integer option into its field: 1 when ch is one (0 after a message), -1 when not. */
+static int int_option(struct ordo_app_cfg *c, int ch, const char *arg)
+{
+	for (size_t i = 0; i < sizeof int_opts / sizeof *int_opts; i++)
+		if (int_opts[i].key == ch)
+			return ordo_cli_int(ordo_cli_prog, int_opts[i].name, arg, int_opts[i].lo,
+			                    int_opts[i].hi,
+			                    (int64_t *)((char *)c + int_opts[i].field));
+	return -1;
+}
+
+/* A kernel's own option, or a loader's: -1 to go on, else the exit status (2). */
+static int other_option(const struct ordo_app_kernel *k, struct ordo_app_cfg *c, int ch,
+                        const char *arg)
+{
+	if (ch >= ORDO_APP_OPT_KEY && ch < ORDO_APP_OPT_KEY + 100 && k->option) {
+		struct ordo_err err = {0};
+		if (k->option(c->ordo_app_opts, ch, arg, &err))
+			return ordo_cli_fail(ordo_cli_prog, &err);
+		return -1;
+	}
+	int r = ordo_cli_load_option(ch, arg, &c->lo);
+	if (r == 1)
+		return -1;
+	if (r == 0)
+		fprintf(stderr, "Try '%s --help'.\n", ordo_cli_prog);
+	return 2;
+}
+
 /* One option of an app's command line into c: -1 to go on, else the exit status (0
  * after --help, --version or a `help` value; 2 after a message). */
 static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg *c, int ch,
@@ -156,10 +204,6 @@ static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg 
 	case A_GEN:
 		c->gen = arg;
 		break;
-	case 't':
-		if (!ordo_cli_int(ordo_cli_prog, "--threads", arg, 1, 4096, &c->threads))
-			return 2;
-		break;
 	case A_WL:
 		if (!strcmp(arg, "help")) {
 			ordo_scheduler_print_help(stdout);
@@ -167,30 +211,6 @@ static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg 
 		}
 		c->wl_spec = arg;
 		c->wl_given = true;
-		break;
-	case 'd':
-		if (!ordo_cli_int(ordo_cli_prog, "--delta", arg, 0, 63, &c->delta))
-			return 2;
-		break;
-	case 'r':
-		if (!ordo_cli_int(ordo_cli_prog, "--source", arg, 0, UINT32_MAX - 1, &c->source))
-			return 2;
-		break;
-	case A_TARGET:
-		if (!ordo_cli_int(ordo_cli_prog, "--target", arg, 0, UINT32_MAX - 1, &c->target))
-			return 2;
-		break;
-	case A_PAIRS:
-		if (!ordo_cli_int(ordo_cli_prog, "--pairs", arg, 1, 1000000, &c->pairs))
-			return 2;
-		break;
-	case 'n':
-		if (!ordo_cli_int(ordo_cli_prog, "--trials", arg, 1, 100000, &c->trials))
-			return 2;
-		break;
-	case A_SEED:
-		if (!ordo_cli_int(ordo_cli_prog, "--seed", arg, 0, INT64_MAX, &c->seed))
-			return 2;
 		break;
 	case 'v':
 	case A_NOVERIFY:
@@ -226,15 +246,6 @@ static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg 
 			return 2;
 		}
 		break;
-	case A_FAKE:
-		if (!ordo_cli_int(ordo_cli_prog, "--numa-fake", arg, 1, 1024, &c->fake))
-			return 2;
-		break;
-	case A_LOOKAHEAD:
-		if (!ordo_cli_int(ordo_cli_prog, "--lookahead", arg, 0, ORDO_MAX_LOOKAHEAD,
-		                  &c->lookahead))
-			return 2;
-		break;
 	case A_SEATS: {
 		struct ordo_err e = {0};
 		if (harness_parse_seats(arg, &c->seats, &e)) {
@@ -259,18 +270,8 @@ static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg 
 		ordo_cli_print_version();
 		return 0;
 	default: {
-		if (ch >= ORDO_APP_OPT_KEY && ch < ORDO_APP_OPT_KEY + 100 && k->option) {
-			struct ordo_err err = {0};
-			if (k->option(c->ordo_app_opts, ch, arg, &err))
-				return ordo_cli_fail(ordo_cli_prog, &err);
-			break;
-		}
-		int r = ordo_cli_load_option(ch, arg, &c->lo);
-		if (r == 1)
-			break;
-		if (r == 0)
-			fprintf(stderr, "Try '%s --help'.\n", ordo_cli_prog);
-		return 2;
+		int r = int_option(c, ch, arg);
+		return r < 0 ? other_option(k, c, ch, arg) : r ? -1 : 2;
 	}
 	}
 	return -1;

@@ -96,6 +96,67 @@ static uint32_t input_id(const struct ordo_app_run *r, uint32_t u)
 	return r->g ? ordo_graph_orig_of(r->g, u) : u;
 }
 
+/* The executor's fields of a trial, from f[nf] on; returns the new count. */
+static int executor_fields(const struct trial *t, struct field *f, int nf)
+{
+	/* per worker: busy, idle, descheduled seconds (null for runs without the executor:
+	 * frontier rounds, peeling) */
+	const int nt = t->rs.threads < ORDO_STATS_THREADS ? t->rs.threads : ORDO_STATS_THREADS;
+	bool timed = false;
+	for (int i = 0; i < nt; i++)
+		timed |= t->rs.thread_busy_s[i] + t->rs.thread_idle_s[i] > 0;
+	if (timed) {
+		F_L("thread_busy_s", t->rs.thread_busy_s, nt, 4);
+		F_L("thread_idle_s", t->rs.thread_idle_s, nt, 4);
+		F_L("thread_descheduled_s", t->rs.thread_descheduled_s, nt, 4);
+	} else {
+		F_N("thread_busy_s");
+		F_N("thread_idle_s");
+		F_N("thread_descheduled_s");
+	}
+	/* seats (runtime/seats.h): workers allowed to run at the start and the end, times a
+	 * worker parked, tasks parking workers handed over; idle workers' CPU seconds and
+	 * sleeps on the idle bell; tasks' own loops shared with the run's workers, and the
+	 * items other workers ran */
+	if (timed) {
+		F_U("seats", t->rs.seats_start);
+		F_U("seats_end", t->rs.seats_end);
+		F_U("parks", t->rs.parks);
+		F_U("handed_over", t->rs.handed_over);
+		F_D("idle_cpu_s", t->rs.idle_cpu_s, 4);
+		F_U("idle_sleeps", t->rs.idle_sleeps);
+		F_U("task_loops", t->rs.task_loops);
+		F_U("loop_items_helped", t->rs.loop_items_helped);
+	} else {
+		F_N("seats");
+		F_N("seats_end");
+		F_N("parks");
+		F_N("handed_over");
+		F_N("idle_cpu_s");
+		F_N("idle_sleeps");
+		F_N("task_loops");
+		F_N("loop_items_helped");
+	}
+	return nf;
+}
+
+/* The scheduler's counters, one field each, from f[nf] on; returns the new count. */
+static int scheduler_fields(const struct ordo_app_run *r, const struct trial *t, struct field *f,
+                            int nf)
+{
+	for (int i = 0; i < r->nstat; i++) {
+		int s = -1;
+		for (int j = 0; r->ops && j < ORDO_SCHED_STATS; j++)
+			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
+				s = j;
+		if (s >= 0 && r->sched_used)
+			F_U(r->stat_key[i], t->rs.wl_stat[s]);
+		else
+			F_N(r->stat_key[i]);
+	}
+	return nf;
+}
+
 /* The one table of record fields; t == NULL gives the names only (header). */
 static int record_fields(const struct ordo_app_run *r, int trial_no, const struct trial *t,
                          struct field *f)
@@ -135,44 +196,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 	F_U("tasks_thread_min", t->rs.tasks_min);
 	F_U("tasks_thread_median", t->rs.tasks_median);
 	F_U("tasks_thread_max", t->rs.tasks_max);
-	/* per worker: busy, idle, descheduled seconds (null for runs without the executor:
-	 * frontier rounds, peeling) */
-	const int nt = t->rs.threads < ORDO_STATS_THREADS ? t->rs.threads : ORDO_STATS_THREADS;
-	bool timed = false;
-	for (int i = 0; i < nt; i++)
-		timed |= t->rs.thread_busy_s[i] + t->rs.thread_idle_s[i] > 0;
-	if (timed) {
-		F_L("thread_busy_s", t->rs.thread_busy_s, nt, 4);
-		F_L("thread_idle_s", t->rs.thread_idle_s, nt, 4);
-		F_L("thread_descheduled_s", t->rs.thread_descheduled_s, nt, 4);
-	} else {
-		F_N("thread_busy_s");
-		F_N("thread_idle_s");
-		F_N("thread_descheduled_s");
-	}
-	/* seats (runtime/seats.h): workers allowed to run at the start and the end, times a
-	 * worker parked, tasks parking workers handed over; idle workers' CPU seconds and
-	 * sleeps on the idle bell; tasks' own loops shared with the run's workers, and the
-	 * items other workers ran */
-	if (timed) {
-		F_U("seats", t->rs.seats_start);
-		F_U("seats_end", t->rs.seats_end);
-		F_U("parks", t->rs.parks);
-		F_U("handed_over", t->rs.handed_over);
-		F_D("idle_cpu_s", t->rs.idle_cpu_s, 4);
-		F_U("idle_sleeps", t->rs.idle_sleeps);
-		F_U("task_loops", t->rs.task_loops);
-		F_U("loop_items_helped", t->rs.loop_items_helped);
-	} else {
-		F_N("seats");
-		F_N("seats_end");
-		F_N("parks");
-		F_N("handed_over");
-		F_N("idle_cpu_s");
-		F_N("idle_sleeps");
-		F_N("task_loops");
-		F_N("loop_items_helped");
-	}
+	nf = executor_fields(t, f, nf);
 	if (r->hinted) /* the scheduler's delta came from the graph (ordo_delta_hint); added at
 	                * the group's end, as the records' contract says */
 		F_U("delta_from_graph", (uint64_t)r->hint.shift);
@@ -193,16 +217,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 #else
 	F_S("work_counters", "off");
 #endif
-	for (int i = 0; i < r->nstat; i++) {
-		int s = -1;
-		for (int j = 0; r->ops && j < ORDO_SCHED_STATS; j++)
-			if (r->ops->stat_names[j] && !strcmp(r->ops->stat_names[j], r->stat_col[i]))
-				s = j;
-		if (s >= 0 && r->sched_used)
-			F_U(r->stat_key[i], t->rs.wl_stat[s]);
-		else
-			F_N(r->stat_key[i]);
-	}
+	nf = scheduler_fields(r, t, f, nf);
 	return nf;
 }
 

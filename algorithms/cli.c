@@ -285,26 +285,75 @@ const struct ordo_cli_opt ordo_cli_load_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* --input-format: 1, or -1 after a message (`help` prints the table and exits). */
+static int input_format(const char *arg, struct ordo_load_opts *lo)
+{
+	if (!strcmp(arg, "help")) {
+		ordo_format_print_table(stdout, ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ);
+		exit(0);
+	}
+	int f = ordo_format_from_name(arg);
+	if (f < 0 || (f && !(ordo_format_info(f)->flags & ORDO_FORMAT_GRAPH))) {
+		char names[256];
+		fprintf(
+		    stderr, "%s: --input-format %s: expected auto or one of: %s\n", ordo_cli_prog,
+		    arg,
+		    ordo_format_names(ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ, names, sizeof names));
+		return -1;
+	}
+	lo->format = f;
+	return 1;
+}
+
+/* --random-weights LO:HI: 1, or -1 after a message. */
+static int random_weights(const char *arg, struct ordo_load_opts *lo)
+{
+	char *colon = strchr(arg, ':');
+	int64_t a, b;
+	char left[32];
+	if (!colon || (size_t)(colon - arg) >= sizeof left)
+		goto bad_rw;
+	memcpy(left, arg, (size_t)(colon - arg));
+	left[colon - arg] = 0;
+	if (!ordo_parse_i64(left, &a, false) || !ordo_parse_i64(colon + 1, &b, false) || a < 1 ||
+	    b < a || b > UINT32_MAX)
+		goto bad_rw;
+	lo->build.random_weights = true;
+	lo->build.wlo = (uint32_t)a;
+	lo->build.whi = (uint32_t)b;
+	return 1;
+bad_rw:
+	fprintf(stderr, "%s: --random-weights %s: expected LO:HI with 1 <= LO <= HI < 2^32\n",
+	        ordo_cli_prog, arg);
+	return -1;
+}
+
+/* --mtx-real round|scale:F: 1, or -1 after a message. */
+static int mtx_real(const char *arg, struct ordo_load_opts *lo)
+{
+	if (!strcmp(arg, "round")) {
+		lo->mtx_real = ORDO_MTX_REAL_ROUND;
+		return 1;
+	}
+	if (!strncmp(arg, "scale:", 6)) {
+		char *end;
+		double f = strtod(arg + 6, &end);
+		if (!*end && end != arg + 6 && f > 0) {
+			lo->mtx_real = ORDO_MTX_REAL_SCALE;
+			lo->mtx_scale = f;
+			return 1;
+		}
+	}
+	fprintf(stderr, "%s: --mtx-real %s: expected round or scale:FACTOR (FACTOR > 0)\n",
+	        ordo_cli_prog, arg);
+	return -1;
+}
+
 int ordo_cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 {
 	switch (key) {
-	case L_FORMAT: {
-		if (!strcmp(arg, "help")) {
-			ordo_format_print_table(stdout, ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ);
-			exit(0);
-		}
-		int f = ordo_format_from_name(arg);
-		if (f < 0 || (f && !(ordo_format_info(f)->flags & ORDO_FORMAT_GRAPH))) {
-			char names[256];
-			fprintf(stderr, "%s: --input-format %s: expected auto or one of: %s\n",
-			        ordo_cli_prog, arg,
-			        ordo_format_names(ORDO_FORMAT_GRAPH | ORDO_FORMAT_READ, names,
-			                          sizeof names));
-			return -1;
-		}
-		lo->format = f;
-		return 1;
-	}
+	case L_FORMAT:
+		return input_format(arg, lo);
 	case 's':
 		lo->build.symmetrize = true;
 		return 1;
@@ -314,27 +363,8 @@ int ordo_cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 	case L_LOOPS:
 		lo->build.keep_self_loops = true;
 		return 1;
-	case L_RW: {
-		char *colon = strchr(arg, ':');
-		int64_t a, b;
-		char left[32];
-		if (!colon || (size_t)(colon - arg) >= sizeof left)
-			goto bad_rw;
-		memcpy(left, arg, (size_t)(colon - arg));
-		left[colon - arg] = 0;
-		if (!ordo_parse_i64(left, &a, false) || !ordo_parse_i64(colon + 1, &b, false) ||
-		    a < 1 || b < a || b > UINT32_MAX)
-			goto bad_rw;
-		lo->build.random_weights = true;
-		lo->build.wlo = (uint32_t)a;
-		lo->build.whi = (uint32_t)b;
-		return 1;
-	bad_rw:
-		fprintf(stderr,
-		        "%s: --random-weights %s: expected LO:HI with 1 <= LO <= HI < 2^32\n",
-		        ordo_cli_prog, arg);
-		return -1;
-	}
+	case L_RW:
+		return random_weights(arg, lo);
 	case L_BUDGET: {
 		int64_t v;
 		if (!ordo_parse_i64(arg, &v, true) || v < 1) {
@@ -390,22 +420,7 @@ int ordo_cli_load_option(int key, const char *arg, struct ordo_load_opts *lo)
 		lo->id_map_out = arg;
 		return 1;
 	case L_MTXREAL:
-		if (!strcmp(arg, "round")) {
-			lo->mtx_real = ORDO_MTX_REAL_ROUND;
-			return 1;
-		}
-		if (!strncmp(arg, "scale:", 6)) {
-			char *end;
-			double f = strtod(arg + 6, &end);
-			if (!*end && end != arg + 6 && f > 0) {
-				lo->mtx_real = ORDO_MTX_REAL_SCALE;
-				lo->mtx_scale = f;
-				return 1;
-			}
-		}
-		fprintf(stderr, "%s: --mtx-real %s: expected round or scale:FACTOR (FACTOR > 0)\n",
-		        ordo_cli_prog, arg);
-		return -1;
+		return mtx_real(arg, lo);
 	}
 	return 0;
 }

@@ -229,6 +229,99 @@ static int merge_logs(struct logrec **logs, size_t *nlog, int T, const char *log
 	return rc;
 }
 
+/* One run's shared state. */
+struct mono_run {
+	struct ordo_scheduler *wl;
+	const struct ordo_topology *topo;
+	int T;
+	double secs, t0, t1;
+	uint64_t prefill, logcap;
+	_Atomic int stop;
+	struct logrec **logs; /* per thread (--rank), or NULL */
+	size_t *nlog;
+};
+
+/* Thread t's part of a run (inside its parallel region): the prefill, then pop + push
+ * pairs until the time is up or a log is full; its pairs, failed pops and memory verdict
+ * are added to the reductions. */
+static void mono_thread(struct mono_run *R, int t, uint64_t *pairs, uint64_t *failed, bool *oom)
+{
+	struct ordo_scheduler wl = *R->wl;
+	const uint64_t logcap = R->logcap;
+	struct logrec *lg = logcap ? malloc(logcap * sizeof *lg) : NULL;
+	size_t nl = 0;
+	if (logcap && !lg)
+		*oom = true;
+#define LOG(key)                                                                          \
+	do {                                                                              \
+		if (lg) {                                                                 \
+			if (nl < logcap)                                                  \
+				lg[nl++] = (struct logrec){now_ns(), (key)};              \
+			else                                                              \
+				atomic_store_explicit(&R->stop, 1, memory_order_relaxed); \
+		}                                                                         \
+	} while (0)
+	struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
+	c->tid = (unsigned)t;
+	c->nthreads = (unsigned)R->T;
+	c->node = R->topo->node[t];
+	ordo_rng_seed(&c->rng, 42, (uint64_t)t);
+	if (wl.ops->thread_init)
+		wl.ops->thread_init(wl.wl, c);
+	struct ordo_task batch[1024];
+	for (uint64_t i = 0; i < R->prefill; i += 1024) {
+		for (int k = 0; k < 1024; k++)
+			batch[k] = (struct ordo_task){ordo_rng_below(&c->rng, R->prefill), i + k};
+		wl.ops->push(wl.wl, c, batch, 1024);
+		for (int k = 0; k < 1024; k++)
+			LOG(batch[k].prio);
+	}
+#pragma omp barrier
+#pragma omp single
+	R->t0 = ordo_now();
+	uint64_t n = 0, f = 0;
+	struct ordo_task x;
+	while (!atomic_load_explicit(&R->stop, memory_order_relaxed)) {
+		for (int k = 0; k < 1024; k++) {
+			if (lg && nl + 2 > logcap) {
+				/* a full log ends the run for every thread: one that went on
+				 * alone would strand the tasks only a stopped owner may take
+				 * (RELD) and change the workload */
+				atomic_store_explicit(&R->stop, 1, memory_order_relaxed);
+				break;
+			}
+			const uint64_t called = lg ? now_ns() : 0;
+			if (!wl.ops->pop(wl.wl, c, &x)) {
+				f++;
+				continue;
+			}
+			if (lg)
+				lg[nl++] = (struct logrec){called, x.prio | POP_BIT};
+			x.prio += ordo_rng_below(&c->rng, 1u << 20);
+			wl.ops->push(wl.wl, c, &x, 1);
+			LOG(x.prio);
+			n++;
+		}
+		if (ordo_now() - R->t0 >= R->secs)
+			atomic_store_explicit(&R->stop, 1, memory_order_relaxed);
+	}
+#undef LOG
+#pragma omp barrier
+#pragma omp single
+	R->t1 = ordo_now();
+	*pairs += n;
+	*failed += f;
+	*oom = *oom || c->push_oom;
+	if (wl.ops->thread_fini)
+		wl.ops->thread_fini(wl.wl, c);
+	free(c->pushbuf);
+	free(c);
+	if (R->logs) {
+		R->logs[t] = lg;
+		R->nlog[t] = nl;
+	}
+}
+
 static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, const char *logpath,
                struct result *res, struct quality *q, char *resolved, size_t cap)
 {
@@ -245,111 +338,63 @@ static int run(const char *spec, int T, double secs, int logk, uint64_t logcap, 
 		return 2;
 	}
 	snprintf(resolved, cap, "%s", wl.spec);
-	const uint64_t prefill = 1ull << logk;
+	struct mono_run R = {.wl = &wl,
+	                     .topo = &topo,
+	                     .T = T,
+	                     .secs = secs,
+	                     .prefill = 1ull << logk,
+	                     .logcap = logcap,
+	                     /* per-thread logs (--rank) */
+	                     .logs = logcap ? calloc((size_t)T, sizeof *R.logs) : NULL,
+	                     .nlog = logcap ? calloc((size_t)T, sizeof *R.nlog) : NULL};
 	uint64_t pairs = 0, failed = 0;
-	double t0 = 0, t1 = 0;
-	_Atomic int stop = 0;
 	bool oom = false;
-	/* per-thread logs (--rank) */
-	struct logrec **logs = logcap ? calloc((size_t)T, sizeof *logs) : NULL;
-	size_t *nlog = logcap ? calloc((size_t)T, sizeof *nlog) : NULL;
-	if (logcap && (!logs || !nlog)) {
+	if (logcap && (!R.logs || !R.nlog)) {
 		fprintf(stderr, "monotonic: out of memory for the logs\n");
 		return 3;
 	}
 #pragma omp parallel num_threads(T) reduction(+ : pairs, failed) reduction(|| : oom)
-	{
-		int t = omp_get_thread_num();
-		struct logrec *lg = logcap ? malloc(logcap * sizeof *lg) : NULL;
-		size_t nl = 0;
-		if (logcap && !lg)
-			oom = true;
-#define LOG(key)                                                                       \
-	do {                                                                           \
-		if (lg) {                                                              \
-			if (nl < logcap)                                               \
-				lg[nl++] = (struct logrec){now_ns(), (key)};           \
-			else                                                           \
-				atomic_store_explicit(&stop, 1, memory_order_relaxed); \
-		}                                                                      \
-	} while (0)
-		struct ordo_tctx *c = ordo_calloc_aligned(1, sizeof *c);
-		c->tid = (unsigned)t;
-		c->nthreads = (unsigned)T;
-		c->node = topo.node[t];
-		ordo_rng_seed(&c->rng, 42, (uint64_t)t);
-		if (wl.ops->thread_init)
-			wl.ops->thread_init(wl.wl, c);
-		struct ordo_task batch[1024];
-		for (uint64_t i = 0; i < prefill; i += 1024) {
-			for (int k = 0; k < 1024; k++)
-				batch[k] =
-				    (struct ordo_task){ordo_rng_below(&c->rng, prefill), i + k};
-			wl.ops->push(wl.wl, c, batch, 1024);
-			for (int k = 0; k < 1024; k++)
-				LOG(batch[k].prio);
-		}
-#pragma omp barrier
-#pragma omp single
-		t0 = ordo_now();
-		uint64_t n = 0, f = 0;
-		struct ordo_task x;
-		while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-			for (int k = 0; k < 1024; k++) {
-				if (lg && nl + 2 > logcap) {
-					/* a full log ends the run for every thread: one that went
-					 * on alone would strand the tasks only a stopped owner may
-					 * take (RELD) and change the workload */
-					atomic_store_explicit(&stop, 1, memory_order_relaxed);
-					break;
-				}
-				const uint64_t called = lg ? now_ns() : 0;
-				if (!wl.ops->pop(wl.wl, c, &x)) {
-					f++;
-					continue;
-				}
-				if (lg)
-					lg[nl++] = (struct logrec){called, x.prio | POP_BIT};
-				x.prio += ordo_rng_below(&c->rng, 1u << 20);
-				wl.ops->push(wl.wl, c, &x, 1);
-				LOG(x.prio);
-				n++;
-			}
-			if (ordo_now() - t0 >= secs)
-				atomic_store(&stop, 1);
-		}
-#pragma omp barrier
-#pragma omp single
-		t1 = ordo_now();
-		pairs += n;
-		failed += f;
-		oom = c->push_oom;
-		if (wl.ops->thread_fini)
-			wl.ops->thread_fini(wl.wl, c);
-		free(c->pushbuf);
-		free(c);
-		if (logs) {
-			logs[t] = lg;
-			nlog[t] = nl;
-		}
-	}
-#undef LOG
+	mono_thread(&R, omp_get_thread_num(), &pairs, &failed, &oom);
 	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	if (oom) {
 		fprintf(stderr, "monotonic: %s ran out of memory\n", spec);
 		return 3;
 	}
-	if (logs) {
-		int rc = merge_logs(logs, nlog, T, logpath, q);
+	if (R.logs) {
+		int rc = merge_logs(R.logs, R.nlog, T, logpath, q);
 		if (rc)
 			return rc;
 	}
-	res->seconds = t1 - t0;
+	res->seconds = R.t1 - R.t0;
 	res->pairs = pairs;
 	res->failed = failed;
 	res->pairs_per_s = (double)pairs / res->seconds;
 	return 0;
+}
+
+/* One scheduler's line (text, or a CSV row). */
+static void print_result(const char *name, int T, int logk, bool csv, uint64_t logcap,
+                         const struct result *r, const struct quality *q)
+{
+	char qual[200] = "";
+	if (logcap && csv)
+		snprintf(qual, sizeof qual, ",%llu,%.4f,%llu,%.4f,%llu",
+		         (unsigned long long)q->pops, q->rank_mean, (unsigned long long)q->rank_max,
+		         q->delay_mean, (unsigned long long)q->delay_max);
+	else if (logcap)
+		snprintf(qual, sizeof qual,
+		         "  rank error mean %.2f max %llu, delay mean %.2f max %llu (%llu pops)",
+		         q->rank_mean, (unsigned long long)q->rank_max, q->delay_mean,
+		         (unsigned long long)q->delay_max, (unsigned long long)q->pops);
+	if (csv)
+		printf("\"%s\",%d,%llu,%.3f,%llu,%.0f,%llu%s\n", name, T, 1ull << logk, r->seconds,
+		       (unsigned long long)r->pairs, r->pairs_per_s, (unsigned long long)r->failed,
+		       qual);
+	else
+		printf("%-60s %2d threads  %7.2f M pairs/s  (%llu failed pops)%s\n", name, T,
+		       r->pairs_per_s / 1e6, (unsigned long long)r->failed, qual);
+	fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -442,26 +487,7 @@ int main(int argc, char **argv)
 		int rc = run(specs[i], T, secs, logk, logcap, logpath, &r, &q, name, sizeof name);
 		if (rc)
 			return rc;
-		char qual[200] = "";
-		if (logcap && csv)
-			snprintf(qual, sizeof qual, ",%llu,%.4f,%llu,%.4f,%llu",
-			         (unsigned long long)q.pops, q.rank_mean,
-			         (unsigned long long)q.rank_max, q.delay_mean,
-			         (unsigned long long)q.delay_max);
-		else if (logcap)
-			snprintf(
-			    qual, sizeof qual,
-			    "  rank error mean %.2f max %llu, delay mean %.2f max %llu (%llu pops)",
-			    q.rank_mean, (unsigned long long)q.rank_max, q.delay_mean,
-			    (unsigned long long)q.delay_max, (unsigned long long)q.pops);
-		if (csv)
-			printf("\"%s\",%d,%llu,%.3f,%llu,%.0f,%llu%s\n", name, T, 1ull << logk,
-			       r.seconds, (unsigned long long)r.pairs, r.pairs_per_s,
-			       (unsigned long long)r.failed, qual);
-		else
-			printf("%-60s %2d threads  %7.2f M pairs/s  (%llu failed pops)%s\n", name,
-			       T, r.pairs_per_s / 1e6, (unsigned long long)r.failed, qual);
-		fflush(stdout);
+		print_result(name, T, logk, csv, logcap, &r, &q);
 	}
 	return 0;
 }

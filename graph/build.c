@@ -86,6 +86,40 @@ static bool count_partition(struct ordo_edge_chain *parts, int T, int P, int p, 
 	return true;
 }
 
+/* Room for cnt pairs in *pairs (never NULL after: pairs + 0 is used); false: no memory. */
+static bool pairs_room(uint64_t **pairs, uint64_t *cap, uint64_t cnt)
+{
+	if (cnt <= *cap && *pairs)
+		return true;
+	free(*pairs);
+	*cap = cnt ? cnt : 1;
+	if (!(*pairs = malloc(*cap * sizeof **pairs))) {
+		*cap = 0;
+		return false;
+	}
+	return true;
+}
+
+/* Partition p's arcs from every thread's chain (freed on the way) into pairs, each at
+ * its source's cursor cur[src - lo] (target << 32 | weight); false: no memory. */
+static bool scatter_partition(struct ordo_edge_chain *parts, int T, int P, int p, uint32_t lo,
+                              uint64_t *cur, uint64_t *pairs, bool wout, struct ordo_unpack_buf *ub)
+{
+	bool ok = true;
+	struct ordo_block_view v;
+	for (int t = 0; t < T && ok; t++) {
+		struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
+		for (struct ordo_edge_block *b = c->head; b && ok; b = b->next) {
+			ok = ordo_block_view(b, ub, &v);
+			for (uint32_t i = 0; ok && i < v.count; i++)
+				pairs[cur[v.src[i] - lo]++] =
+				    (uint64_t)v.dst[i] << 32 | (wout ? v.w[i] : 0);
+		}
+		ordo_chain_free(c);
+	}
+	return ok;
+}
+
 /* The builder's last stage for a compressed result: each partition's arcs become a
  * small CSR of that node range only (sorted, deduplicated if asked), which is encoded
  * and freed, so the plain CSR of the whole graph never exists. Peak memory: the
@@ -121,7 +155,6 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 			uint64_t *cur = malloc(span_max * sizeof *cur);
 			uint64_t *pairs = NULL, cap = 0; /* target << 32 | weight, by source */
 			struct ordo_unpack_buf ub = {0};
-			struct ordo_block_view v;
 			fail = !loff || !cur;
 #pragma omp for schedule(dynamic, 1)
 			for (int p = 0; p < P; p++) {
@@ -135,15 +168,8 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 				uint64_t cnt = 0;
 				for (int t = 0; t < T; t++)
 					cnt += parts[(size_t)t * P + p].count;
-				if (cnt > cap || !pairs) { /* never NULL: pairs + 0 is used */
-					free(pairs);
-					cap = cnt ? cnt : 1;
-					if (!(pairs = malloc(cap * sizeof *pairs))) {
-						cap = 0;
-						fail = true;
-						continue;
-					}
-				}
+				if ((fail = !pairs_room(&pairs, &cap, cnt)))
+					continue;
 				if ((fail = !count_partition(parts, T, P, p, lo, span, cur, &ub)))
 					continue;
 				loff[0] = 0;
@@ -151,19 +177,8 @@ static int build_compressed(struct ordo_edge_chain *parts, int T, int P, int shi
 					loff[u + 1] = loff[u] + cur[u];
 					cur[u] = loff[u];
 				}
-				for (int t = 0; t < T && !fail; t++) {
-					struct ordo_edge_chain *c = &parts[(size_t)t * P + p];
-					for (struct ordo_edge_block *b = c->head; b && !fail;
-					     b = b->next) {
-						fail = !ordo_block_view(b, &ub, &v);
-						for (uint32_t i = 0; !fail && i < v.count; i++)
-							pairs[cur[v.src[i] - lo]++] =
-							    (uint64_t)v.dst[i] << 32 |
-							    (wout ? v.w[i] : 0);
-					}
-					ordo_chain_free(c);
-				}
-				if (fail)
+				if ((fail = !scatter_partition(parts, T, P, p, lo, cur, pairs, wout,
+				                               &ub)))
 					continue;
 				kept[p] = sort_lists(pairs, loff, span, dedup);
 				if (!ordo_cz_encode_range(lo, hi, loff, pairs, flags, wbase,

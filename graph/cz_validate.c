@@ -49,6 +49,68 @@ static bool safe_wcode(const uint8_t **p, const uint8_t *end, uint32_t wbase)
 	return safe_varint(p, end, &x) && x <= UINT32_MAX - 255ull - wbase;
 }
 
+/* The arcs after a node's first in groups of four (ORDO_CZ_GROUP_MIN arcs or more):
+ * NULL, p past them, or what is wrong. v: the last target. */
+static const char *check_groups(const struct ordo_graph *g, const uint8_t **pp, const uint8_t *end,
+                                uint64_t d, int64_t *vp)
+{
+	const bool weighted = g->cz_flags & ORDO_CZ_WEIGHTED, w8 = g->cz_flags & ORDO_CZ_W8;
+	const uint8_t *p = *pp;
+	int64_t v = *vp;
+	for (uint64_t i = 1; i < d; i += 4) {
+		const unsigned k = d - i < 4 ? (unsigned)(d - i) : 4;
+		const unsigned head = 1 + (weighted && !w8);
+		if ((uint64_t)(end - p) < head)
+			return "a group's control byte is missing";
+		const unsigned ct = p[0], cw = head == 2 ? p[1] : 0;
+		p += head;
+		for (unsigned j = 0; j < k; j++) {
+			uint64_t gap;
+			if (!safe_le(&p, end, ((ct >> (2 * j)) & 3) + 1, &gap))
+				return "a group is cut short";
+			v += (int64_t)gap;
+			if (v >= (int64_t)g->n)
+				return "a target is not a node";
+		}
+		for (unsigned j = 0; weighted && j < k; j++) {
+			uint64_t c;
+			if (!safe_le(&p, end, w8 ? 1 : ((cw >> (2 * j)) & 3) + 1, &c))
+				return "a group's weights are cut short";
+			if (c > UINT32_MAX - (uint64_t)g->cz_wbase)
+				return "a weight is larger than 32 bits";
+		}
+	}
+	*pp = p;
+	*vp = v;
+	return NULL;
+}
+
+/* The arcs after node u's first as varints (gaps, or offsets from u when srcrel): NULL,
+ * p past them, or what is wrong. v: the last target. */
+static const char *check_varints(const struct ordo_graph *g, uint32_t u, bool srcrel,
+                                 const uint8_t **pp, const uint8_t *end, uint64_t d, int64_t *vp)
+{
+	const bool weighted = g->cz_flags & ORDO_CZ_WEIGHTED;
+	const uint8_t *p = *pp;
+	int64_t v = *vp;
+	for (uint64_t i = 1; i < d; i++) {
+		uint64_t x;
+		if (!safe_varint(&p, end, &x))
+			return "a target is cut short or longer than 5 bytes";
+		int64_t nv = srcrel ? (int64_t)u + ordo_cz_unzigzag(x) : v + (int64_t)x;
+		if (nv < v || x >> 33)
+			return "its targets are out of order or out of range";
+		v = nv;
+		if (v >= (int64_t)g->n)
+			return "a target is not a node";
+		if (weighted && !safe_wcode(&p, end, g->cz_wbase))
+			return "a weight is cut short or larger than 32 bits";
+	}
+	*pp = p;
+	*vp = v;
+	return NULL;
+}
+
 /* Checks node u's bytes; returns its degree, or UINT64_MAX with a reason in why. */
 static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **why)
 {
@@ -79,8 +141,7 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 		return UINT64_MAX;
 	}
 	int64_t v = (int64_t)u + ordo_cz_unzigzag(h >> 2);
-	const bool srcrel = be & ORDO_CZ_SRCREL, weighted = g->cz_flags & ORDO_CZ_WEIGHTED,
-	           w8 = g->cz_flags & ORDO_CZ_W8;
+	const bool srcrel = be & ORDO_CZ_SRCREL, weighted = g->cz_flags & ORDO_CZ_WEIGHTED;
 	if (v < 0 || v >= (int64_t)g->n) {
 		*why = "a target is not a node";
 		return UINT64_MAX;
@@ -89,61 +150,11 @@ static uint64_t check_node(const struct ordo_graph *g, uint32_t u, const char **
 		*why = "a weight is cut short or larger than 32 bits";
 		return UINT64_MAX;
 	}
-	if (d >= ORDO_CZ_GROUP_MIN) {
-		for (uint64_t i = 1; i < d; i += 4) {
-			const unsigned k = d - i < 4 ? (unsigned)(d - i) : 4;
-			const unsigned head = 1 + (weighted && !w8);
-			if ((uint64_t)(end - p) < head) {
-				*why = "a group's control byte is missing";
-				return UINT64_MAX;
-			}
-			const unsigned ct = p[0], cw = head == 2 ? p[1] : 0;
-			p += head;
-			for (unsigned j = 0; j < k; j++) {
-				uint64_t gap;
-				if (!safe_le(&p, end, ((ct >> (2 * j)) & 3) + 1, &gap)) {
-					*why = "a group is cut short";
-					return UINT64_MAX;
-				}
-				v += (int64_t)gap;
-				if (v >= (int64_t)g->n) {
-					*why = "a target is not a node";
-					return UINT64_MAX;
-				}
-			}
-			for (unsigned j = 0; weighted && j < k; j++) {
-				uint64_t c;
-				if (!safe_le(&p, end, w8 ? 1 : ((cw >> (2 * j)) & 3) + 1, &c)) {
-					*why = "a group's weights are cut short";
-					return UINT64_MAX;
-				}
-				if (c > UINT32_MAX - (uint64_t)g->cz_wbase) {
-					*why = "a weight is larger than 32 bits";
-					return UINT64_MAX;
-				}
-			}
-		}
-	} else {
-		for (uint64_t i = 1; i < d; i++) {
-			if (!safe_varint(&p, end, &x)) {
-				*why = "a target is cut short or longer than 5 bytes";
-				return UINT64_MAX;
-			}
-			int64_t nv = srcrel ? (int64_t)u + ordo_cz_unzigzag(x) : v + (int64_t)x;
-			if (nv < v || x >> 33) {
-				*why = "its targets are out of order or out of range";
-				return UINT64_MAX;
-			}
-			v = nv;
-			if (v >= (int64_t)g->n) {
-				*why = "a target is not a node";
-				return UINT64_MAX;
-			}
-			if (weighted && !safe_wcode(&p, end, g->cz_wbase)) {
-				*why = "a weight is cut short or larger than 32 bits";
-				return UINT64_MAX;
-			}
-		}
+	const char *bad = d >= ORDO_CZ_GROUP_MIN ? check_groups(g, &p, end, d, &v)
+	                                         : check_varints(g, u, srcrel, &p, end, d, &v);
+	if (bad) {
+		*why = bad;
+		return UINT64_MAX;
 	}
 	/* what follows is padding: zero bytes, fewer than the block's alignment */
 	const uint64_t align = 1ull << ((be >> ORDO_CZ_SHIFT_AT) & 63);

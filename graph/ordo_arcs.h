@@ -7,7 +7,7 @@
 #ifndef ORDO_ARCS_H
 #define ORDO_ARCS_H
 
-#include "ordo_graph.h"
+#include "ordo_csr.h"
 
 /* The graph's part of an operator's prefetch pipeline (ordo_exec_opts.prefetch) for
  * node u, `ahead` (>= 2) tasks before it runs: a plain graph's arc range from 3 up, its

@@ -7,7 +7,7 @@
 #ifndef ORDO_EDGES_H
 #define ORDO_EDGES_H
 
-#include "ordo_graph.h"
+#include "ordo_csr.h"
 
 /* ---- Edge streams -------------------------------------------------------------
  * Readers and generators append arcs to chains of blocks; chains are concatenated in

@@ -5,7 +5,7 @@
 #ifndef ORDO_GEN_H
 #define ORDO_GEN_H
 
-#include "ordo_graph.h"
+#include "ordo_csr.h"
 
 /* ---- Generators (ordo-gen) -----------------------------------------------------
  * spec: "road:W=..,H=..,seed=..", "rmat:scale=..,ef=..,seed=..,wlo=..,whi=..",

@@ -5,7 +5,7 @@
 #ifndef ORDO_ORDER_H
 #define ORDO_ORDER_H
 
-#include "ordo_graph.h"
+#include "ordo_csr.h"
 
 /* ---- Node orders (reorder.c) ---- */
 enum ordo_order {

@@ -72,6 +72,62 @@ static bool sniff_gapbs(const unsigned char *buf, uint64_t len, uint64_t file_by
 	return !compressed && len >= HEAD && sg_decode(buf, file_bytes, NULL, &h);
 }
 
+/* The message for a header sg_decode refused: a bad flag, sizes out of range, or a file
+ * whose size is not the header's layout. */
+static int bad_header(const unsigned char *b, uint64_t size, const char *path, struct ordo_err *err)
+{
+	int64_t m, n;
+	memcpy(&m, b + 1, 8);
+	memcpy(&n, b + 9, 8);
+	return b[0] > 1 ? ordo_err_set(err, ORDO_EFORMAT,
+	                               "%s: byte 0: expected the directed flag, 0 or 1, found %u",
+	                               path, b[0])
+	       : (m < 0 || n < 0 || (uint64_t)n > ORDO_MAX_NODES || (uint64_t)m > (1ull << 40))
+	           ? ordo_err_set(err, ORDO_ERANGE,
+	                          "%s: byte 1: expected m and n within 0..2^40 and "
+	                          "0..%llu, found m = %lld, n = %lld",
+	                          path, (unsigned long long)ORDO_MAX_NODES, (long long)m,
+	                          (long long)n)
+	           : ordo_err_set(err, ORDO_EFORMAT,
+	                          "%s: byte 0: header says %s, n = %lld, m = %lld: expected "
+	                          "%llu bytes (.sg) or %llu (.wsg), the file has %llu "
+	                          "(truncated?)",
+	                          path, b[0] ? "directed" : "undirected", (long long)n,
+	                          (long long)m,
+	                          (unsigned long long)sg_bytes(b[0], (uint64_t)n, (uint64_t)m, 4),
+	                          (unsigned long long)sg_bytes(b[0], (uint64_t)n, (uint64_t)m, 8),
+	                          (unsigned long long)size);
+}
+
+/* A weighted file's {target, weight} pairs into g's two arrays, a chunk at a time, from
+ * byte `at`. */
+static int read_pairs(struct io_in *in, const char *path, struct ordo_graph *g, uint64_t m,
+                      uint64_t at, struct ordo_err *err)
+{
+	int rc = 0;
+	enum { CH = 1 << 16 };
+	uint32_t *pairs = malloc(8 * CH);
+	if (!pairs)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
+	for (uint64_t e = 0; !rc && e < m; e += CH) {
+		const uint64_t k = m - e < CH ? m - e : CH;
+		rc = io_read_exact(in, path, pairs, 8 * k, at + 8 * e, "the out-neighbours", err);
+		for (uint64_t i = 0; !rc && i < k; i++) {
+			g->dst[e + i] = pairs[2 * i];
+			g->w[e + i] = pairs[2 * i + 1];
+			if ((int32_t)pairs[2 * i + 1] < 0)
+				rc = ordo_err_set(
+				    err, ORDO_ERANGE,
+				    "%s: byte %llu: expected a non-negative weight for "
+				    "arc %llu, found %d",
+				    path, (unsigned long long)(at + 8 * (e + i) + 4),
+				    (unsigned long long)(e + i), (int32_t)pairs[2 * i + 1]);
+		}
+	}
+	free(pairs);
+	return rc;
+}
+
 static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load_opts *o,
                       struct ordo_graph **out, struct ordo_load_info *info, struct ordo_err *err)
 {
@@ -85,7 +141,6 @@ static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load
 		                    path);
 	const uint64_t size = info->file_bytes = io_in_file_bytes(in);
 	struct ordo_graph *g = NULL;
-	uint32_t *pairs = NULL;
 	unsigned char b[HEAD];
 	struct sg_head h = {.n = 0};
 	if (io_in_compressed(in))
@@ -93,31 +148,8 @@ static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load
 		                  "%s: a zstd-compressed GAPBS file; decompress it first", path);
 	if (!rc)
 		rc = io_read_exact(in, path, b, HEAD, 0, "the header (directed, m, n)", err);
-	if (!rc && !sg_decode(b, size, path, &h)) {
-		int64_t m, n;
-		memcpy(&m, b + 1, 8);
-		memcpy(&n, b + 9, 8);
-		rc =
-		    b[0] > 1
-		        ? ordo_err_set(err, ORDO_EFORMAT,
-		                       "%s: byte 0: expected the directed flag, 0 or 1, found %u",
-		                       path, b[0])
-		    : (m < 0 || n < 0 || (uint64_t)n > ORDO_MAX_NODES || (uint64_t)m > (1ull << 40))
-		        ? ordo_err_set(err, ORDO_ERANGE,
-		                       "%s: byte 1: expected m and n within 0..2^40 and "
-		                       "0..%llu, found m = %lld, n = %lld",
-		                       path, (unsigned long long)ORDO_MAX_NODES, (long long)m,
-		                       (long long)n)
-		        : ordo_err_set(
-		              err, ORDO_EFORMAT,
-		              "%s: byte 0: header says %s, n = %lld, m = %lld: expected "
-		              "%llu bytes (.sg) or %llu (.wsg), the file has %llu "
-		              "(truncated?)",
-		              path, b[0] ? "directed" : "undirected", (long long)n, (long long)m,
-		              (unsigned long long)sg_bytes(b[0], (uint64_t)n, (uint64_t)m, 4),
-		              (unsigned long long)sg_bytes(b[0], (uint64_t)n, (uint64_t)m, 8),
-		              (unsigned long long)size);
-	}
+	if (!rc && !sg_decode(b, size, path, &h))
+		rc = bad_header(b, size, path, err);
 	if (!rc)
 		rc = io_check_memory(path, "the graph", 8 * (h.n + 1) + (h.weighted ? 8 : 4) * h.m,
 		                     err);
@@ -141,29 +173,8 @@ static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load
 	at += 8 * (h.n + 1);
 	if (!rc && !h.weighted)
 		rc = io_read_exact(in, path, g->dst, 4 * h.m, at, "the out-neighbours", err);
-	if (!rc && h.weighted) {
-		/* {target, weight} pairs, split into the two arrays a chunk at a time */
-		enum { CH = 1 << 16 };
-		pairs = malloc(8 * CH);
-		if (!pairs)
-			rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-		for (uint64_t e = 0; !rc && e < h.m; e += CH) {
-			const uint64_t k = h.m - e < CH ? h.m - e : CH;
-			rc = io_read_exact(in, path, pairs, 8 * k, at + 8 * e, "the out-neighbours",
-			                   err);
-			for (uint64_t i = 0; !rc && i < k; i++) {
-				g->dst[e + i] = pairs[2 * i];
-				g->w[e + i] = pairs[2 * i + 1];
-				if ((int32_t)pairs[2 * i + 1] < 0)
-					rc = ordo_err_set(
-					    err, ORDO_ERANGE,
-					    "%s: byte %llu: expected a non-negative weight for "
-					    "arc %llu, found %d",
-					    path, (unsigned long long)(at + 8 * (e + i) + 4),
-					    (unsigned long long)(e + i), (int32_t)pairs[2 * i + 1]);
-			}
-		}
-	}
+	if (!rc && h.weighted)
+		rc = read_pairs(in, path, g, h.m, at, err);
 	for (uint64_t e = 0; !rc && e < h.m; e++)
 		if (g->dst[e] >= h.n)
 			rc = ordo_err_set(
@@ -173,7 +184,6 @@ static int read_gapbs(struct io_in *in, const char *path, const struct ordo_load
 			    path, (unsigned long long)(at + (h.weighted ? 8 : 4) * e),
 			    (unsigned long long)e, (unsigned long long)h.n, (int32_t)g->dst[e]);
 	/* the in-CSR of a directed file: its size was checked with the header; skipped */
-	free(pairs);
 	if (rc) {
 		ordo_graph_free(g);
 		return rc;

@@ -40,6 +40,62 @@ static bool word(const char **q, const char *e, char *out, size_t cap)
 	return k > 0;
 }
 
+/* The banner line, '%%MatrixMarket matrix coordinate FIELD SYMMETRY': 1, or an
+ * ORDO_E* code with msg set. */
+static int mtx_banner(struct mtx_st *st, const char *q, const char *e, char *msg)
+{
+	char w[5][32];
+	for (int i = 0; i < 5; i++)
+		word(&q, e, w[i], sizeof w[i]);
+	if (strcasecmp(w[0], "%%MatrixMarket") || strcasecmp(w[1], "matrix")) {
+		snprintf(msg, IO_MSG,
+		         "expected '%%%%MatrixMarket matrix ...' banner, found '%.40s'", w[0]);
+		return ORDO_EFORMAT;
+	}
+	if (strcasecmp(w[2], "coordinate")) {
+		snprintf(msg, IO_MSG,
+		         "expected the 'coordinate' (sparse) layout, found '%s' (dense "
+		         "arrays are not graphs)",
+		         w[2]);
+		return ORDO_EUNSUPPORTED;
+	}
+	if (!strcasecmp(w[3], "pattern"))
+		st->field = F_PATTERN;
+	else if (!strcasecmp(w[3], "integer"))
+		st->field = F_INTEGER;
+	else if (!strcasecmp(w[3], "real") || !strcasecmp(w[3], "double"))
+		st->field = F_REAL;
+	else if (!strcasecmp(w[3], "complex")) {
+		snprintf(msg, IO_MSG, "complex values cannot be edge weights");
+		return ORDO_EUNSUPPORTED;
+	} else {
+		snprintf(msg, IO_MSG, "expected field pattern|integer|real, found '%s'", w[3]);
+		return ORDO_EFORMAT;
+	}
+	if (!strcasecmp(w[4], "general"))
+		st->symmetric = false;
+	else if (!strcasecmp(w[4], "symmetric"))
+		st->symmetric = true;
+	else if (!strcasecmp(w[4], "skew-symmetric") || !strcasecmp(w[4], "hermitian")) {
+		snprintf(msg, IO_MSG,
+		         "%s matrices are not supported (implied negative or complex weights)",
+		         w[4]);
+		return ORDO_EUNSUPPORTED;
+	} else {
+		snprintf(msg, IO_MSG, "expected symmetry general|symmetric, found '%s'", w[4]);
+		return ORDO_EFORMAT;
+	}
+	if (st->field == F_REAL && st->real_mode == ORDO_MTX_REAL_REJECT) {
+		snprintf(msg, IO_MSG,
+		         "real values need an explicit conversion to integer weights: "
+		         "--mtx-real round or --mtx-real scale:FACTOR");
+		return ORDO_EUNSUPPORTED;
+	}
+	st->fmt->weighted_chain = st->field != F_PATTERN;
+	st->state = 1;
+	return 1;
+}
+
 static int mtx_header(void *vst, const char *p, const char *e, uint64_t line, char *msg)
 {
 	struct mtx_st *st = vst;
@@ -54,62 +110,8 @@ static int mtx_header(void *vst, const char *p, const char *e, uint64_t line, ch
 	if (st->state == 2)
 		return 0;
 	const char *q = p;
-	char w[5][32];
-	if (st->state == 0) {
-		for (int i = 0; i < 5; i++)
-			word(&q, e, w[i], sizeof w[i]);
-		if (strcasecmp(w[0], "%%MatrixMarket") || strcasecmp(w[1], "matrix")) {
-			snprintf(msg, IO_MSG,
-			         "expected '%%%%MatrixMarket matrix ...' banner, found '%.40s'",
-			         w[0]);
-			return ORDO_EFORMAT;
-		}
-		if (strcasecmp(w[2], "coordinate")) {
-			snprintf(msg, IO_MSG,
-			         "expected the 'coordinate' (sparse) layout, found '%s' (dense "
-			         "arrays are not graphs)",
-			         w[2]);
-			return ORDO_EUNSUPPORTED;
-		}
-		if (!strcasecmp(w[3], "pattern"))
-			st->field = F_PATTERN;
-		else if (!strcasecmp(w[3], "integer"))
-			st->field = F_INTEGER;
-		else if (!strcasecmp(w[3], "real") || !strcasecmp(w[3], "double"))
-			st->field = F_REAL;
-		else if (!strcasecmp(w[3], "complex")) {
-			snprintf(msg, IO_MSG, "complex values cannot be edge weights");
-			return ORDO_EUNSUPPORTED;
-		} else {
-			snprintf(msg, IO_MSG, "expected field pattern|integer|real, found '%s'",
-			         w[3]);
-			return ORDO_EFORMAT;
-		}
-		if (!strcasecmp(w[4], "general"))
-			st->symmetric = false;
-		else if (!strcasecmp(w[4], "symmetric"))
-			st->symmetric = true;
-		else if (!strcasecmp(w[4], "skew-symmetric") || !strcasecmp(w[4], "hermitian")) {
-			snprintf(
-			    msg, IO_MSG,
-			    "%s matrices are not supported (implied negative or complex weights)",
-			    w[4]);
-			return ORDO_EUNSUPPORTED;
-		} else {
-			snprintf(msg, IO_MSG, "expected symmetry general|symmetric, found '%s'",
-			         w[4]);
-			return ORDO_EFORMAT;
-		}
-		if (st->field == F_REAL && st->real_mode == ORDO_MTX_REAL_REJECT) {
-			snprintf(msg, IO_MSG,
-			         "real values need an explicit conversion to integer weights: "
-			         "--mtx-real round or --mtx-real scale:FACTOR");
-			return ORDO_EUNSUPPORTED;
-		}
-		st->fmt->weighted_chain = st->field != F_PATTERN;
-		st->state = 1;
-		return 1;
-	}
+	if (st->state == 0)
+		return mtx_banner(st, q, e, msg);
 	q = io_skip_ws(q, e);
 	if (q == e || *q == '%')
 		return 1;

@@ -83,6 +83,50 @@ static inline __attribute__((always_inline)) void peel_level(const struct ordo_g
 	p->peeled += p->n;
 }
 
+/* A level's scan of one thread's segment: the nodes of core k into its buffer, the
+ * segment compacted to those above k, and the smallest degree above k. */
+static void scan_level(struct peel_thread *me, uint32_t *rem, _Atomic uint32_t *core, uint32_t k)
+{
+	me->n = 0;
+	me->min_above = UINT32_MAX;
+	uint32_t keep = 0;
+	for (uint32_t i = 0; i < me->len; i++) {
+		const uint32_t v = rem[me->lo + i];
+		const uint32_t d = atomic_load_explicit(&core[v], memory_order_relaxed);
+		if (d == k) {
+			if (!buf_push(me, v))
+				break;
+		} else if (d > k) {
+			rem[me->lo + keep++] = v;
+			me->min_above = d < me->min_above ? d : me->min_above;
+		}
+	}
+	me->len = keep;
+	/* what the others read before peeling, which changes n and grow_failed */
+	me->scan_n = me->n;
+	me->scan_failed = me->grow_failed;
+}
+
+static void peel_stats(struct ordo_kcore_stats *st, const struct peel_thread *pt, int T,
+                       double seconds, uint32_t levels)
+{
+	memset(st, 0, sizeof *st);
+	st->seconds = seconds;
+	st->levels = levels;
+	st->threads = T;
+	uint64_t *per = malloc((size_t)T * sizeof *per);
+	for (int i = 0; i < T; i++) {
+		st->peeled += pt[i].peeled;
+		st->arcs += pt[i].arcs;
+		st->undone += pt[i].undone;
+		if (per)
+			per[i] = pt[i].peeled + pt[i].arcs + pt[i].undone;
+	}
+	if (per)
+		ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
+	free(per);
+}
+
 int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo,
                     _Atomic uint32_t *core, struct ordo_kcore_stats *st, struct ordo_err *err)
 {
@@ -119,26 +163,7 @@ int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo
 		}
 #pragma omp barrier
 		while (got == T && done < n && !oom) {
-			/* scan: this level's nodes, the segment compacted to those above k */
-			me->n = 0;
-			me->min_above = UINT32_MAX;
-			uint32_t keep = 0;
-			for (uint32_t i = 0; i < me->len; i++) {
-				const uint32_t v = rem[me->lo + i];
-				const uint32_t d =
-				    atomic_load_explicit(&core[v], memory_order_relaxed);
-				if (d == k) {
-					if (!buf_push(me, v))
-						break;
-				} else if (d > k) {
-					rem[me->lo + keep++] = v;
-					me->min_above = d < me->min_above ? d : me->min_above;
-				}
-			}
-			me->len = keep;
-			/* what the others read before peeling, which changes n and grow_failed */
-			me->scan_n = me->n;
-			me->scan_failed = me->grow_failed;
+			scan_level(me, rem, core, k);
 #pragma omp barrier
 			bool empty = true, short_of_memory = false;
 			uint32_t next = UINT32_MAX;
@@ -171,23 +196,8 @@ int ordo_kcore_peel(const struct ordo_graph *g, const struct ordo_topology *topo
 		rc = ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T, got);
 	else if (oom)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for k-core peeling");
-	else if (st) {
-		memset(st, 0, sizeof *st);
-		st->seconds = ordo_now() - t0;
-		st->levels = levels;
-		st->threads = T;
-		uint64_t *per = malloc((size_t)T * sizeof *per);
-		for (int i = 0; i < T; i++) {
-			st->peeled += pt[i].peeled;
-			st->arcs += pt[i].arcs;
-			st->undone += pt[i].undone;
-			if (per)
-				per[i] = pt[i].peeled + pt[i].arcs + pt[i].undone;
-		}
-		if (per)
-			ordo_spread(per, (size_t)T, &st->work_min, &st->work_median, &st->work_max);
-		free(per);
-	}
+	else if (st)
+		peel_stats(st, pt, T, ordo_now() - t0, levels);
 	for (int i = 0; i < T; i++)
 		free(pt[i].buf);
 	free(pt);

@@ -46,6 +46,44 @@
 
 #include "mst_internal.h"
 
+/* The merge's lists: the small root's arcs become the big one's (big and small both
+ * locked, the new size bsize + smsize): its segments join the big one's array (past
+ * MST_GROW_MAX nodes), its segment fronts the big one's candidates (past MST_STALE_MAX),
+ * and its ring of segments is spliced into the big one's. */
+static inline void join_arcs(struct ordo_mst *m, uint32_t big, uint32_t bsize, uint32_t small,
+                             uint32_t smsize)
+{
+	struct mst_node *nd = m->node, *B = &nd[big], *S = &nd[small];
+	const uint32_t size = bsize + smsize;
+	/* only a component past MST_STALE_MAX nodes has candidates, past MST_GROW_MAX an
+	 * array: a merge of small ones reads neither slot */
+	const uint32_t cs = bsize > MST_STALE_MAX ? m->cslot[big] : NIL;
+	const uint32_t at = size > MST_GROW_MAX ? mst_segs_join(m, big, bsize, small, smsize) : NIL;
+	if (cs != NIL && m->cand[cs].valid) { /* S's fronts join B's candidates */
+		if (at != NIL) {              /* from where S's segments now stand in B's array */
+			const struct mst_segs *BL = segs_of(m, big);
+			for (uint32_t i = at; i < BL->n; i++)
+				if (nd[BL->id[i]].n)
+					mst_cand_add(&m->cand[cs], nd, BL->id[i]);
+		} else if (S->head != NIL) {
+			uint32_t x = S->head;
+			do {
+				if (nd[x].n)
+					mst_cand_add(&m->cand[cs], nd, x);
+				x = nd[x].next;
+			} while (x != S->head);
+		}
+	}
+	if (B->head == NIL) {
+		B->head = S->head;
+	} else if (S->head != NIL) { /* splice the rings */
+		const uint32_t t = nd[B->head].next;
+		nd[B->head].next = nd[S->head].next;
+		nd[S->head].next = t;
+	}
+	S->head = NIL;
+}
+
 static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint64_t prio,
                            uint64_t *counted)
 {
@@ -115,33 +153,7 @@ merge:;
 	struct mst_node *B = &nd[big], *S = &nd[small];
 	const uint32_t bsize = keep_r ? rsize : ssize, smsize = keep_r ? ssize : rsize;
 	const uint32_t size = rsize + ssize; /* below 2^31: node ids are 32-bit */
-	/* only a component past MST_STALE_MAX nodes has candidates, past MST_GROW_MAX an
-	 * array: a merge of small ones reads neither slot */
-	const uint32_t cs = bsize > MST_STALE_MAX ? m->cslot[big] : NIL;
-	const uint32_t at = size > MST_GROW_MAX ? mst_segs_join(m, big, bsize, small, smsize) : NIL;
-	if (cs != NIL && m->cand[cs].valid) { /* S's fronts join B's candidates */
-		if (at != NIL) {              /* from where S's segments now stand in B's array */
-			const struct mst_segs *BL = segs_of(m, big);
-			for (uint32_t i = at; i < BL->n; i++)
-				if (nd[BL->id[i]].n)
-					mst_cand_add(&m->cand[cs], nd, BL->id[i]);
-		} else if (S->head != NIL) {
-			uint32_t x = S->head;
-			do {
-				if (nd[x].n)
-					mst_cand_add(&m->cand[cs], nd, x);
-				x = nd[x].next;
-			} while (x != S->head);
-		}
-	}
-	if (B->head == NIL) {
-		B->head = S->head;
-	} else if (S->head != NIL) { /* splice the rings */
-		const uint32_t t = nd[B->head].next;
-		nd[B->head].next = nd[S->head].next;
-		nd[S->head].next = t;
-	}
-	S->head = NIL;
+	join_arcs(m, big, bsize, small, smsize);
 	(*counted)++; /* a merge */
 	atomic_store_explicit(&B->lsize, size | LOCKED, memory_order_relaxed);
 	m->pick[small] = best;

@@ -391,6 +391,74 @@ static void *owned_copy(PyArrayObject *a)
  * on copies of the arrays (copy) or on the arrays themselves, which are then read-only
  * while the graph holds them (and `views`: the caller's arrays they view), and checked
  * again before each run (revalidate). */
+/* from_csr's checks of the caller's arrays (n + 1 offsets rising from 0 to m, targets
+ * below n, one weight per arc); false with ValueError set. */
+static bool csr_valid(const uint64_t *off, uint64_t np, const uint32_t *dst, uint64_t m,
+                      PyArrayObject *wa, unsigned long n)
+{
+	if (wa && (uint64_t)PyArray_SIZE(wa) != m) {
+		PyErr_Format(PyExc_ValueError, "weights has %lld entries, indices %llu",
+		             (long long)PyArray_SIZE(wa), (unsigned long long)m);
+		return false;
+	}
+	if (np != (uint64_t)n + 1 || off[0] != 0 || off[n] != m) {
+		PyErr_Format(PyExc_ValueError,
+		             "indptr runs from %llu to %llu over %llu entries; expected 0 to "
+		             "len(indices) = %llu over n + 1 = %lu",
+		             (unsigned long long)(np ? off[0] : 0),
+		             (unsigned long long)(np ? off[np - 1] : 0), (unsigned long long)np,
+		             (unsigned long long)m, n + 1);
+		return false;
+	}
+	for (unsigned long u = 0; u < n; u++)
+		if (off[u + 1] < off[u]) {
+			PyErr_Format(PyExc_ValueError, "indptr decreases at %lu (%llu then %llu)",
+			             u, (unsigned long long)off[u], (unsigned long long)off[u + 1]);
+			return false;
+		}
+	for (uint64_t i = 0; i < m; i++)
+		if (dst[i] >= n) {
+			PyErr_Format(PyExc_ValueError,
+			             "indices[%llu] = %u: out of range for %lu nodes",
+			             (unsigned long long)i, dst[i], n);
+			return false;
+		}
+	return true;
+}
+
+/* A graph g on the caller's arrays (objs: indptr, indices, weights or None; arrs: their
+ * arrays, weights NULL), which it keeps alive and makes read-only while it holds them,
+ * with the caller's own `views` of them. */
+static PyObject *borrowed_graph(struct ordo_graph *g, PyObject *const objs[3],
+                                PyArrayObject *const arrs[3], PyObject *views)
+{
+	g->off = PyArray_DATA(arrs[0]);
+	g->dst = PyArray_DATA(arrs[1]);
+	g->w = arrs[2] ? PyArray_DATA(arrs[2]) : NULL;
+	PyObject *refs = Py_BuildValue("(OOO)", objs[0], objs[1], objs[2]);
+	if (!refs) {
+		free(g);
+		return NULL;
+	}
+	GraphObject *r = graph_new(g, false, refs);
+	Py_DECREF(refs);
+	/* read-only while held, with the arrays they view: a write through them (or views
+	 * made from them later) raises in Python instead of changing the graph under ordo */
+	if (r && !(r->made_ro = PyList_New(0))) {
+		Py_DECREF(r);
+		return NULL;
+	}
+	for (int i = 0; r && i < 3; i++)
+		if (arrs[i] && make_read_only(arrs[i], r->made_ro) < 0)
+			Py_CLEAR(r);
+	for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(views); i++) {
+		PyObject *v = PyTuple_GET_ITEM(views, i);
+		if (PyArray_Check(v) && make_read_only((PyArrayObject *)v, r->made_ro) < 0)
+			Py_CLEAR(r);
+	}
+	return (PyObject *)r;
+}
+
 static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 {
 	(void)mod;
@@ -414,33 +482,8 @@ static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 	const uint32_t *dst = PyArray_DATA(ia);
 	const uint64_t m = (uint64_t)PyArray_SIZE(ia);
 	const uint64_t np = (uint64_t)PyArray_SIZE(pa);
-	if (wa && (uint64_t)PyArray_SIZE(wa) != m) {
-		PyErr_Format(PyExc_ValueError, "weights has %lld entries, indices %llu",
-		             (long long)PyArray_SIZE(wa), (unsigned long long)m);
+	if (!csr_valid(off, np, dst, m, wa, n))
 		return NULL;
-	}
-	if (np != (uint64_t)n + 1 || off[0] != 0 || off[n] != m) {
-		PyErr_Format(PyExc_ValueError,
-		             "indptr runs from %llu to %llu over %llu entries; expected 0 to "
-		             "len(indices) = %llu over n + 1 = %lu",
-		             (unsigned long long)(np ? off[0] : 0),
-		             (unsigned long long)(np ? off[np - 1] : 0), (unsigned long long)np,
-		             (unsigned long long)m, n + 1);
-		return NULL;
-	}
-	for (unsigned long u = 0; u < n; u++)
-		if (off[u + 1] < off[u]) {
-			PyErr_Format(PyExc_ValueError, "indptr decreases at %lu (%llu then %llu)",
-			             u, (unsigned long long)off[u], (unsigned long long)off[u + 1]);
-			return NULL;
-		}
-	for (uint64_t i = 0; i < m; i++)
-		if (dst[i] >= n) {
-			PyErr_Format(PyExc_ValueError,
-			             "indices[%llu] = %u: out of range for %lu nodes",
-			             (unsigned long long)i, dst[i], n);
-			return NULL;
-		}
 	bool sym = PyObject_IsTrue(so) == 1;
 	if (so == Py_None) { /* the library's check, on a view of the caller's arrays */
 		const struct ordo_graph view = {.n = (uint32_t)n,
@@ -468,32 +511,8 @@ static PyObject *py_from_csr(PyObject *mod, PyObject *args)
 		}
 		return (PyObject *)graph_new(g, true, NULL);
 	}
-	g->off = (uint64_t *)off;
-	g->dst = (uint32_t *)dst;
-	g->w = wa ? (uint32_t *)PyArray_DATA(wa) : NULL;
-	PyObject *refs = Py_BuildValue("(OOO)", po, io, wo);
-	if (!refs) {
-		free(g);
-		return NULL;
-	}
-	GraphObject *r = graph_new(g, false, refs);
-	Py_DECREF(refs);
-	/* read-only while held, with the arrays they view: a write through them (or views
-	 * made from them later) raises in Python instead of changing the graph under ordo */
-	if (r && !(r->made_ro = PyList_New(0))) {
-		Py_DECREF(r);
-		return NULL;
-	}
-	PyArrayObject *arrs[3] = {pa, ia, wa};
-	for (int i = 0; r && i < 3; i++)
-		if (arrs[i] && make_read_only(arrs[i], r->made_ro) < 0)
-			Py_CLEAR(r);
-	for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(views); i++) {
-		PyObject *v = PyTuple_GET_ITEM(views, i);
-		if (PyArray_Check(v) && make_read_only((PyArrayObject *)v, r->made_ro) < 0)
-			Py_CLEAR(r);
-	}
-	return (PyObject *)r;
+	return borrowed_graph(g, (PyObject *[]){po, io, wo}, (PyArrayObject *[]){pa, ia, wa},
+	                      views);
 }
 
 /* A borrowed graph's arrays checked again (offsets monotone from 0 to m, every id
