@@ -497,6 +497,26 @@ int ordo_cli_parse_double(const char *opt, const char *arg, bool zero_ok, double
 	return 0;
 }
 
+int ordo_cli_parse_choice(const char *opt, const char *arg, const char *const *names, int *out,
+                          struct ordo_err *err)
+{
+	int k = 0;
+	for (; names[k]; k++)
+		if (arg && !strcmp(arg, names[k])) {
+			*out = k;
+			return 0;
+		}
+	char list[256] = "";
+	size_t at = 0;
+	for (int i = 0; i < k && at < sizeof list; i++)
+		at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+		                       i == 0       ? ""
+		                       : i == k - 1 ? " or "
+		                                    : ", ",
+		                       names[i]);
+	return ordo_err_set(err, ORDO_EINVAL, "%s %s: expected %s", opt, arg ? arg : "", list);
+}
+
 bool ordo_cli_int(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
                   int64_t *out)
 {

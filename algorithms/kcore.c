@@ -36,18 +36,16 @@ static const struct kcore_options kcore_option_defaults = {.algo = -1};
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	(void)key;
-	struct kcore_options *o = opts;
-	o->algo = !strcmp(arg, "peel") ? ALGO_PEEL : !strcmp(arg, "bounds") ? ALGO_BOUNDS : -2;
-	if (o->algo == -2)
-		return ordo_err_set(err, ORDO_EINVAL, "--algo %s: expected peel or bounds", arg);
-	return 0;
+	static const char *const algos[] = {"peel", "bounds", NULL};
+	return ordo_cli_parse_choice("--algo", arg, algos, &((struct kcore_options *)opts)->algo,
+	                             err);
 }
 
 /* The algorithm a run takes: --algo's, else bounds when --wl is given, else peeling. */
 static int algo_of(const void *opts, bool wl_given)
 {
-	const int algo = ((const struct kcore_options *)opts)->algo;
-	return algo >= 0 ? algo : wl_given ? ALGO_BOUNDS : ALGO_PEEL;
+	return ordo_app_algo(((const struct kcore_options *)opts)->algo, wl_given, ALGO_BOUNDS,
+	                     ALGO_PEEL);
 }
 
 /* Peeling runs in rounds of its own; the bounds operator runs on the scheduler. */

@@ -161,6 +161,14 @@ static inline int ordo_app_answer_one(struct ordo_app_array *out, int max, const
 	return 1;
 }
 
+/* For an app with an algorithm of its own besides its scheduler-driven one (kcore's
+ * peeling, cc's Afforest): the one a run takes is `given` (>= 0: the user's choice),
+ * else the scheduler-driven one when --wl was given, else its own. */
+static inline int ordo_app_algo(int given, bool wl_given, int scheduled, int own)
+{
+	return given >= 0 ? given : wl_given ? scheduled : own;
+}
+
 /* Runs the whole binary; returns the exit status (0, 1 on a failed verification, 2 on
  * bad usage or input, 3 on I/O or memory failure). */
 int ordo_app_main(const struct ordo_app_kernel *k, int argc, char **argv);

@@ -75,6 +75,10 @@ int ordo_cli_parse_int(const char *opt, const char *arg, int64_t lo, int64_t hi,
                        struct ordo_err *err);
 int ordo_cli_parse_double(const char *opt, const char *arg, bool zero_ok, double *out,
                           struct ordo_err *err);
+/* arg as one of `names` (NULL-terminated): *out its index, or ORDO_EINVAL with a message
+ * naming the option and listing the names ("--algo x: expected peel or bounds"). */
+int ordo_cli_parse_choice(const char *opt, const char *arg, const char *const *names, int *out,
+                          struct ordo_err *err);
 
 extern const char *ordo_cli_prog;
 

@@ -45,7 +45,9 @@
 	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */              \
 	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */   \
 	X(KCORE_LOWER)    /* kcore: lowering an estimate or a peeling degree, and re-checking */ \
-	X(KCORE_SUPPORT)  /* kcore: before a run folds its support count back */
+	X(KCORE_SUPPORT)  /* kcore: before a run folds its support count back */                 \
+	X(CC_WAKE)        /* cc: between a look at a root and linking it, a label's fall and */  \
+	                  /* its wake-up, a task's claim and its read of the label */
 
 enum ordo_perturb_point {
 #define ORDO_PP_ENUM(name) ORDO_PP_##name,

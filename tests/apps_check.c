@@ -8,6 +8,7 @@
 
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
+#include "ordo_cc.h"
 #include "ordo_edges.h"
 #include "ordo_kcore.h"
 #include "ordo_mst.h"
@@ -449,6 +450,97 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 		rc = kcore_peel_all(g, what, maxT, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.core);
+	return rc;
+}
+
+/* ---- connected components ---- */
+
+struct cc_job {
+	const struct ordo_graph *g;
+	uint32_t *ref;
+	_Atomic uint32_t *label;
+	uint64_t active; /* nodes with arcs: label propagation runs each once at least */
+};
+
+static int cc_verdict(const struct cc_job *j, char *msg, size_t cap)
+{
+	struct ordo_check c;
+	ordo_check_init(&c);
+	ordo_cc_check(j->g, j->label, j->ref, &c);
+	if (!c.pass)
+		return FAIL("%llu mismatches (first: %s)", (unsigned long long)c.mismatches,
+		            c.first);
+	return 0;
+}
+
+static int cc_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct cc_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	if (ordo_cc_lp(j->g, wl, o, j->label, &st, &e))
+		return FAIL("%s", e.msg);
+	if (cc_verdict(j, msg, cap))
+		return -1;
+	if (st.tasks - st.empty < j->active)
+		return FAIL("%llu useful tasks for %llu nodes with arcs",
+		            (unsigned long long)(st.tasks - st.empty),
+		            (unsigned long long)j->active);
+	return 0;
+}
+
+/* Afforest at 1, 2, 4 and maxT threads, with 0 (every arc linked), 1 and 2 sampling
+ * rounds, each twice (the links race differently): the labels, and every node counted
+ * once with each arc it linked along. */
+static int cc_afforest_all(const char *what, int maxT, struct cc_job *j, char *msg, size_t cap)
+{
+	for (int T = 1; T <= maxT; T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2)
+		for (unsigned rounds = 0; rounds <= 2; rounds++)
+			for (int rep = 0; rep < 2; rep++) {
+				struct ordo_err e = {0};
+				struct ordo_topology topo;
+				if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
+					return FAIL("topology: %s", e.msg);
+				struct ordo_cc_stats st;
+				int rc = ordo_cc_afforest(j->g, &topo, rounds, j->label, &st, &e);
+				ordo_topology_free(&topo);
+				if (rc)
+					return FAIL("%s, Afforest at %d threads: %s", what, T,
+					            e.msg);
+				char inner[300];
+				if (cc_verdict(j, inner, sizeof inner))
+					return FAIL("%s, Afforest (%u rounds) at %d threads: %s",
+					            what, rounds, T, inner);
+				if (st.arcs > j->g->m || (rounds == 0 && st.arcs != j->g->m) ||
+				    st.work_max > j->g->n + st.arcs)
+					return FAIL(
+					    "%s, Afforest (%u rounds) at %d threads: %llu arcs "
+					    "linked of %llu",
+					    what, rounds, T, (unsigned long long)st.arcs,
+					    (unsigned long long)j->g->m);
+			}
+	return 0;
+}
+
+int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap)
+{
+	struct cc_job j = {g, malloc((g->n + 1) * sizeof *j.ref),
+	                   malloc((g->n + 1) * sizeof *j.label), 0};
+	struct ordo_err e = {0};
+	uint64_t k;
+	int rc;
+	for (uint32_t v = 0; v < g->n; v++)
+		j.active += ordo_graph_degree(g, v) > 0;
+	if (!j.ref || !j.label)
+		rc = FAIL("%s: out of memory", what);
+	else if (ordo_cc_seq(g, j.ref, &k, &e))
+		rc = FAIL("%s: %s", what, e.msg);
+	else if (!(rc = every_scheduler(what, maxT, cc_one, &j, msg, cap)))
+		rc = cc_afforest_all(what, maxT, &j, msg, cap);
+	free(j.ref);
+	free((void *)j.label);
 	return rc;
 }
 

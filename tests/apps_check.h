@@ -27,6 +27,9 @@ int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 /* k-core numbers (g symmetric) against Batagelj-Zaversnik: every scheduler with the
  * bounds operator, then level-synchronous peeling. */
 int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
+/* Connected components (g symmetric) against union-find: every scheduler with label
+ * propagation, then Afforest with 0, 1 and 2 sampling rounds. */
+int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 
 /* A ladder of H rails of W nodes (arcs of weight 1 along a rail, all ties) joined by
  * rungs heavier further along (1000 + column), symmetric. A rail of a few thousand

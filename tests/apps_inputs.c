@@ -56,6 +56,8 @@ static void apps_on(const struct ordo_graph *g, const struct ordo_graph *s, cons
 	report(apps_mst_all(s, name, maxT, msg, sizeof msg), what, msg);
 	snprintf(what, sizeof what, "kcore on %s", name);
 	report(apps_kcore_all(s, name, maxT, msg, sizeof msg), what, msg);
+	snprintf(what, sizeof what, "cc on %s", name);
+	report(apps_cc_all(s, name, maxT, msg, sizeof msg), what, msg);
 }
 
 /* Every app on the plain graph, then on its compressed copy, whose sequential answers

@@ -16,7 +16,7 @@
  *   perturb_main [--seeds N] [--first S] [--threads T] [--rate R] [--only PART]...
  *                [SPEC-PREFIX...]
  * Defaults: 20 seeds from 1, T = 4, rate 64 delays per 1024 visits, every part
- * (PART: conformance, bfs, mst, kcore); SPEC-PREFIX limits the conformance part's
+ * (PART: conformance, bfs, mst, kcore, cc); SPEC-PREFIX limits the conformance part's
  * schedulers (the apps always run every registered one).
  */
 #include <stdio.h>
@@ -54,7 +54,7 @@ static int conformance(const char *spec, int T, char *msg, size_t cap)
 	return rc;
 }
 
-enum { P_CONF = 1, P_BFS = 2, P_MST = 4, P_KCORE = 8, P_ALL = 15 };
+enum { P_CONF = 1, P_BFS = 2, P_MST = 4, P_KCORE = 8, P_CC = 16, P_ALL = 31 };
 
 /* BFS on a road graph, MST and k-core on its symmetric form and on an R-MAT graph;
  * MST also on an R-MAT graph whose giant component holds thousands of segments, so that
@@ -88,6 +88,8 @@ static int apps(uint64_t seed, int T, unsigned parts, char *msg, size_t cap)
 			rc = apps_mst_all(s, specs[k], T, msg, cap);
 		if (!rc && (parts & P_KCORE) && k < 2)
 			rc = apps_kcore_all(s, specs[k], T, msg, cap);
+		if (!rc && (parts & P_CC) && k < 2)
+			rc = apps_cc_all(s, specs[k], T, msg, cap);
 		ordo_graph_free(g);
 		ordo_graph_free(s);
 		if (rc)
@@ -113,7 +115,7 @@ int main(int argc, char **argv)
 	int nprefix = 0;
 	unsigned parts = 0;
 	const char *prefix[32];
-	static const char *const part_names[] = {"conformance", "bfs", "mst", "kcore"};
+	static const char *const part_names[] = {"conformance", "bfs", "mst", "kcore", "cc"};
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--seeds") && a + 1 < argc)
 			seeds = strtoull(argv[++a], NULL, 10);
@@ -126,12 +128,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
 			const char *want = argv[++a];
 			unsigned bit = 0;
-			for (unsigned k = 0; k < 4; k++)
+			for (unsigned k = 0; k < 5; k++)
 				bit |= strcmp(want, part_names[k]) ? 0 : 1u << k;
 			if (!bit) {
 				fprintf(stderr,
 				        "perturb_main: --only %s: expected conformance, bfs, "
-				        "mst or kcore\n",
+				        "mst, kcore or cc\n",
 				        want);
 				return 2;
 			}
@@ -139,7 +141,7 @@ int main(int argc, char **argv)
 		} else if (argv[a][0] == '-' || nprefix == 32) {
 			fprintf(stderr,
 			        "usage: %s [--seeds N] [--first S] [--threads T] [--rate R] "
-			        "[--only conformance|bfs|mst|kcore]... [SPEC-PREFIX...]\n",
+			        "[--only conformance|bfs|mst|kcore|cc]... [SPEC-PREFIX...]\n",
 			        argv[0]);
 			return 2;
 		} else
@@ -176,10 +178,10 @@ int main(int argc, char **argv)
 		for (int p = 0; p < ORDO_PP_COUNT; p++)
 			visits[p] += ordo_perturb_visits((enum ordo_perturb_point)p);
 		delays += ordo_perturb_delays();
-		printf("seed %llu: %d schedulers x 6 checks%s%s%s: %s (%llu delays so far)\n",
+		printf("seed %llu: %d schedulers x 6 checks%s%s%s%s: %s (%llu delays so far)\n",
 		       (unsigned long long)seed, specs, parts & P_BFS ? ", bfs" : "",
 		       parts & P_MST ? ", mst" : "", parts & P_KCORE ? ", kcore" : "",
-		       bad ? "FAIL" : "ok", (unsigned long long)delays);
+		       parts & P_CC ? ", cc" : "", bad ? "FAIL" : "ok", (unsigned long long)delays);
 		fflush(stdout);
 		failures += bad;
 	}

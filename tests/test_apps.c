@@ -1,6 +1,6 @@
 /*
- * The apps beside sssp: BFS, A*, MST and k-core. Hand-computed answers on the tiny fixture,
- * the properties the heuristic must have, then the parallel operators with every
+ * The apps beside sssp: BFS, A*, MST, k-core and connected components. Hand-computed answers on the
+ * tiny fixture, the properties the heuristic must have, then the parallel operators with every
  * registered scheduler on generated graphs, each run verified against its exact
  * sequential baseline (apps_check.c; the real graphs are in apps_inputs.c).
  */
@@ -12,6 +12,7 @@
 #include "apps_check.h"
 #include "ordo_astar.h"
 #include "ordo_bfs.h"
+#include "ordo_cc.h"
 #include "ordo_io.h"
 #include "ordo_kcore.h"
 #include "ordo_mst.h"
@@ -309,21 +310,70 @@ Test(kcore, out_of_order_peeling_is_still_exact)
 	ordo_graph_free(g);
 }
 
-Test(kcore, every_scheduler_on_generated_graphs, .timeout = 600)
+/* fn (an apps_*_all of a symmetric graph) with every scheduler up to 16 threads on the
+ * symmetrised graph of each generator spec */
+static void on_symmetrised(const char *const *specs, size_t count,
+                           int (*fn)(const struct ordo_graph *, const char *, int, char *, size_t))
 {
-	const char *specs[] = {"rmat:scale=12,ef=8", "road:W=100,H=80,seed=3",
-	                       "grid:W=40,H=30,lo=1,hi=1"};
-	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+	for (size_t i = 0; i < count; i++) {
 		struct ordo_graph *g, *s;
 		struct ordo_err e = {0};
 		struct ordo_build_stats bs;
 		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
 		cr_assert_eq(ordo_graph_symmetrized(g, 2, &s, &bs, &e), 0);
 		char msg[512];
-		cr_assert_eq(apps_kcore_all(s, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(fn(s, specs[i], 16, msg, sizeof msg), 0, "%s", msg);
 		ordo_graph_free(s);
 		ordo_graph_free(g);
 	}
+}
+
+Test(kcore, every_scheduler_on_generated_graphs, .timeout = 600)
+{
+	const char *specs[] = {"rmat:scale=12,ef=8", "road:W=100,H=80,seed=3",
+	                       "grid:W=40,H=30,lo=1,hi=1"};
+	on_symmetrised(specs, sizeof specs / sizeof *specs, apps_kcore_all);
+}
+
+Test(cc, hand_computed_components)
+{
+	/* {0,1,2} a triangle, {3,4,5,6,7} a star around 7, {8} alone, {9,10} a pair, {11} a
+	 * self-loop only: labels are each component's smallest id */
+	struct ordo_graph *g = edges("parts", "0 1\n1 2\n2 0\n7 3\n7 4\n7 5\n7 6\n10 9\n11 11\n");
+	uint32_t label[12];
+	uint64_t k;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_cc_seq(g, label, &k, &e), 0);
+	const uint32_t want[12] = {0, 0, 0, 3, 3, 3, 3, 3, 8, 9, 9, 11};
+	for (int v = 0; v < 12; v++)
+		cr_expect_eq(label[v], want[v], "node %d: label %u", v, label[v]);
+	cr_expect_eq(k, 5, "%llu components", (unsigned long long)k);
+	/* the check catches a wrong label, and counts */
+	_Atomic uint32_t par[12];
+	for (int v = 0; v < 12; v++)
+		par[v] = want[v];
+	struct ordo_check c;
+	ordo_check_init(&c);
+	ordo_cc_check(g, par, label, &c);
+	cr_expect(c.pass);
+	uint64_t fig;
+	cr_expect(ordo_check_get(&c, "largest", &fig) && fig == 5);
+	par[5] = 0;
+	ordo_check_init(&c);
+	ordo_cc_check(g, par, label, &c);
+	cr_expect(!c.pass && c.mismatches == 1);
+	char msg[512];
+	cr_assert_eq(apps_cc_all(g, "hand", 16, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(g);
+}
+
+Test(cc, every_scheduler_on_generated_graphs, .timeout = 600)
+{
+	/* rmat: many small components and isolated nodes; road: one component whose ids
+	 * make many local minima; a grid numbered row by row: one minimum, a long wave */
+	const char *specs[] = {"rmat:scale=12,ef=4", "road:W=100,H=80,seed=3",
+	                       "grid:W=40,H=30,lo=1,hi=1"};
+	on_symmetrised(specs, sizeof specs / sizeof *specs, apps_cc_all);
 }
 
 /* Every app on compressed copies of the fixtures and of generated graphs: the same
@@ -356,6 +406,7 @@ Test(compressed, every_app_on_fixtures_and_generated_graphs, .timeout = 600)
 		cr_assert_eq(apps_bfs_all(gc, name, 4, msg, sizeof msg), 0, "%s", msg);
 		cr_assert_eq(apps_mst_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
 		cr_assert_eq(apps_kcore_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_cc_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
 		if (g->coord_kind != ORDO_COORD_NONE && ordo_graph_weighted(g))
 			cr_assert_eq(apps_astar_all(gc, name, 4, 2, msg, sizeof msg), 0, "%s", msg);
 		ordo_graph_free(gc);

@@ -15,7 +15,16 @@ DRIVER = os.path.join(HERE, "ordo-bench")  # the command that runs this package
 OUT_HELP = ("result file, appended: the cells and rounds already in it are reused, not "
             "measured again (default: a new BUILD/bench-results/COMMAND-DATE-TIME.jsonl)")
 ROOT = os.path.dirname(HERE)
-APPS = ("sssp", "bfs", "astar", "mst", "kcore")
+
+
+def _apps():
+    """The apps of algorithms/ordo_app_table.h, in its order (one ORDO_APP line each)."""
+    import re
+    with open(os.path.join(ROOT, "algorithms", "ordo_app_table.h")) as f:
+        return tuple(re.findall(r"^ORDO_APP\(([a-z0-9_]+)\)$", f.read(), re.M))
+
+
+APPS = _apps()
 YARDSTICKS = {  # name: (file made by yardsticks.sh, ordo-gen spec of the same shape)
     "road2k": ("road2k.ordo", "road:W=2048,H=2048,seed=7"),
     "rmat20": ("rmat20.ordo", "rmat:scale=20,ef=16,seed=7"),

@@ -666,3 +666,39 @@ def test_an_app_without_python_conventions_is_made_from_its_table_alone():
         fn(g, heuristic_scale=2)
     with pytest.raises(ordo.Error, match="algo"):
         fn(g, algo="none-such")
+
+
+def test_cc_matches_scipy_connected_components_with_every_scheduler():
+    """ordo.cc, an app the package knows only from its kernel's table: each node's label
+    is the smallest node id of its component, as SciPy's partition says, with Afforest
+    (the default) and label propagation on every scheduler."""
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as cg
+    A = sp.random(600, 600, density=0.004, format="csr", random_state=11)
+    A.data[:] = 1
+    k, lab = cg.connected_components(A, directed=True, connection="weak")
+    smallest = {}
+    for v, c in enumerate(lab):
+        smallest.setdefault(c, v)
+    want = np.array([smallest[c] for c in lab], dtype=np.uint32)
+    g = ordo.Graph.from_scipy(A)
+    for rounds in (None, 0, 1):
+        r = ordo.cc(g, threads=2, rounds=rounds)
+        assert r.verified and (r.component == want).all()
+        assert r.record["components"] == k
+    for name in ordo.schedulers():
+        for t in (1, 2):
+            r = ordo.cc(g, scheduler=name, threads=t)
+            assert r.verified and (r.component == want).all(), (name, t)
+    assert "rounds" in ordo.cc.__doc__ and "algo" in ordo.cc.__doc__
+
+
+def test_cc_on_networkx_labels_its_components_by_label():
+    import networkx as nx
+    G = nx.Graph([("a", "b"), ("b", "c"), ("x", "y")])
+    G.add_node("lone")
+    g = ordo.Graph.from_networkx(G)
+    r = ordo.cc(g)
+    by = r.by_label()  # labels are node ids of the graph: map them back to G's labels
+    comp = {lab: g.nodes[i] for lab, i in by.items()}
+    assert comp == {"a": "a", "b": "a", "c": "a", "x": "x", "y": "x", "lone": "lone"}

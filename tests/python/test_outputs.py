@@ -210,3 +210,24 @@ def test_python_astar_gives_the_path():
     g = ordo.load(os.path.join(FIX, "tiny.gr"))
     r = ordo.astar(g, 0, 3)
     assert list(r.path) == [0, 1, 2, 3] and r.distance == 11
+
+
+def test_cc_names_components_by_their_smallest_input_id_renumbered_or_not(tmp_path):
+    """cc's --output: each node's component as its smallest input id (0-based in .npy,
+    1-based DIMACS ids in text), the same under --reorder, which changes the graph's
+    own ids and so its labels."""
+    A = graph(seed=8, density=0.003, symmetric=True)
+    gr = str(tmp_path / "g.gr")
+    write_dimacs(A, gr)
+    k, lab = cg.connected_components(A, directed=False)
+    first = {}
+    for v, c in enumerate(lab):
+        first.setdefault(c, v)
+    want = [first[c] for c in lab]
+    for extra in ([], ["--reorder", "rcm"], ["--algo", "lp"], ["--reorder", "degree", "--wl", "smq"]):
+        out = str(tmp_path / "c.npy")
+        r = run("cc", gr, "-n", "1", "--output", out, *extra)
+        assert r.returncode == 0, r.stderr
+        assert np.load(out).tolist() == want, extra
+    head, rows = read_text_of(run, "cc", gr, tmp_path / "c.txt")
+    assert [int(r[1]) for r in rows] == [v + 1 for v in want]

@@ -6,7 +6,7 @@
     r = ordo.sssp(g, source=0, scheduler="smq", threads=2)
     r.dist, r.record["time_s"], r.record["work_ratio"], r.verified
 
-Apps (sssp, bfs, astar, mst, kcore) run exactly as the binaries do: the same harness
+Apps (ordo.APPS: sssp, bfs, astar, mst, kcore, cc, each made from its kernel's table) run exactly as the binaries do: the same harness
 resolves the scheduler (the same spec strings as --wl), runs the exact sequential
 baseline, times the kernel alone, verifies the answer against the baseline and makes the
 same record. The GIL is released while ordo works.
@@ -250,14 +250,16 @@ class Result:
             setattr(self, k, v)
 
     def by_label(self, name=None):
-        """{label: value} of a per-node answer (default: dist, level or core), for a
-        graph made from NetworkX; unreached nodes are left out, as NetworkX's own
-        shortest-path dicts leave them. ValueError on other graphs (their node ids are
+        """{label: value} of a per-node answer (default: dist, level, core, or an app's
+        first per-node array), for a graph made from NetworkX; unreached nodes are left
+        out, as NetworkX's own shortest-path dicts leave them. ValueError on other graphs (their node ids are
         the array's indices already)."""
         if self.labels is None:
             raise ValueError("by_label: the graph was not made from NetworkX (its node "
                              "ids are the array's indices)")
-        name = name or self._MAIN.get(self.app)
+        name = name or self._MAIN.get(self.app) or next(  # else its first per-node one
+            (k for k, v in self.arrays.items()
+             if _np.ndim(v) == 1 and len(v) == len(self.labels)), None)
         a = getattr(self, name, None) if name else None
         if a is None or _np.ndim(a) != 1 or len(a) != len(self.labels):
             raise ValueError("by_label: %r is not a per-node answer of %s" % (name, self.app))
