@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """peers.py - ordo beside GAPBS (sbeamer/gapbs), built by the user outside this tree, on
-the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), interleaved rounds, each
-process timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
+the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), and connected components (cc:
+GAPBS's Afforest beside ordo's default, Afforest too), interleaved rounds, each process
+timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
 
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
                  [--rounds 3] [--trials 5] [--ordo-wl bfs=direction:auto ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
                  [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]] [--ordo-dedup]
 
-GAPBS_DIR holds GAPBS's `bfs`, `sssp` and `converter` (`make` there). Its serialized
+GAPBS_DIR holds GAPBS's `bfs`, `sssp`, `cc` and `converter` (`make` there). Its serialized
 graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
 its converter, into GAPBS_DIR/ordo-yardsticks/. The yardsticks come from
 bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/tools).
@@ -39,7 +40,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDO_WL = {"bfs": "direction:auto", "sssp": "default"}
+ORDO_WL = {"bfs": "direction:auto", "sssp": "default", "cc": "default"}
 GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
 
 
@@ -110,7 +111,9 @@ def gapbs_graph(gdir, data, graph, weighted, src=None, tag=""):
 
 
 def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
-    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-r", str(source), "-v"]
+    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-v"]
+    if app != "cc":  # cc covers the whole graph
+        cmd += ["-r", str(source)]
     if app == "sssp":
         cmd += ["-d", str(delta)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -165,7 +168,7 @@ def main():
         k, _, v = kv.partition("=")
         app, _, graph = k.partition("/")
         delta[(app, graph)] = int(v)
-    for tool in ("bfs", "sssp", "converter"):
+    for tool in a.apps.split(",") + ["converter"]:
         if not os.access(os.path.join(a.gapbs_dir, tool), os.X_OK):
             die("no %s in %s (run make there)" % (tool, a.gapbs_dir))
     y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
@@ -207,7 +210,7 @@ def main():
                                           delta.get((app, g), 1), gsrc)
                         else:
                             v, names[(app, g)] = run_ordo(a.bin, app, opath, t, a.trials,
-                                                          wl[app])
+                                                          wl[app], None if app == "cc" else 0)
                         times.setdefault((app, g, t, side), []).extend(v)
         print("peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
     med = statistics.median
@@ -217,8 +220,10 @@ def main():
         for g in graphs:
             for t in threads:
                 ga, ob = med(times[(app, g, t, "gapbs")]), med(times[(app, g, t, "ordo")])
-                print("| %s | %s | %d | %.1f | %.1f | `%s` | %.2f |" % (
-                    app, g, t, ga, ob, names[(app, g)], ob / ga))
+                how = "Afforest (no scheduler)" if app == "cc" and wl[app] == "default" \
+                    else "`%s`" % names[(app, g)]
+                print("| %s | %s | %d | %.1f | %.1f | %s | %.2f |" % (
+                    app, g, t, ga, ob, how, ob / ga))
     print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
           "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
     if a.ordo_dedup:

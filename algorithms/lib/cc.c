@@ -140,27 +140,68 @@ static uint32_t frequent_label(_Atomic uint32_t *p, uint32_t n)
 	return best;
 }
 
-/* Thread t's share of the final pass: the nodes outside the largest component `big`
- * link along their arcs after the first `rounds`. Returns its nodes + arcs. */
-static uint64_t final_pass(const struct ordo_graph *g, _Atomic uint32_t *label, unsigned rounds,
-                           uint32_t big, uint64_t *arcs, uint64_t *skipped)
+/* One sampling round: every node links along its r-th arc. Returns this thread's
+ * links. */
+static uint64_t sample_round(const struct ordo_graph *g, _Atomic uint32_t *label, unsigned r)
 {
-	uint64_t mine = 0;
+	uint64_t links = 0;
+	const uint32_t n = g->n;
+	if (g->off) { /* plain CSR: the r-th arc at once */
+#pragma omp for schedule(dynamic, chunk_of(n))
+		for (uint32_t u = 0; u < n; u++)
+			if (g->off[u] + r < g->off[u + 1]) {
+				link_nodes(label, u, g->dst[g->off[u] + r]);
+				links++;
+			}
+	} else {
+#pragma omp for schedule(dynamic, chunk_of(n))
+		for (uint32_t u = 0; u < n; u++) {
+			uint32_t w, wt, i = 0;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &w, &wt);)
+				if (i++ == r) {
+					link_nodes(label, u, w);
+					links++;
+					break;
+				}
+		}
+	}
+	compress(label, n);
+	return links;
+}
+
+/* Thread t's share of the final pass: the nodes outside the largest component `big`
+ * link along their arcs after the first `rounds`. Returns its links; *visited counts
+ * its nodes, *skipped those of `big`. */
+static uint64_t final_pass(const struct ordo_graph *g, _Atomic uint32_t *label, unsigned rounds,
+                           uint32_t big, uint64_t *visited, uint64_t *skipped)
+{
+	uint64_t links = 0, in_big = 0, nodes = 0;
 #pragma omp for schedule(dynamic, chunk_of(g->n)) nowait
 	for (uint32_t u = 0; u < g->n; u++) {
-		mine++;
+		nodes++;
 		if (ld(label, u) == big) {
-			(*skipped)++;
+			in_big++;
+			continue;
+		}
+		if (g->off) {
+			for (uint64_t e = g->off[u] + rounds; e < g->off[u + 1]; e++)
+				link_nodes(label, u, g->dst[e]);
+			links += g->off[u + 1] - g->off[u] > rounds
+			             ? g->off[u + 1] - g->off[u] - rounds
+			             : 0;
 			continue;
 		}
 		uint32_t w, wt, i = 0;
 		for (struct ordo_arcs a = ordo_graph_arcs(g, u); ordo_arcs_next(&a, &w, &wt);)
 			if (i++ >= rounds) {
 				link_nodes(label, u, w);
-				(*arcs)++, mine++;
+				links++;
 			}
 	}
-	return mine;
+	*skipped += in_big;
+	*visited += nodes;
+	return links;
 }
 
 int ordo_cc_afforest(const struct ordo_graph *g, const struct ordo_topology *topo, unsigned rounds,
@@ -178,30 +219,20 @@ int ordo_cc_afforest(const struct ordo_graph *g, const struct ordo_topology *top
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(T) reduction(+ : arcs, skipped)
 	{
-		const int t = omp_get_thread_num();
 #pragma omp single
 		got = omp_get_num_threads();
 		if (got == T) {
+			uint64_t mine = 0, nodes = 0; /* this thread's links and nodes */
 #pragma omp for schedule(static)
 			for (uint32_t v = 0; v < n; v++)
 				atomic_store_explicit(&label[v], v, memory_order_relaxed);
-			for (unsigned r = 0; r < rounds; r++) { /* each node along its r-th arc */
-#pragma omp for schedule(dynamic, chunk_of(n))
-				for (uint32_t u = 0; u < n; u++) {
-					uint32_t w, wt, i = 0;
-					for (struct ordo_arcs a = ordo_graph_arcs(g, u);
-					     ordo_arcs_next(&a, &w, &wt);)
-						if (i++ == r) {
-							link_nodes(label, u, w);
-							arcs++, work[t]++;
-							break;
-						}
-				}
-				compress(label, n);
-			}
+			for (unsigned r = 0; r < rounds; r++)
+				mine += sample_round(g, label, r);
 #pragma omp single
 			big = rounds && n ? frequent_label(label, n) : UINT32_MAX;
-			work[t] += final_pass(g, label, rounds, big, &arcs, &skipped);
+			mine += final_pass(g, label, rounds, big, &nodes, &skipped);
+			arcs += mine;
+			work[omp_get_thread_num()] = nodes + mine;
 #pragma omp barrier
 			compress(label, n);
 		}
