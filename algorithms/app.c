@@ -134,6 +134,8 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	if (rc)
 		return ordo_cli_fail(ordo_cli_prog, &err);
 	c->lo.threads = r->topo.nthreads;
+	if (k->needs & ORDO_APP_NEEDS_SELF_LOOPS) /* as --keep-self-loops */
+		c->lo.build.keep_self_loops = true;
 	/* everything that can be checked before the (possibly long) load: the scheduler
 	 * (resolved once, every parameter and --delta included; nothing created) and the --out file
 	 */

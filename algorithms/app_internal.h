@@ -85,6 +85,7 @@ void harness_galois_aliases(int argc, char **argv);
 /* app_records.c: records (one table of fields) and the human report */
 void harness_stat_columns(struct ordo_app_run *r);
 double harness_work(const struct trial *t);
+double harness_useful(const struct trial *t);
 double harness_speedup(const struct trial *t);
 /* a baseline under this many seconds is no base for a speedup (the report says so) */
 #define MIN_BASELINE_S 1e-3

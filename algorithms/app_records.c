@@ -74,6 +74,13 @@ double harness_work(const struct trial *t)
 	return t->base.tasks ? (double)t->rs.tasks / (double)t->base.tasks : 0;
 }
 
+/* The useful-work ratio: the tasks that did work (all but the empty ones, those that
+ * found their work done or stale) over the baseline's tasks. */
+double harness_useful(const struct trial *t)
+{
+	return t->base.tasks ? (double)(t->rs.tasks - t->rs.empty) / (double)t->base.tasks : 0;
+}
+
 double harness_speedup(const struct trial *t)
 {
 	return t->rs.seconds > 0 ? t->base.seconds / t->rs.seconds : 0;
@@ -202,6 +209,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 		F_U("delta_from_graph", (uint64_t)r->hint.shift);
 	else
 		F_N("delta_from_graph");
+	F_D("useful_ratio", harness_useful(t), 6); /* the group's end, as delta_from_graph */
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
 		if (ordo_check_get(&t->chk, k->figures[i], &v))
@@ -409,10 +417,10 @@ void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial
 	char sp[64];
 	speedup_text(sp, sizeof sp, t->base.seconds, harness_speedup(t));
 	fprintf(f,
-	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f  speedup "
-	        "%s  per-thread tasks %llu/%llu/%llu",
+	        "  time %.4f s  tasks %llu (empty %llu)  baseline %llu  work %.3f (useful %.3f)  "
+	        "speedup %s  per-thread tasks %llu/%llu/%llu",
 	        t->rs.seconds, (unsigned long long)t->rs.tasks, (unsigned long long)t->rs.empty,
-	        (unsigned long long)t->base.tasks, harness_work(t), sp,
+	        (unsigned long long)t->base.tasks, harness_work(t), harness_useful(t), sp,
 	        (unsigned long long)t->rs.tasks_min, (unsigned long long)t->rs.tasks_median,
 	        (unsigned long long)t->rs.tasks_max);
 	for (int s = 0; r->sched_used && s < ORDO_SCHED_STATS; s++)

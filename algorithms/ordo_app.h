@@ -34,12 +34,16 @@ enum ordo_app_query_kind {
 };
 
 enum ordo_app_needs {
-	ORDO_APP_NEEDS_WEIGHTS = 1u << 0,   /* unweighted input: weights from coordinates when the
-	                                  graph has them, else an error asking for
-	                                  --random-weights */
-	ORDO_APP_NEEDS_COORDS = 1u << 1,    /* node coordinates (in the file or --coords) */
-	ORDO_APP_NEEDS_SYMMETRIC = 1u << 2, /* a graph not built symmetric is symmetrised
-	                                  (and deduplicated), said in the report */
+	ORDO_APP_NEEDS_WEIGHTS = 1u << 0,    /* unweighted input: weights from coordinates when the
+	                                   graph has them, else an error asking for
+	                                   --random-weights */
+	ORDO_APP_NEEDS_COORDS = 1u << 1,     /* node coordinates (in the file or --coords) */
+	ORDO_APP_NEEDS_SYMMETRIC = 1u << 2,  /* a graph not built symmetric is symmetrised
+	                                   (and deduplicated), said in the report */
+	ORDO_APP_NEEDS_SELF_LOOPS = 1u << 3, /* the input is read with its self-loops, as
+	                                  --keep-self-loops (the loader drops them
+	                                  otherwise); a session runs on the caller's graph
+	                                  as it was loaded */
 };
 
 #define ORDO_APP_NO_NODE UINT32_MAX
@@ -98,7 +102,10 @@ struct ordo_app_kernel {
 	 * when NULL) and hands to `option` once per option given (arg NULL for a flag);
 	 * it returns 0, or an ORDO_E* code with err set (the harness prints it and exits
 	 * 2). init gets the block as env->opts. A session sets them from "name=value"
-	 * strings (ordo_app_session_opts.options). All may be NULL/0. */
+	 * strings (ordo_app_session_opts.options). arg points into argv, or into the
+	 * session's string after its '=': it lives until the binary exits or the session
+	 * is closed, so the block may keep the pointer for the kernel's init and runs, not
+	 * longer. All may be NULL/0. */
 	const struct ordo_cli_opt *opts;
 	size_t opts_size;
 	const void *opts_defaults;
@@ -191,7 +198,8 @@ struct ordo_app_session_opts {
 	 * NULL: never */
 	const volatile _Atomic bool *cancel;
 	/* the kernel's own options as "name=value" (a flag: "name"), NULL-terminated,
-	 * set as its command-line options are; NULL: its defaults */
+	 * set as its command-line options are; NULL: its defaults. The strings must stay
+	 * valid until ordo_app_session_close: a kernel may keep pointers into them. */
 	const char *const *options;
 	/* the binaries' --seats (auto, adapt, all or a count; NULL: auto) and --coop (NULL:
 	 * none; "": the default budget; else the budget's name) */

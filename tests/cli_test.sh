@@ -611,5 +611,11 @@ if [ -n "${3:-}" ]; then
 	# a check that never calls ordo_check_init still passes when nothing is wrong
 	"$3" -n 1 --right --format json >"$tmp/right.json" 2>/dev/null || fail "a right answer: $(cat "$tmp/right.json")"
 	grep -q '"verify":"PASS","mismatches":0' "$tmp/right.json" || fail "a right answer's record: $(cat "$tmp/right.json")"
+	# an app that needs self-loops gets them (ORDO_APP_NEEDS_SELF_LOOPS), which the
+	# loader drops for every other app
+	printf '0 1\n1 1\n2 2\n2 0\n' >"$tmp/loops.txt"
+	"$3" "$tmp/loops.txt" -n 1 --right --format json >"$tmp/loops.json" 2>/dev/null || fail "wrong_app on loops.txt"
+	grep -q '"self_loops":2,' "$tmp/loops.json" || fail "an app needing self-loops lost them: $(cat "$tmp/loops.json")"
+	"$bin/cc" "$tmp/loops.txt" -n 1 2>&1 | grep -q "self-loop" || fail "cc kept the self-loops or did not say it dropped them"
 fi
 echo "cli test passed"

@@ -702,3 +702,19 @@ def test_cc_on_networkx_labels_its_components_by_label():
     by = r.by_label()  # labels are node ids of the graph: map them back to G's labels
     comp = {lab: g.nodes[i] for lab, i in by.items()}
     assert comp == {"a": "a", "b": "a", "c": "a", "x": "x", "y": "x", "lone": "lone"}
+
+
+def test_every_record_carries_the_useful_work_ratio_beside_the_work_ratio():
+    """useful_ratio = (tasks - empty_tasks) / baseline_tasks, for every app: a run whose
+    tasks found their work stale has a work ratio above its useful one."""
+    A = sp.random(300, 300, density=0.02, format="csr", random_state=4) * 50
+    A = A + sp.eye(300, k=1)
+    A.data = np.ceil(A.data)
+    g = ordo.Graph.from_scipy(A)
+    runs = [ordo.sssp(g, 0, scheduler="obim", threads=2), ordo.bfs(g, 0, scheduler="smq"),
+            ordo.kcore(g, scheduler="smq"), ordo.mst(g), ordo.cc(g, scheduler="fifo")]
+    for r in runs:
+        rec = r.record
+        want = (rec["tasks"] - rec["empty_tasks"]) / rec["baseline_tasks"]
+        assert abs(rec["useful_ratio"] - want) < 1e-5, (r.app, rec["useful_ratio"], want)
+        assert rec["useful_ratio"] <= rec["work_ratio"]
