@@ -6,21 +6,18 @@
  *
  * Formats, by the file's name:
  *   .npy  one array in NumPy's own format (version 1.0 header, little-endian unsigned
- *         integers of the array's width), read by np.load with no ordo; an app with
- *         several arrays is refused (use .npz);
- *   .npz  every array, as NAME.npy members of a stored (uncompressed) zip, as
- *         np.savez writes;
- *   else  text: '#' lines saying what it is (app, input, trial, query, id base), then
- *         per-node arrays as one `node value...` line per node, or lists as one line
- *         per entry; an unreached node's value spelled `unreached`.
- * Ids: text files use the input's own numbering (1-based for DIMACS, METIS and Matrix
- * Market; a renumbered graph's input ids); NumPy arrays are indexed by the input's
- * 0-based ids (index u is the input's node u, or node u + 1 of a 1-based file), and
- * arrays of node ids (a forest's ends) hold those 0-based ids. An unreached node holds
- * the dtype's maximum, as in the Python package.
- * The file is written to a temporary name in its directory and renamed when complete;
- * a failed run, a failed verification or an interrupt leaves no file, and the path is
- * checked (its directory exists and is writable) before the graph is loaded.
+ *         integers of the array's width, or float64 for a real array), read by np.load with no
+ * ordo; an app with several arrays is refused (use .npz); .npz  every array, as NAME.npy members of
+ * a stored (uncompressed) zip, as np.savez writes; else  text: '#' lines saying what it is (app,
+ * input, trial, query, id base), then per-node arrays as one `node value...` line per node, or
+ * lists as one line per entry; an unreached node's value spelled `unreached`. Ids: text files use
+ * the input's own numbering (1-based for DIMACS, METIS and Matrix Market; a renumbered graph's
+ * input ids); NumPy arrays are indexed by the input's 0-based ids (index u is the input's node u,
+ * or node u + 1 of a 1-based file), and arrays of node ids (a forest's ends) hold those 0-based
+ * ids. An unreached node holds the dtype's maximum, as in the Python package. The file is written
+ * to a temporary name in its directory and renamed when complete; a failed run, a failed
+ * verification or an interrupt leaves no file, and the path is checked (its directory exists and is
+ * writable) before the graph is loaded.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,7 +69,7 @@ void ordo_app_array_in_input_order(const struct ordo_app_array *a, const struct 
 	unsigned char *d = dst;
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t v = value_at(a, i);
-		if (a->node_ids && v != unreached_of(a))
+		if (a->node_ids && !a->real && v != unreached_of(a))
 			v = ordo_graph_orig_of(g, (uint32_t)v);
 		const uint64_t at = a->per_node ? ordo_graph_orig_of(g, (uint32_t)i) : i;
 		if (a->width == 8)
@@ -100,8 +97,8 @@ static unsigned char *npy_image(const struct ordo_graph *g, const struct ordo_ap
 {
 	char dict[128];
 	int h = snprintf(dict, sizeof dict,
-	                 "{'descr': '<u%u', 'fortran_order': False, 'shape': (%llu,), }", a->width,
-	                 (unsigned long long)a->count);
+	                 "{'descr': '<%c%u', 'fortran_order': False, 'shape': (%llu,), }",
+	                 a->real ? 'f' : 'u', a->width, (unsigned long long)a->count);
 	size_t head = 10 + (size_t)h + 1;
 	head = (head + 63) / 64 * 64;
 	const size_t data = a->count * a->width;
@@ -213,7 +210,14 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 		fprintf(f, ", target %u", ordo_graph_orig_of(g, t->q.target) + base);
 	fprintf(f, "\n# node ids as in the input (%s)\n", base ? "1-based" : "0-based");
 	for (; n > 0 && is_scalar(&a[0]); a++, n--) /* single values: header lines */
-		fprintf(f, "# %s %llu\n", a[0].name, (unsigned long long)value_at(&a[0], 0));
+		if (a[0].real) {
+			const uint64_t v = value_at(&a[0], 0);
+			double x;
+			memcpy(&x, &v, sizeof x);
+			fprintf(f, "# %s %.17g\n", a[0].name, x);
+		} else
+			fprintf(f, "# %s %llu\n", a[0].name,
+			        (unsigned long long)value_at(&a[0], 0));
 	if (!n)
 		return;
 	fprintf(f, "# columns:%s", a[0].per_node ? " node" : "");
@@ -232,7 +236,11 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 		for (int k = 0; k < n; k++) {
 			const uint64_t v = value_at(&a[k], row);
 			fputs(k || a[0].per_node ? " " : "", f);
-			if (a[k].per_node && v == unreached_of(&a[k]))
+			if (a[k].real) {
+				double x;
+				memcpy(&x, &v, sizeof x);
+				fprintf(f, "%.17g", x);
+			} else if (a[k].per_node && v == unreached_of(&a[k]))
 				fputs("unreached", f);
 			else if (a[k].node_ids)
 				fprintf(f, "%u", ordo_graph_orig_of(g, (uint32_t)v) + base);

@@ -3,6 +3,7 @@
  * alike, the --out file's checks, and the human report. The record format is the
  * contract ordo-bench reads: algorithms/APPS.md, "Records", lists the fields. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 #include "app_internal.h"
 
-enum { FK_STR, FK_U64, FK_F64, FK_NULL, FK_LIST };
+enum { FK_STR, FK_U64, FK_F64, FK_G64, FK_NULL, FK_LIST }; /* G64: a real, %.9g */
 
 struct field {
 	const char *name;
@@ -212,8 +213,11 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 	F_D("useful_ratio", harness_useful(t), 6); /* the group's end, as delta_from_graph */
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
+		double d;
 		if (ordo_check_get(&t->chk, k->figures[i], &v))
 			F_U(k->figures[i], v);
+		else if (ordo_check_get_real(&t->chk, k->figures[i], &d))
+			f[nf++] = (struct field){.name = k->figures[i], .kind = FK_G64, .d = d};
 		else
 			F_N(k->figures[i]);
 	}
@@ -260,6 +264,12 @@ static void put_value(FILE *fp, const struct field *f, bool json)
 		break;
 	case FK_F64:
 		fprintf(fp, "%.*f", f->prec, f->d);
+		break;
+	case FK_G64:
+		if (isfinite(f->d))
+			fprintf(fp, "%.9g", f->d);
+		else
+			fputs(json ? "null" : "", fp);
 		break;
 	case FK_LIST:
 		fputs(json ? "[" : "\"", fp);
@@ -436,8 +446,11 @@ void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial
 	fprintf(f, "\n        ");
 	for (int j = 0; k->figures[j]; j++) {
 		uint64_t v;
+		double d;
 		if (ordo_check_get(&t->chk, k->figures[j], &v))
 			fprintf(f, " %s %llu ", k->figures[j], (unsigned long long)v);
+		else if (ordo_check_get_real(&t->chk, k->figures[j], &d))
+			fprintf(f, " %s %.3g ", k->figures[j], d);
 	}
 	fprintf(f, " verification %s", t->verdict);
 	if (t->chk.mismatches)

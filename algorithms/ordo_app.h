@@ -116,9 +116,13 @@ struct ordo_app_kernel {
 	int (*init)(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
 	            struct ordo_err *err);
 	void (*fini)(void *st);
-	/* Exact sequential baseline for q: fills the reference answer in st and b->tasks
-	 * (the work ratio's denominator). Called again only when q changes, so the
-	 * reference must survive runs. Timed by the harness unless it sets b->seconds. */
+	/* The sequential baseline for q, two things that may come from two algorithms:
+	 * the reference answer in st (exact; for an approximate app, one within its
+	 * tolerance, e.g. pagerank's power iteration) and b->tasks, the work ratio's
+	 * denominator (the tasks of the sequential algorithm the parallel one is measured
+	 * against: Dijkstra's settled nodes, pagerank's sequential push). Called again only
+	 * when q changes, so the reference must survive runs. Timed by the harness unless
+	 * it sets b->seconds (pagerank times its push alone). */
 	int (*baseline)(void *st, const struct ordo_app_query *q, struct ordo_app_baseline *b,
 	                struct ordo_err *err);
 	/* The parallel kernel, once per trial, with a fresh scheduler: it resets its own
@@ -137,10 +141,10 @@ struct ordo_app_kernel {
 	int (*answer)(void *st, struct ordo_app_array *out, int max, struct ordo_err *err);
 };
 
-/* One array of an answer: count values of `width` bytes (4 or 8, unsigned), indexed by
- * node unless `per_node` is false (then a list, e.g. a forest's arcs). A per-node value
- * of the width's maximum is an unreached node. The binaries' --output writes these
- * (app_answer.c), the Python package returns them. */
+/* One array of an answer: count values of `width` bytes (4 or 8, unsigned; or doubles,
+ * `real`), indexed by node unless `per_node` is false (then a list, e.g. a forest's
+ * arcs). A per-node unsigned value of the width's maximum is an unreached node. The binaries'
+ * --output writes these (app_answer.c), the Python package returns them. */
 struct ordo_app_array {
 	const char *name;
 	const void *data;
@@ -148,6 +152,7 @@ struct ordo_app_array {
 	unsigned width;
 	bool per_node;
 	bool node_ids; /* the values are node ids (a forest's ends): written as input ids */
+	bool real;     /* the values are doubles (width 8; no value means unreached) */
 };
 
 /* a's values as the user sees them, into dst (a->count values of a->width bytes): a
@@ -169,7 +174,7 @@ static inline int ordo_app_answer_one(struct ordo_app_array *out, int max, const
 }
 
 /* For an app with an algorithm of its own besides its scheduler-driven one (kcore's
- * peeling, cc's Afforest): the one a run takes is `given` (>= 0: the user's choice),
+ * peeling, components' Afforest): the one a run takes is `given` (>= 0: the user's choice),
  * else the scheduler-driven one when --wl was given, else its own. */
 static inline int ordo_app_algo(int given, bool wl_given, int scheduled, int own)
 {

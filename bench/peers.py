@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """peers.py - ordo beside GAPBS (sbeamer/gapbs), built by the user outside this tree, on
-the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), and connected components (cc:
-GAPBS's Afforest beside ordo's default, Afforest too), interleaved rounds, each process
+the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), and connected components
+(components: GAPBS's cc, Afforest, beside ordo's default, Afforest too), interleaved rounds, each process
 timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
 
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
@@ -40,7 +40,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDO_WL = {"bfs": "direction:auto", "sssp": "default", "cc": "default"}
+ORDO_WL = {"bfs": "direction:auto", "sssp": "default", "components": "default"}
+GAPBS_NAME = {"components": "cc"}  # GAPBS's binary for an app of a name of its own
 GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
 
 
@@ -111,8 +112,8 @@ def gapbs_graph(gdir, data, graph, weighted, src=None, tag=""):
 
 
 def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
-    cmd = [os.path.join(gdir, app), "-f", path, "-n", str(trials), "-v"]
-    if app != "cc":  # cc covers the whole graph
+    cmd = [os.path.join(gdir, GAPBS_NAME.get(app, app)), "-f", path, "-n", str(trials), "-v"]
+    if app != "components":  # the whole graph
         cmd += ["-r", str(source)]
     if app == "sssp":
         cmd += ["-d", str(delta)]
@@ -168,7 +169,7 @@ def main():
         k, _, v = kv.partition("=")
         app, _, graph = k.partition("/")
         delta[(app, graph)] = int(v)
-    for tool in a.apps.split(",") + ["converter"]:
+    for tool in [GAPBS_NAME.get(x, x) for x in a.apps.split(",")] + ["converter"]:
         if not os.access(os.path.join(a.gapbs_dir, tool), os.X_OK):
             die("no %s in %s (run make there)" % (tool, a.gapbs_dir))
     y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
@@ -210,7 +211,7 @@ def main():
                                           delta.get((app, g), 1), gsrc)
                         else:
                             v, names[(app, g)] = run_ordo(a.bin, app, opath, t, a.trials,
-                                                          wl[app], None if app == "cc" else 0)
+                                                          wl[app], None if app == "components" else 0)
                         times.setdefault((app, g, t, side), []).extend(v)
         print("peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
     med = statistics.median
@@ -220,7 +221,7 @@ def main():
         for g in graphs:
             for t in threads:
                 ga, ob = med(times[(app, g, t, "gapbs")]), med(times[(app, g, t, "ordo")])
-                how = "Afforest (no scheduler)" if app == "cc" and wl[app] == "default" \
+                how = "Afforest (no scheduler)" if app == "components" and wl[app] == "default" \
                     else "`%s`" % names[(app, g)]
                 print("| %s | %s | %d | %.1f | %.1f | %s | %.2f |" % (
                     app, g, t, ga, ob, how, ob / ga))

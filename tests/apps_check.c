@@ -12,6 +12,7 @@
 #include "ordo_edges.h"
 #include "ordo_kcore.h"
 #include "ordo_mst.h"
+#include "ordo_pagerank.h"
 #include "ordo_sssp.h"
 
 __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t cap, const char *fmt, ...)
@@ -541,6 +542,60 @@ int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *ms
 		rc = cc_afforest_all(what, maxT, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.label);
+	return rc;
+}
+
+/* ---- PageRank ---- */
+
+struct pr_job {
+	const struct ordo_graph *g;
+	double *ref, tau, tol;
+	_Atomic double *rank;
+};
+
+static int pr_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	(void)ops;
+	struct pr_job *j = user;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	if (ordo_pagerank(j->g, wl, o, 0.85, j->tau, j->rank, &st, &e))
+		return FAIL("%s", e.msg);
+	struct ordo_check c;
+	ordo_check_init(&c);
+	ordo_pagerank_check(j->g->n, j->rank, j->ref, j->tol, &c);
+	if (!c.pass)
+		return FAIL("%s", c.first);
+	if (st.empty || st.tasks < j->g->n) /* every node runs once, no task finds nothing */
+		return FAIL("%llu tasks (%llu empty) for %u nodes", (unsigned long long)st.tasks,
+		            (unsigned long long)st.empty, j->g->n);
+	return 0;
+}
+
+int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
+                      size_t cap)
+{
+	const size_t n = (size_t)g->n + 1;
+	struct pr_job j = {g, malloc(n * sizeof *j.ref), ordo_pagerank_tau(g->n, 0.85, tol), tol,
+	                   malloc(n * sizeof *j.rank)};
+	double *seq = malloc(n * sizeof *seq);
+	struct ordo_err e = {0};
+	uint64_t it, tasks;
+	int rc = 0;
+	if (!j.ref || !j.rank || !seq)
+		rc = FAIL("%s: out of memory", what);
+	else if (ordo_pagerank_reference(g, 0.85, tol, j.ref, &it, &e) ||
+	         ordo_pagerank_seq(g, 0.85, j.tau, seq, &tasks, &e))
+		rc = FAIL("%s: %s", what, e.msg);
+	else if (ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1) > tol)
+		rc = FAIL("%s: the sequential push is %g from the reference", what,
+		          ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1));
+	else
+		rc = every_scheduler(what, maxT, pr_one, &j, msg, cap);
+	free(j.ref);
+	free((void *)j.rank);
+	free(seq);
 	return rc;
 }
 

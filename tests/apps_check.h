@@ -30,6 +30,10 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 /* Connected components (g symmetric) against union-find: every scheduler with label
  * propagation, then Afforest with 0, 1 and 2 sampling rounds. */
 int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
+/* PageRank (damping 0.85) within tol in L1 of a power iteration: the sequential push,
+ * then every scheduler. */
+int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
+                      size_t cap);
 
 /* A ladder of H rails of W nodes (arcs of weight 1 along a rail, all ties) joined by
  * rungs heavier further along (1000 + column), symmetric. A rail of a few thousand

@@ -101,6 +101,18 @@ static int generated(void)
 		all_apps(g, specs[i], g->coord_kind != ORDO_COORD_NONE, 16);
 		ordo_graph_free(g);
 	}
+	{ /* PageRank: small, since a priority order does many times the work there */
+		struct ordo_graph *p;
+		struct ordo_err pe = {0};
+		char pmsg[1024];
+		if (ordo_generate("rmat:scale=8,ef=4", 0, &p, NULL, 0, &pe)) {
+			fprintf(stderr, "FAIL: %s\n", pe.msg);
+			return 1;
+		}
+		report(apps_pagerank_all(p, "rmat:scale=8,ef=4", 16, 1e-2, pmsg, sizeof pmsg),
+		       "pagerank on rmat:scale=8,ef=4", pmsg);
+		ordo_graph_free(p);
+	}
 	/* MST on a graph whose giant component's scans are shared with the workers
 	 * (ordo_task_loop; apps_mst_all requires it of a forest of 10,000 edges) */
 	const char *big = "road:W=120,H=100,seed=3";

@@ -263,7 +263,7 @@ expect2 "--thread" "write the option's whole name, --threads (ordo takes no abbr
 expect2 "--tirals" "unknown option '--tirals'; did you mean --trials?" "$bin/sssp" "$tests/fixtures/tiny.gr" --tirals 3
 "$bin/sssp" "$tests/fixtures/tiny.gr" -n 1 -t 64 2>&1 >/dev/null | grep -q "note: 64 threads on the [0-9]* CPUs* of this process's affinity mask" ||
 	[ "$(nproc)" -ge 64 ] || fail "-t 64 on $(nproc) CPUs ran without a word"
-for app in bfs astar mst kcore cc; do
+for app in bfs astar mst kcore components pagerank; do
 	[ -x "$bin/$app" ] || fail "$app was not built"
 	"$bin/$app" --help | grep -q -- "--wl" || fail "$app --help"
 	"$bin/$app" --gen road:W=40,H=30 -n 2 -t 2 --wl smq --format json 2>"$tmp/$app.err" >"$tmp/$app.json" ||
@@ -333,14 +333,18 @@ rm -f "/dev/shm/ordo-cli-test-$$"
 "$bin/sssp" --gen road:W=20,H=20 -n 1 --wl reld --seats 1 2>&1 >/dev/null |
 	grep -q "reld cannot hand a worker's tasks over" || fail "--seats with reld: no note"
 expect2 "kcore --algo bogus" "expected peel or bounds" "$bin/kcore" --gen rmat:scale=8,ef=4 --algo up
-# cc: Afforest by default (work in nodes + arcs), label propagation with --algo lp or
+# components: Afforest by default (work in nodes + arcs), label propagation with --algo lp or
 # --wl; its figures; a bad --algo or --rounds is refused by name
-"$bin/cc" --gen rmat:scale=10,ef=4 -n 1 -t 2 2>&1 | grep -q "cc: Afforest" || fail "cc does not run Afforest by default"
-"$bin/cc" --gen rmat:scale=10,ef=4 -n 1 -t 2 --rounds 0 --format json | grep -q '"components":[0-9]*,"largest":[0-9]*,"verify":"PASS"' || fail "cc --rounds 0"
-"$bin/cc" --gen rmat:scale=10,ef=4 -n 1 --algo lp 2>&1 | grep -q "Afforest" && fail "cc --algo lp ran Afforest"
-"$bin/cc" --gen road:W=20,H=10 -n 1 --wl fifo --format json | grep -q '"components":1,"largest":200,"verify":"PASS"' || fail "cc --wl fifo on a road"
-expect2 "cc --algo bogus" "expected afforest or lp" "$bin/cc" --gen rmat:scale=8,ef=4 --algo up
-expect2 "cc --rounds 99" "--rounds" "$bin/cc" --gen rmat:scale=8,ef=4 --rounds 99
+"$bin/components" --gen rmat:scale=10,ef=4 -n 1 -t 2 2>&1 | grep -q "components: Afforest" || fail "components does not run Afforest by default"
+"$bin/components" --gen rmat:scale=10,ef=4 -n 1 -t 2 --rounds 0 --format json | grep -q '"components":[0-9]*,"largest":[0-9]*,"verify":"PASS"' || fail "components --rounds 0"
+"$bin/components" --gen rmat:scale=10,ef=4 -n 1 --algo lp 2>&1 | grep -q "Afforest" && fail "components --algo lp ran Afforest"
+"$bin/components" --gen road:W=20,H=10 -n 1 --wl fifo --format json | grep -q '"components":1,"largest":200,"verify":"PASS"' || fail "components --wl fifo on a road"
+# pagerank: its real figure in the records, its options refused by name
+"$bin/pagerank" --gen rmat:scale=9,ef=4 -n 1 -t 2 --tolerance 1e-3 --format json | grep -q '"l1_error":[0-9.e-]*,"reference_iterations":[0-9]*,"verify":"PASS"' || fail "pagerank's record"
+expect2 "pagerank --damping 1" "--damping 1: expected a number in (0, 1)" "$bin/pagerank" --gen rmat:scale=8,ef=4 --damping 1
+expect2 "pagerank --tolerance x" "--tolerance x: expected a number > 0" "$bin/pagerank" --gen rmat:scale=8,ef=4 --tolerance x
+expect2 "components --algo bogus" "expected afforest or lp" "$bin/components" --gen rmat:scale=8,ef=4 --algo up
+expect2 "components --rounds 99" "--rounds" "$bin/components" --gen rmat:scale=8,ef=4 --rounds 99
 # A*: a fixed pair, the Galois spellings, the heuristic's report
 "$bin/astar" "$tmp/a.gr" --coords "$tmp/a.co" -startNode 0 -destNode 10799 -n 1 >"$tmp/as.txt" || fail "astar fixed pair"
 grep -q "source 0 target 10799" "$tmp/as.txt" || fail "astar pair not used: $(cat "$tmp/as.txt")"
@@ -397,7 +401,7 @@ set -e
 "$bin/ordo-convert" "$tests/fixtures/tiny.gr" --compress -o "$tmp/c.ordo" --no-coords 2>/dev/null || fail "convert --compress"
 "$bin/ordo-convert" "$tmp/c.ordo" --info >"$tmp/ci.txt" 2>/dev/null || fail "--info on a compressed .ordo"
 grep -q "compressed CSR .* bytes per arc" "$tmp/ci.txt" || fail "--info does not report the compressed CSR: $(cat "$tmp/ci.txt")"
-for app in sssp bfs mst kcore cc; do
+for app in sssp bfs mst kcore components pagerank; do
 	"$bin/$app" "$tmp/c.ordo" -n 1 >"$tmp/c.txt" 2>"$tmp/c.err" || fail "$app on a compressed .ordo: $(cat "$tmp/c.err")"
 	grep -q "verification PASS" "$tmp/c.txt" || fail "$app on a compressed .ordo: $(cat "$tmp/c.txt")"
 	grep -q "compressed CSR" "$tmp/c.err" || fail "$app does not say the graph is compressed"
@@ -413,7 +417,7 @@ grep -q "compressed CSR" "$tmp/g.err" || fail "a generated graph does not say it
 "$bin/ordo-convert" "$tmp/mp.ordo" --compress --mappable -o "$tmp/mc.ordo" 2>/dev/null || fail "convert --compress --mappable"
 for f in mp mc; do
 	"$bin/ordo-convert" "$tmp/$f.ordo" --info 2>/dev/null | grep -q "mapped from a mappable file" || fail "--info on $f.ordo does not say mapped"
-	for app in sssp bfs astar mst kcore cc; do
+	for app in sssp bfs astar mst kcore components pagerank; do
 		"$bin/$app" "$tmp/$f.ordo" -n 1 >"$tmp/m.txt" 2>"$tmp/m.err" || fail "$app on $f.ordo: $(cat "$tmp/m.err")"
 		grep -q "verification PASS" "$tmp/m.txt" || fail "$app on $f.ordo: $(cat "$tmp/m.txt")"
 		grep -q "; mapped (" "$tmp/m.err" || fail "$app does not say $f.ordo is mapped: $(cat "$tmp/m.err")"
@@ -582,7 +586,7 @@ done
 "$bin/bfs" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "from the graph" && fail "bfs takes a distance delta"
 "$bin/astar" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph" || fail "astar does not take the graph's delta"
 # --help: options only, wrapped at 80 columns; the scheduler table is --wl help's
-for app in sssp bfs astar mst kcore cc ordo-convert; do
+for app in sssp bfs astar mst kcore components pagerank ordo-convert; do
 	"$bin/$app" --help >"$tmp/help.txt"
 	[ "$(awk 'length > 80' "$tmp/help.txt" | wc -l)" -eq 0 ] || fail "$app --help has lines over 80 columns"
 	! grep -q "ordo-bench\|SUPPRESS" "$tmp/help.txt" || fail "$app --help"
@@ -616,6 +620,6 @@ if [ -n "${3:-}" ]; then
 	printf '0 1\n1 1\n2 2\n2 0\n' >"$tmp/loops.txt"
 	"$3" "$tmp/loops.txt" -n 1 --right --format json >"$tmp/loops.json" 2>/dev/null || fail "wrong_app on loops.txt"
 	grep -q '"self_loops":2,' "$tmp/loops.json" || fail "an app needing self-loops lost them: $(cat "$tmp/loops.json")"
-	"$bin/cc" "$tmp/loops.txt" -n 1 2>&1 | grep -q "self-loop" || fail "cc kept the self-loops or did not say it dropped them"
+	"$bin/components" "$tmp/loops.txt" -n 1 2>&1 | grep -q "self-loop" || fail "components kept the self-loops or did not say it dropped them"
 fi
 echo "cli test passed"

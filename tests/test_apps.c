@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "apps_check.h"
@@ -16,6 +17,7 @@
 #include "ordo_io.h"
 #include "ordo_kcore.h"
 #include "ordo_mst.h"
+#include "ordo_pagerank.h"
 #include "ordo_sssp.h"
 
 /* tiny.gr: 0->1 3, 0->2 5, 1->2 1, 1->4 9, 2->3 7, 3->4 2, 4->0 4 */
@@ -374,6 +376,77 @@ Test(cc, every_scheduler_on_generated_graphs, .timeout = 600)
 	const char *specs[] = {"rmat:scale=12,ef=4", "road:W=100,H=80,seed=3",
 	                       "grid:W=40,H=30,lo=1,hi=1"};
 	on_symmetrised(specs, sizeof specs / sizeof *specs, apps_cc_all);
+}
+
+Test(pagerank, hand_computed_ranks_and_the_check)
+{
+	/* a 3-cycle: every rank 1/3; a star 0 -> {1, 2, 3} whose leaves have no arcs: the
+	 * centre keeps (1 - d) / 4 and each leaf adds d / 3 of it, normalised */
+	struct ordo_graph *cyc = NULL, *star = NULL;
+	struct ordo_err e = {0};
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	const char *texts[2] = {"0 1\n1 2\n2 0\n", "0 1\n0 2\n0 3\n"};
+	struct ordo_graph **gs[2] = {&cyc, &star};
+	for (int i = 0; i < 2; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "/tmp/ordo_test_pr_%d_%d.txt", i, (int)getpid());
+		FILE *f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(texts[i], f);
+		fclose(f);
+		cr_assert_eq(ordo_load(path, &o, gs[i], NULL, &e), 0, "%s", e.msg);
+		unlink(path);
+	}
+	double r[4];
+	uint64_t it, tasks;
+	cr_assert_eq(ordo_pagerank_reference(cyc, 0.85, 1e-9, r, &it, &e), 0);
+	for (int v = 0; v < 3; v++)
+		cr_expect_float_eq(r[v], 1.0 / 3, 1e-9, "node %d: %g", v, r[v]);
+	const double c = 0.15 / 4, leaf = c + 0.85 * c / 3, sum = c + 3 * leaf;
+	cr_assert_eq(ordo_pagerank_reference(star, 0.85, 1e-9, r, &it, &e), 0);
+	cr_expect_float_eq(r[0], c / sum, 1e-9, "centre %g", r[0]);
+	for (int v = 1; v < 4; v++)
+		cr_expect_float_eq(r[v], leaf / sum, 1e-9, "leaf %d: %g", v, r[v]);
+	cr_assert_eq(ordo_pagerank_seq(star, 0.85, ordo_pagerank_tau(4, 0.85, 1e-9), r, &tasks, &e),
+	             0);
+	cr_expect_float_eq(r[0], c / sum, 1e-9);
+	cr_expect_eq(tasks, 4, "the star's push takes each node once: %llu",
+	             (unsigned long long)tasks);
+	/* the check: within the tolerance passes, a rank moved by more fails */
+	_Atomic double got[4];
+	const double ref[4] = {c / sum, leaf / sum, leaf / sum, leaf / sum};
+	for (int v = 0; v < 4; v++)
+		got[v] = ref[v];
+	struct ordo_check k;
+	ordo_check_init(&k);
+	ordo_pagerank_check(4, got, ref, 1e-6, &k);
+	double l1;
+	cr_expect(k.pass && ordo_check_get_real(&k, "l1_error", &l1) && l1 == 0);
+	got[2] = ref[2] + 2e-6;
+	ordo_check_init(&k);
+	ordo_pagerank_check(4, got, ref, 1e-6, &k);
+	cr_expect(!k.pass && strstr(k.first, "above the tolerance"), "%s", k.first);
+	char msg[512];
+	cr_assert_eq(apps_pagerank_all(star, "star", 16, 1e-6, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(apps_pagerank_all(cyc, "cycle", 16, 1e-6, msg, sizeof msg), 0, "%s", msg);
+	ordo_graph_free(cyc);
+	ordo_graph_free(star);
+}
+
+Test(pagerank, every_scheduler_on_generated_graphs, .timeout = 600)
+{
+	/* rmat: skewed degrees, dangling nodes; road: a high diameter */
+	const char *specs[] = {"rmat:scale=8,ef=4", "road:W=20,H=15,seed=3"};
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+		struct ordo_graph *g;
+		struct ordo_err e = {0};
+		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+		char msg[512];
+		cr_assert_eq(apps_pagerank_all(g, specs[i], 16, 1e-2, msg, sizeof msg), 0, "%s",
+		             msg);
+		ordo_graph_free(g);
+	}
 }
 
 /* Every app on compressed copies of the fixtures and of generated graphs: the same

@@ -668,8 +668,8 @@ def test_an_app_without_python_conventions_is_made_from_its_table_alone():
         fn(g, algo="none-such")
 
 
-def test_cc_matches_scipy_connected_components_with_every_scheduler():
-    """ordo.cc, an app the package knows only from its kernel's table: each node's label
+def test_components_matches_scipy_connected_components_with_every_scheduler():
+    """ordo.components, an app the package knows only from its kernel's table: each node's label
     is the smallest node id of its component, as SciPy's partition says, with Afforest
     (the default) and label propagation on every scheduler."""
     import scipy.sparse as sp
@@ -683,22 +683,22 @@ def test_cc_matches_scipy_connected_components_with_every_scheduler():
     want = np.array([smallest[c] for c in lab], dtype=np.uint32)
     g = ordo.Graph.from_scipy(A)
     for rounds in (None, 0, 1):
-        r = ordo.cc(g, threads=2, rounds=rounds)
+        r = ordo.components(g, threads=2, rounds=rounds)
         assert r.verified and (r.component == want).all()
         assert r.record["components"] == k
     for name in ordo.schedulers():
         for t in (1, 2):
-            r = ordo.cc(g, scheduler=name, threads=t)
+            r = ordo.components(g, scheduler=name, threads=t)
             assert r.verified and (r.component == want).all(), (name, t)
-    assert "rounds" in ordo.cc.__doc__ and "algo" in ordo.cc.__doc__
+    assert "rounds" in ordo.components.__doc__ and "algo" in ordo.components.__doc__
 
 
-def test_cc_on_networkx_labels_its_components_by_label():
+def test_components_on_networkx_labels_its_components_by_label():
     import networkx as nx
     G = nx.Graph([("a", "b"), ("b", "c"), ("x", "y")])
     G.add_node("lone")
     g = ordo.Graph.from_networkx(G)
-    r = ordo.cc(g)
+    r = ordo.components(g)
     by = r.by_label()  # labels are node ids of the graph: map them back to G's labels
     comp = {lab: g.nodes[i] for lab, i in by.items()}
     assert comp == {"a": "a", "b": "a", "c": "a", "x": "x", "y": "x", "lone": "lone"}
@@ -712,9 +712,31 @@ def test_every_record_carries_the_useful_work_ratio_beside_the_work_ratio():
     A.data = np.ceil(A.data)
     g = ordo.Graph.from_scipy(A)
     runs = [ordo.sssp(g, 0, scheduler="obim", threads=2), ordo.bfs(g, 0, scheduler="smq"),
-            ordo.kcore(g, scheduler="smq"), ordo.mst(g), ordo.cc(g, scheduler="fifo")]
+            ordo.kcore(g, scheduler="smq"), ordo.mst(g), ordo.components(g, scheduler="fifo")]
     for r in runs:
         rec = r.record
         want = (rec["tasks"] - rec["empty_tasks"]) / rec["baseline_tasks"]
         assert abs(rec["useful_ratio"] - want) < 1e-5, (r.app, rec["useful_ratio"], want)
         assert rec["useful_ratio"] <= rec["work_ratio"]
+
+
+def test_pagerank_matches_networkx_within_its_tolerance():
+    """ordo.pagerank (made from its kernel's table): float64 ranks in the input's order,
+    within `tolerance` in L1 of networkx.pagerank, on a digraph with dangling nodes and
+    self-loops, with the default (fifo) and priority schedulers."""
+    import networkx as nx
+    rng = np.random.default_rng(3)
+    G = nx.gnp_random_graph(300, 0.02, seed=3, directed=True)
+    G.add_edges_from((int(v), int(v)) for v in rng.choice(300, 10, replace=False))
+    G.remove_edges_from(list(G.out_edges(list(range(290, 300)))))  # dangling nodes
+    want = nx.pagerank(G, alpha=0.85, tol=1e-13, max_iter=10000)
+    g = ordo.Graph.from_networkx(G, weight=None)
+    for sched, tol in ((None, 1e-4), ("obim", 1e-4), ("smq", 1e-3)):
+        r = ordo.pagerank(g, scheduler=sched, tolerance=tol, threads=2)
+        assert r.rank.dtype == np.float64 and r.verified
+        got = r.by_label()
+        l1 = sum(abs(got[v] - want[v]) for v in G.nodes())
+        assert l1 <= tol, (sched, l1)
+        assert r.record["l1_error"] <= tol
+    with pytest.raises(ordo.Error, match="damping"):
+        ordo.pagerank(g, damping=1.5)

@@ -212,8 +212,8 @@ def test_python_astar_gives_the_path():
     assert list(r.path) == [0, 1, 2, 3] and r.distance == 11
 
 
-def test_cc_names_components_by_their_smallest_input_id_renumbered_or_not(tmp_path):
-    """cc's --output: each node's component as its smallest input id (0-based in .npy,
+def test_components_names_components_by_their_smallest_input_id_renumbered_or_not(tmp_path):
+    """components' --output: each node's component as its smallest input id (0-based in .npy,
     1-based DIMACS ids in text), the same under --reorder, which changes the graph's
     own ids and so its labels."""
     A = graph(seed=8, density=0.003, symmetric=True)
@@ -226,8 +226,26 @@ def test_cc_names_components_by_their_smallest_input_id_renumbered_or_not(tmp_pa
     want = [first[c] for c in lab]
     for extra in ([], ["--reorder", "rcm"], ["--algo", "lp"], ["--reorder", "degree", "--wl", "smq"]):
         out = str(tmp_path / "c.npy")
-        r = run("cc", gr, "-n", "1", "--output", out, *extra)
+        r = run("components", gr, "-n", "1", "--output", out, *extra)
         assert r.returncode == 0, r.stderr
         assert np.load(out).tolist() == want, extra
-    head, rows = read_text_of(run, "cc", gr, tmp_path / "c.txt")
+    head, rows = read_text_of(run, "components", gr, tmp_path / "c.txt")
     assert [int(r[1]) for r in rows] == [v + 1 for v in want]
+
+
+def test_pagerank_writes_float64_ranks(tmp_path):
+    """pagerank's --output: a float64 .npy np.load reads, and text with every digit, both
+    in the input's order and within the tolerance of NetworkX's ranks."""
+    A = graph(seed=9, density=0.02)
+    gr = str(tmp_path / "g.gr")
+    write_dimacs(A, gr)
+    want = nx.pagerank(nx.from_scipy_sparse_array(A, create_using=nx.DiGraph), alpha=0.85,
+                       tol=1e-13, max_iter=10000, weight=None)
+    ref = np.array([want[v] for v in range(A.shape[0])])
+    out = str(tmp_path / "r.npy")
+    r = run("pagerank", gr, "-n", "1", "--tolerance", "1e-5", "--output", out)
+    assert r.returncode == 0, r.stderr
+    rank = np.load(out)
+    assert rank.dtype == np.float64 and np.abs(rank - ref).sum() <= 1e-5
+    head, rows = read_text_of(run, "pagerank", gr, tmp_path / "r.txt")
+    assert np.abs(np.array([float(x[1]) for x in rows]) - ref).sum() <= 1e-4

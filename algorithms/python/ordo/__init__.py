@@ -6,7 +6,8 @@
     r = ordo.sssp(g, source=0, scheduler="smq", threads=2)
     r.dist, r.record["time_s"], r.record["work_ratio"], r.verified
 
-Apps (ordo.APPS: sssp, bfs, astar, mst, kcore, cc, each made from its kernel's table) run exactly as the binaries do: the same harness
+Apps (ordo.APPS: sssp, bfs, astar, mst, kcore, components, pagerank, each made from its
+kernel's table) run exactly as the binaries do: the same harness
 resolves the scheduler (the same spec strings as --wl), runs the exact sequential
 baseline, times the kernel alone, verifies the answer against the baseline and makes the
 same record. The GIL is released while ordo works.

@@ -674,7 +674,10 @@ static PyObject *py_apps(PyObject *mod, PyObject *noargs)
 static PyObject *answer_array(const struct ordo_app_array *a, const struct ordo_graph *g)
 {
 	npy_intp count = (npy_intp)a->count;
-	PyObject *o = PyArray_SimpleNew(1, &count, a->width == 8 ? NPY_UINT64 : NPY_UINT32);
+	PyObject *o = PyArray_SimpleNew(1, &count,
+	                                a->real         ? NPY_FLOAT64
+	                                : a->width == 8 ? NPY_UINT64
+	                                                : NPY_UINT32);
 	if (!o)
 		return NULL;
 	/* in the input's order, node ids as input ids: as the binaries' --output */

@@ -1,13 +1,13 @@
 /*
- * cc - connected components (weakly connected for a directed input, which is made
- * symmetric first): every node labelled with the smallest node id of its component,
- * verified against union-find. By default Afforest (algorithms/lib/cc.c: sampling
- * rounds, then only the nodes outside the largest component link along their other
- * arcs; no scheduler); with --algo lp (or an explicit --wl) label propagation on any
- * registered scheduler, priority = the label, a task superseded by a better one of its
- * node dropped unread (algorithms/lib/cc.c). Weights
- * are ignored. `cc --help` lists the options; with no input it runs on a generated
- * R-MAT graph.
+ * components - connected components (weakly connected for a directed input, which is
+ * made symmetric first): every node labelled with the smallest node id of its
+ * component, verified against union-find. By default Afforest (algorithms/lib/cc.c:
+ * sampling rounds, then only the nodes outside the largest component link along their
+ * other arcs; no scheduler); with --algo lp (or an explicit --wl) label propagation on
+ * any registered scheduler, priority = the label, a task superseded by a better one of
+ * its node dropped unread. Weights are ignored. Not called `cc`: that is the C
+ * compiler's name, and an installed ordo would shadow it. `components --help` lists
+ * the options; with no input it runs on a generated R-MAT graph.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static const struct ordo_cli_opt cc_opts[] = {
 
 enum { ALGO_AFFOREST, ALGO_LP };
 
-/* cc's options block: --algo (-1 when not given) and --rounds */
+/* the options block: --algo (-1 when not given) and --rounds */
 struct cc_options {
 	int algo;
 	int64_t rounds;
@@ -85,7 +85,8 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for component labels");
 	if (env->report && s->algo == ALGO_AFFOREST)
 		fprintf(env->report,
-		        "cc: Afforest (--algo afforest, %u sampling rounds), no scheduler (--wl "
+		        "components: Afforest (--algo afforest, %u sampling rounds), no scheduler "
+		        "(--wl "
 		        "or --algo lp runs one)\n",
 		        s->rounds);
 	return 0;
@@ -171,8 +172,8 @@ static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err
 }
 
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
-const struct ordo_app_kernel ordo_kernel_cc = {
-    .name = "cc",
+const struct ordo_app_kernel ordo_kernel_components = {
+    .name = "components",
     .summary = "connected components, each node labelled with its component's smallest "
                "node id (Afforest; --algo lp: label propagation, priority = the label; arc "
                "weights ignored)",
@@ -206,6 +207,6 @@ const struct ordo_app_kernel ordo_kernel_cc = {
 #ifndef ORDO_APP_LIBRARY
 int main(int argc, char **argv)
 {
-	return ordo_app_main(&ordo_kernel_cc, argc, argv);
+	return ordo_app_main(&ordo_kernel_components, argc, argv);
 }
 #endif

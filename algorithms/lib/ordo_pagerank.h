@@ -1,0 +1,49 @@
+/*
+ * ordo_pagerank.h - PageRank by residual push (PageRank-delta: Galois' pagerank-push,
+ * Ligra's PageRankDelta), on any scheduler, with its sequential form, a power-iteration
+ * reference and the check.
+ *
+ * The ranks solve x = d P^T x + (1 - d) / n, P the out-arc transition matrix (a node's
+ * arcs, parallel ones and self-loops counted, share its rank; a node without arcs keeps
+ * its own), normalised to sum 1 at the end: with a uniform teleport that is NetworkX's
+ * pagerank, whose dangling nodes spread their rank uniformly (the two normalise to the
+ * same vector). A push keeps x* = p + (I - d P^T)^-1 r with p, r >= 0: a node's
+ * residual r[v] moves into its rank and d r[v] / deg(v) onto each arc's head. A node is
+ * pushed when its residual rises to the threshold tau, so every residual below tau is
+ * left, and the normalised ranks are within 2 n tau / (1 - d)^2 of the exact ones in L1:
+ * tau = ordo_pagerank_tau(n, d, tol) makes that tol.
+ */
+#ifndef ORDO_PAGERANK_H
+#define ORDO_PAGERANK_H
+
+#include <stdatomic.h>
+
+#include "ordo_check.h"
+#include "ordo_graph.h"
+#include "ordo_runtime.h"
+#include "ordo_schedulers.h"
+
+/* The threshold that bounds the normalised ranks' L1 error by tol. */
+double ordo_pagerank_tau(uint32_t n, double d, double tol);
+
+/* Power iteration to an L1 error below tol / 100 (by the contraction bound d / (1 - d)
+ * times the last step): rank[n] normalised; *iterations its steps. ENOMEM only. */
+int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
+                            uint64_t *iterations, struct ordo_err *err);
+
+/* Sequential residual push, a FIFO of pending nodes (each queued once at a time):
+ * rank[n] normalised; *tasks the nodes popped, the work ratio's denominator. ENOMEM. */
+int ordo_pagerank_seq(const struct ordo_graph *g, double d, double tau, double *rank,
+                      uint64_t *tasks, struct ordo_err *err);
+
+/* The same on wl: priority = the residual, larger first (ordo_prio_of_double_desc);
+ * rank[n] normalised (and initialised here). ordo_for_each's errors. */
+int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, double d, double tau, _Atomic double *rank,
+                  struct ordo_run_stats *st, struct ordo_err *err);
+
+/* rank against ref within tol in L1: figure "l1_error", and a mismatch beyond tol. */
+void ordo_pagerank_check(uint32_t n, const _Atomic double *rank, const double *ref, double tol,
+                         struct ordo_check *c);
+
+#endif

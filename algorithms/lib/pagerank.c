@@ -1,0 +1,194 @@
+/*
+ * pagerank.c - PageRank by residual push (see ordo_pagerank.h).
+ *
+ * The parallel operator: a task of node v swaps v's residual for 0, adds it to v's rank
+ * and d r / deg(v) to each arc's head's residual; a head whose residual rises from below
+ * tau to tau or more is pushed, at priority = its residual (larger first). So a node has
+ * at most one task pending: none is pushed while its residual stays at tau or above,
+ * and only its own task takes the residual back below. A task finds at least tau (no
+ * other task drains it), so no task is empty. Residuals and ranks are doubles changed by
+ * atomic adds (ordo_real.h), all relaxed: no decision rests on the order of two words,
+ * and the run's end orders every add before the ranks are read.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ordo_pagerank.h"
+#include "ordo_real.h"
+
+double ordo_pagerank_tau(uint32_t n, double d, double tol)
+{
+	return tol * (1 - d) * (1 - d) / (2.0 * (n ? n : 1));
+}
+
+static void normalise(double *x, uint32_t n)
+{
+	double s = 0;
+	for (uint32_t v = 0; v < n; v++)
+		s += x[v];
+	for (uint32_t v = 0; s > 0 && v < n; v++)
+		x[v] /= s;
+}
+
+int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
+                            uint64_t *iterations, struct ordo_err *err)
+{
+	const uint32_t n = g->n;
+	double *next = malloc((n ? n : 1) * sizeof *next);
+	if (!next)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the PageRank reference");
+	const double base = (1 - d) / (n ? n : 1);
+	for (uint32_t v = 0; v < n; v++)
+		rank[v] = base;
+	uint64_t it = 0;
+	for (;;) {
+		for (uint32_t v = 0; v < n; v++)
+			next[v] = base;
+		for (uint32_t u = 0; u < n; u++) {
+			const uint64_t deg = ordo_graph_degree(g, u);
+			if (!deg)
+				continue;
+			const double share = d * rank[u] / (double)deg;
+			uint32_t w, wt;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, u);
+			     ordo_arcs_next(&a, &w, &wt);)
+				next[w] += share;
+		}
+		double step = 0;
+		for (uint32_t v = 0; v < n; v++) {
+			step += fabs(next[v] - rank[v]);
+			rank[v] = next[v];
+		}
+		it++;
+		/* the error left is at most d / (1 - d) times the last step; relative to the
+		 * ranks' sum, at least 1 - d */
+		if (step * d / (1 - d) <= tol / 100 * (1 - d) || it >= 100000)
+			break;
+	}
+	free(next);
+	normalise(rank, n);
+	*iterations = it;
+	return 0;
+}
+
+int ordo_pagerank_seq(const struct ordo_graph *g, double d, double tau, double *rank,
+                      uint64_t *tasks, struct ordo_err *err)
+{
+	const uint32_t n = g->n;
+	double *res = malloc((n ? n : 1) * sizeof *res);
+	uint32_t *queue = malloc(((size_t)n + 1) * sizeof *queue); /* a ring of n + 1 */
+	bool *queued = calloc(n ? n : 1, 1);
+	if (!res || !queue || !queued) {
+		free(res), free(queue), free(queued);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for sequential PageRank");
+	}
+	size_t head = 0, tail = 0;
+	for (uint32_t v = 0; v < n; v++) {
+		rank[v] = 0;
+		res[v] = (1 - d) / n;
+		queue[tail++] = v;
+		queued[v] = true;
+	}
+	uint64_t k = 0;
+	while (head != tail) {
+		const uint32_t v = queue[head];
+		head = head == n ? 0 : head + 1;
+		queued[v] = false;
+		const double r = res[v];
+		res[v] = 0;
+		rank[v] += r;
+		k++;
+		const uint64_t deg = ordo_graph_degree(g, v);
+		if (!deg)
+			continue;
+		const double share = d * r / (double)deg;
+		uint32_t w, wt;
+		for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &w, &wt);) {
+			res[w] += share;
+			if (res[w] >= tau && !queued[w]) {
+				queued[w] = true;
+				queue[tail] = w;
+				tail = tail == n ? 0 : tail + 1;
+			}
+		}
+	}
+	normalise(rank, n);
+	*tasks = k;
+	free(res), free(queue), free(queued);
+	return 0;
+}
+
+struct pr {
+	const struct ordo_graph *g;
+	_Atomic double *rank, *res;
+	double d, tau;
+};
+
+static bool pr_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
+{
+	const struct pr *s = user;
+	const uint32_t v = (uint32_t)t->data;
+	const double r = atomic_exchange_explicit(&s->res[v], 0.0, memory_order_relaxed);
+	if (r <= 0)
+		return false;
+	ordo_atomic_add_double(&s->rank[v], r, memory_order_relaxed);
+	const uint64_t deg = ordo_graph_degree(s->g, v);
+	if (!deg)
+		return true;
+	const double share = s->d * r / (double)deg;
+	uint32_t w, wt;
+	for (struct ordo_arcs a = ordo_graph_arcs(s->g, v); ordo_arcs_next(&a, &w, &wt);) {
+		const double old = ordo_atomic_add_double(&s->res[w], share, memory_order_relaxed);
+		if (old < s->tau && old + share >= s->tau)
+			ordo_push(ctx, ordo_prio_of_double_desc(old + share), w);
+	}
+	return true;
+}
+
+int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, double d, double tau, _Atomic double *rank,
+                  struct ordo_run_stats *st, struct ordo_err *err)
+{
+	const uint32_t n = g->n;
+	struct pr s = {g, rank, malloc((n ? n : 1) * sizeof *s.res), d, tau};
+	struct ordo_task *init = malloc((n ? n : 1) * sizeof *init);
+	int rc = 0;
+	if (!s.res || !init)
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for PageRank");
+	const double r0 = (1 - d) / (n ? n : 1);
+	for (uint32_t v = 0; !rc && v < n; v++) {
+		atomic_store_explicit(&rank[v], 0.0, memory_order_relaxed);
+		atomic_store_explicit(&s.res[v], r0, memory_order_relaxed);
+		init[v] = (struct ordo_task){ordo_prio_of_double_desc(r0), v};
+	}
+	if (!rc)
+		rc = ordo_for_each(o, wl->ops, wl->wl, init, r0 >= tau ? n : 0, pr_op, &s, st, err);
+	if (!rc) { /* normalised: the run's end ordered every add */
+		double sum = 0;
+		for (uint32_t v = 0; v < n; v++)
+			sum += atomic_load_explicit(&rank[v], memory_order_relaxed);
+		for (uint32_t v = 0; sum > 0 && v < n; v++)
+			atomic_store_explicit(
+			    &rank[v], atomic_load_explicit(&rank[v], memory_order_relaxed) / sum,
+			    memory_order_relaxed);
+	}
+	free(init);
+	free((void *)s.res);
+	return rc;
+}
+
+void ordo_pagerank_check(uint32_t n, const _Atomic double *rank, const double *ref, double tol,
+                         struct ordo_check *c)
+{
+	double *got = malloc((n ? n : 1) * sizeof *got);
+	if (!got) {
+		ordo_check_mismatch(c, "out of memory for the check");
+		return;
+	}
+	for (uint32_t v = 0; v < n; v++)
+		got[v] = atomic_load_explicit(&rank[v], memory_order_relaxed);
+	/* the reference is within tol / 100 of the exact ranks */
+	ordo_check_within(c, "l1_error", got, ref, n, ORDO_NORM_L1, tol * 1.01);
+	free(got);
+}
