@@ -1,11 +1,14 @@
 /*
- * pagerank - PageRank by residual push (algorithms/lib/pagerank.c) on any registered
- * scheduler, priority = a node's residual, larger first; the ranks are verified within
- * --tolerance (L1, normalised ranks) against a power iteration, and the work ratio's
- * denominator is the sequential residual push's tasks (a FIFO of pending nodes), so the
- * reference answer and the work baseline come from two algorithms. The input is read
- * with its self-loops (they count, as in NetworkX); weights are ignored.
- * `pagerank --help` lists the options; with no input it runs on a generated R-MAT graph.
+ * pagerank - PageRank (algorithms/lib/pagerank.c): by default pull sweeps of the power
+ * iteration over the in-arcs (no scheduler, no atomics) until the last sweep bounds the
+ * error; with --algo push (or an explicit --wl) by residual push on any registered
+ * scheduler, priority = a node's residual, larger first. The ranks are verified within
+ * --tolerance (L1, normalised ranks) against a power iteration run 100 times finer;
+ * the work ratio's denominator is, for push, the sequential residual push's tasks (a FIFO
+ * of pending nodes), for pull the sequential power iteration's nodes + arcs to the same
+ * rule, so the reference answer and the work baseline may come from two algorithms. The input is
+ * read with its self-loops (they count, as in NetworkX); weights are ignored. `pagerank --help`
+ * lists the options; with no input it runs on a generated R-MAT graph.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +17,45 @@
 #include "ordo_apps.h"
 #include "ordo_pagerank.h"
 
-enum { O_DAMPING = ORDO_APP_OPT_KEY, O_TOLERANCE };
+enum { O_DAMPING = ORDO_APP_OPT_KEY, O_TOLERANCE, O_ALGO };
+enum { ALGO_PULL, ALGO_PUSH };
 
 static const struct ordo_cli_opt pr_opts[] = {
     {"damping", O_DAMPING, "D", "the damping factor, 0 < D < 1 (0.85)"},
     {"tolerance", O_TOLERANCE, "T",
      "the L1 distance of the normalised ranks from the exact ones that the run may leave, "
      "and the check's bound (1e-4)"},
+    {"algo", O_ALGO, "pull|push",
+     "pull (default): power-iteration sweeps over the in-arcs, no scheduler; push: "
+     "residual push on a scheduler (--wl; the default when --wl is given)"},
     {NULL, 0, NULL, NULL},
 };
 
 struct pr_options {
 	double damping, tolerance;
+	int algo; /* -1: not given */
 };
-static const struct pr_options pr_option_defaults = {.damping = 0.85, .tolerance = 1e-4};
+static const struct pr_options pr_option_defaults = {
+    .damping = 0.85, .tolerance = 1e-4, .algo = -1};
+
+static int algo_of(const void *opts, bool wl_given)
+{
+	return ordo_app_algo(((const struct pr_options *)opts)->algo, wl_given, ALGO_PUSH,
+	                     ALGO_PULL);
+}
+
+static bool uses_scheduler(const void *opts, bool wl_given, int threads)
+{
+	(void)threads;
+	return algo_of(opts, wl_given) == ALGO_PUSH;
+}
 
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
 	struct pr_options *o = opts;
+	static const char *const algos[] = {"pull", "push", NULL};
+	if (key == O_ALGO)
+		return ordo_cli_parse_choice("--algo", arg, algos, &o->algo, err);
 	double x;
 	int rc = ordo_cli_parse_double(key == O_DAMPING ? "--damping" : "--tolerance", arg, false,
 	                               &x, err);
@@ -53,6 +77,9 @@ struct pr_state {
 	double *ref, *seq;
 	double d, tol, tau;
 	uint64_t ref_iterations;
+	int algo;
+	struct ordo_graph *gt; /* pull: the in-arcs */
+	uint32_t *deg;         /* pull: out-degrees */
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
@@ -67,17 +94,32 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 	s->d = o->damping;
 	s->tol = o->tolerance;
 	s->tau = ordo_pagerank_tau(g->n, s->d, s->tol);
+	s->algo = algo_of(o, env->wl_given);
+	if (s->algo == ALGO_PULL) {
+		int rc = ordo_graph_transposed(g, env->topo->nthreads, &s->gt, err);
+		if (rc)
+			return rc;
+		if (!(s->deg = malloc(((size_t)g->n + 1) * sizeof *s->deg)))
+			return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the degrees");
+		for (uint32_t v = 0; v < g->n; v++)
+			s->deg[v] = (uint32_t)ordo_graph_degree(g, v);
+	}
 	const size_t bytes = ((size_t)g->n + 1) * sizeof(double);
 	s->rank = ordo_alloc_huge(bytes);
 	s->ref = ordo_alloc_huge(bytes);
 	s->seq = ordo_alloc_huge(bytes);
 	if (!s->rank || !s->ref || !s->seq)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the ranks");
-	if (env->report)
+	if (env->report && s->algo == ALGO_PUSH)
 		fprintf(env->report,
-		        "pagerank: damping %g, tolerance %g (L1, normalised ranks): residuals "
-		        "pushed from %.3g\n",
+		        "pagerank: residual push, damping %g, tolerance %g (L1, normalised ranks): "
+		        "residuals pushed from %.3g\n",
 		        s->d, s->tol, s->tau);
+	else if (env->report)
+		fprintf(env->report,
+		        "pagerank: pull sweeps (--algo pull), no scheduler (--wl or --algo push "
+		        "runs one), damping %g, tolerance %g (L1, normalised ranks)\n",
+		        s->d, s->tol);
 	return 0;
 }
 
@@ -87,6 +129,8 @@ static void fini(void *st)
 	free((void *)s->rank);
 	free(s->ref);
 	free(s->seq);
+	free(s->deg);
+	ordo_graph_free(s->gt);
 	free(s);
 }
 
@@ -97,11 +141,22 @@ static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_ba
 {
 	(void)q;
 	struct pr_state *s = st;
+	uint64_t at_tol = 0;
+	if (s->algo == ALGO_PULL) { /* the reference is the sequential iteration: timed */
+		const double t0 = ordo_now();
+		int rc = ordo_pagerank_reference(s->g, s->d, s->tol, s->ref, &s->ref_iterations,
+		                                 &at_tol, err);
+		b->seconds = (ordo_now() - t0) * (double)at_tol /
+		             (double)(s->ref_iterations ? s->ref_iterations : 1);
+		b->tasks = at_tol * ((uint64_t)s->g->n + s->g->m);
+		return rc;
+	}
 	const double t0 = ordo_now();
 	int rc = ordo_pagerank_seq(s->g, s->d, s->tau, s->seq, &b->tasks, err);
 	b->seconds = ordo_now() - t0;
 	if (!rc)
-		rc = ordo_pagerank_reference(s->g, s->d, s->tol, s->ref, &s->ref_iterations, err);
+		rc = ordo_pagerank_reference(s->g, s->d, s->tol, s->ref, &s->ref_iterations, NULL,
+		                             err);
 	return rc;
 }
 
@@ -110,7 +165,17 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 {
 	(void)q;
 	struct pr_state *s = st;
-	return ordo_pagerank(s->g, wl, o, s->d, s->tau, s->rank, rs, err);
+	if (s->algo == ALGO_PUSH)
+		return ordo_pagerank(s->g, wl, o, s->d, s->tau, s->rank, rs, err);
+	struct ordo_pagerank_stats ps;
+	int rc = ordo_pagerank_pull(s->gt, s->deg, o->topo, s->d, s->tol, s->rank, &ps, err);
+	if (rc)
+		return rc;
+	memset(rs, 0, sizeof *rs);
+	rs->seconds = ps.seconds;
+	rs->threads = ps.threads;
+	rs->tasks = ps.sweeps * ((uint64_t)s->g->n + s->g->m);
+	return 0;
 }
 
 static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
@@ -139,11 +204,13 @@ static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
 const struct ordo_app_kernel ordo_kernel_pagerank = {
     .name = "pagerank",
-    .summary = "PageRank by residual push (priority = a node's residual, larger first; "
-               "arc weights ignored, self-loops counted)",
+    .summary = "PageRank (pull sweeps; --algo push: residual push, priority = a node's "
+               "residual, larger first; arc weights ignored, self-loops counted)",
     .baseline_name = "sequential residual push (a FIFO of pending nodes); the ranks "
                      "against a power iteration",
-    .work_note = "tasks = pushes of a node's residual, baseline the sequential push's",
+    .work_note = "pull: tasks = sweeps x (nodes + arcs), baseline the sequential power "
+                 "iteration's to the same rule; push: tasks = pushes of a node's residual, "
+                 "baseline the sequential push's",
     .default_gen = "rmat:scale=16,ef=8",
     /* A task's priority is its node's residual when it was pushed (as it rose to tau),
      * not the live one, so a priority order runs small residuals first: on rmat16 at
@@ -151,6 +218,7 @@ const struct ordo_app_kernel ordo_kernel_pagerank = {
      * (1.61), obim:delta=52 1.34 s (3.47), smq 35.8 s (28.7). */
     .default_wl = "fifo",
     .wl_params = "delta=56", /* a bucketed scheduler: 16 powers of two a bucket */
+    .uses_scheduler = uses_scheduler,
     .query = ORDO_APP_QUERY_NONE,
     .needs = ORDO_APP_NEEDS_SELF_LOOPS,
     .figures = {"l1_error", "reference_iterations"},

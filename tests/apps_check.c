@@ -573,6 +573,42 @@ static int pr_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *w
 	return 0;
 }
 
+/* Pull sweeps at 1, 2, 4 and maxT threads: within tol of the reference. */
+static int pr_pull_all(struct pr_job *j, const char *what, int maxT, char *msg, size_t cap)
+{
+	struct ordo_graph *gt;
+	struct ordo_err e = {0};
+	uint32_t *deg = malloc(((size_t)j->g->n + 1) * sizeof *deg);
+	if (!deg || ordo_graph_transposed(j->g, 2, &gt, &e)) {
+		free(deg);
+		return FAIL("%s: transpose: %s", what, e.msg);
+	}
+	for (uint32_t v = 0; v < j->g->n; v++)
+		deg[v] = (uint32_t)ordo_graph_degree(j->g, v);
+	int rc = 0;
+	for (int T = 1; !rc && T <= maxT; T = T == 4 ? (maxT > 4 ? maxT : 5) : T * 2) {
+		struct ordo_topology topo;
+		if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e)) {
+			rc = FAIL("topology: %s", e.msg);
+			break;
+		}
+		struct ordo_pagerank_stats st;
+		if (ordo_pagerank_pull(gt, deg, &topo, 0.85, j->tol, j->rank, &st, &e))
+			rc = FAIL("%s, pull at %d threads: %s", what, T, e.msg);
+		ordo_topology_free(&topo);
+		struct ordo_check c;
+		ordo_check_init(&c);
+		if (!rc)
+			ordo_pagerank_check(j->g->n, j->rank, j->ref, j->tol, &c);
+		if (!rc && (!c.pass || st.sweeps < 1))
+			rc = FAIL("%s, pull at %d threads (%llu sweeps): %s", what, T,
+			          (unsigned long long)st.sweeps, c.first);
+	}
+	ordo_graph_free(gt);
+	free(deg);
+	return rc;
+}
+
 int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
                       size_t cap)
 {
@@ -585,14 +621,14 @@ int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, do
 	int rc = 0;
 	if (!j.ref || !j.rank || !seq)
 		rc = FAIL("%s: out of memory", what);
-	else if (ordo_pagerank_reference(g, 0.85, tol, j.ref, &it, &e) ||
+	else if (ordo_pagerank_reference(g, 0.85, tol, j.ref, &it, NULL, &e) ||
 	         ordo_pagerank_seq(g, 0.85, j.tau, seq, &tasks, &e))
 		rc = FAIL("%s: %s", what, e.msg);
 	else if (ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1) > tol)
 		rc = FAIL("%s: the sequential push is %g from the reference", what,
 		          ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1));
-	else
-		rc = every_scheduler(what, maxT, pr_one, &j, msg, cap);
+	else if (!(rc = every_scheduler(what, maxT, pr_one, &j, msg, cap)))
+		rc = pr_pull_all(&j, what, maxT, msg, cap);
 	free(j.ref);
 	free((void *)j.rank);
 	free(seq);

@@ -27,9 +27,31 @@
 double ordo_pagerank_tau(uint32_t n, double d, double tol);
 
 /* Power iteration to an L1 error below tol / 100 (by the contraction bound d / (1 - d)
- * times the last step): rank[n] normalised; *iterations its steps. ENOMEM only. */
+ * times the last step): rank[n] normalised; *iterations its steps, *at_tol (may be
+ * NULL) the step at which ordo_pagerank_pull's rule for tol held. ENOMEM only. */
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
-                            uint64_t *iterations, struct ordo_err *err);
+                            uint64_t *iterations, uint64_t *at_tol, struct ordo_err *err);
+
+/* Whether a power iteration's step (the L1 change of its last sweep) bounds the
+ * normalised ranks' L1 error by tol: step d / (1 - d) <= tol (1 - d) / 2. */
+static inline bool ordo_pagerank_done(double step, double d, double tol)
+{
+	return step * d / (1 - d) <= tol * (1 - d) / 2;
+}
+
+/* What a pull run did. */
+struct ordo_pagerank_stats {
+	double seconds;
+	uint64_t sweeps; /* power-iteration sweeps, each over every node and in-arc */
+	int threads;
+};
+
+/* Pull sweeps (Jacobi, no atomics, no scheduler) on topo's threads until
+ * ordo_pagerank_done: gt is g's transpose (its in-arcs), deg[u] g's out-degrees;
+ * rank[n] normalised. ENOMEM, EINVAL (OpenMP gave fewer threads than asked). */
+int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
+                       const struct ordo_topology *topo, double d, double tol, _Atomic double *rank,
+                       struct ordo_pagerank_stats *st, struct ordo_err *err);
 
 /* Sequential residual push, a FIFO of pending nodes (each queued once at a time):
  * rank[n] normalised; *tasks the nodes popped, the work ratio's denominator. ENOMEM. */

@@ -11,6 +11,7 @@
  * and the run's end orders every add before the ranks are read.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static void normalise(double *x, uint32_t n)
 }
 
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
-                            uint64_t *iterations, struct ordo_err *err)
+                            uint64_t *iterations, uint64_t *at_tol, struct ordo_err *err)
 {
 	const uint32_t n = g->n;
 	double *next = malloc((n ? n : 1) * sizeof *next);
@@ -42,6 +43,8 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	for (uint32_t v = 0; v < n; v++)
 		rank[v] = base;
 	uint64_t it = 0;
+	if (at_tol)
+		*at_tol = 0;
 	for (;;) {
 		for (uint32_t v = 0; v < n; v++)
 			next[v] = base;
@@ -61,6 +64,8 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 			rank[v] = next[v];
 		}
 		it++;
+		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol))
+			*at_tol = it;
 		/* the error left is at most d / (1 - d) times the last step; relative to the
 		 * ranks' sum, at least 1 - d */
 		if (step * d / (1 - d) <= tol / 100 * (1 - d) || it >= 100000)
@@ -69,6 +74,71 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	free(next);
 	normalise(rank, n);
 	*iterations = it;
+	return 0;
+}
+
+int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
+                       const struct ordo_topology *topo, double d, double tol, _Atomic double *rank,
+                       struct ordo_pagerank_stats *st, struct ordo_err *err)
+{
+	const uint32_t n = gt->n;
+	const int T = topo->nthreads;
+	double *x = malloc((n ? n : 1) * sizeof *x), *share = malloc((n ? n : 1) * sizeof *share);
+	if (!x || !share) {
+		free(x), free(share);
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for PageRank sweeps");
+	}
+	const double t0 = ordo_now(), base = (1 - d) / (n ? n : 1);
+	uint64_t sweeps = 0;
+	double step = 0; /* the L1 change of a sweep: shared, reduced */
+	bool done = false;
+	int got = T;
+	omp_set_dynamic(0);
+#pragma omp parallel num_threads(T)
+	{
+#pragma omp single
+		got = omp_get_num_threads();
+		if (got == T) {
+#pragma omp for schedule(static)
+			for (uint32_t v = 0; v < n; v++)
+				x[v] = base;
+			while (!done) {
+#pragma omp for schedule(static)
+				for (uint32_t u = 0; u < n; u++)
+					share[u] = deg[u] ? d * x[u] / deg[u] : 0;
+#pragma omp for schedule(dynamic, 4096) reduction(+ : step)
+				for (uint32_t v = 0; v < n; v++) {
+					double s = base;
+					uint32_t u, wt;
+					for (struct ordo_arcs a = ordo_graph_arcs(gt, v);
+					     ordo_arcs_next(&a, &u, &wt);)
+						s += share[u];
+					step += fabs(s - x[v]);
+					x[v] = s; /* shares were taken from the last sweep */
+				}
+				/* one thread decides, after the loop's barrier; every thread reads
+				 * `done` at the top, before anyone can write it again */
+#pragma omp single
+				{
+					sweeps++;
+					done = ordo_pagerank_done(step, d, tol) || sweeps >= 100000;
+					step = 0;
+				}
+			}
+		}
+	}
+	free(share);
+	if (got != T) {
+		free(x);
+		return ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
+		                    got);
+	}
+	normalise(x, n);
+	for (uint32_t v = 0; v < n; v++)
+		atomic_store_explicit(&rank[v], x[v], memory_order_relaxed);
+	free(x);
+	if (st)
+		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T};
 	return 0;
 }
 
