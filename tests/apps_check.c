@@ -621,7 +621,7 @@ int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, do
 	int rc = 0;
 	if (!j.ref || !j.rank || !seq)
 		rc = FAIL("%s: out of memory", what);
-	else if (ordo_pagerank_reference(g, 0.85, tol, j.ref, &it, NULL, &e) ||
+	else if (ordo_pagerank_reference(g, 0.85, tol, j.ref, &it, NULL, NULL, &e) ||
 	         ordo_pagerank_seq(g, 0.85, j.tau, seq, &tasks, &e))
 		rc = FAIL("%s: %s", what, e.msg);
 	else if (ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1) > tol)

@@ -27,10 +27,13 @@
 double ordo_pagerank_tau(uint32_t n, double d, double tol);
 
 /* Power iteration to an L1 error below tol / 100 (by the contraction bound d / (1 - d)
- * times the last step): rank[n] normalised; *iterations its steps, *at_tol (may be
- * NULL) the step at which ordo_pagerank_pull's rule for tol held. ENOMEM only. */
+ * times the last step, ordo_pagerank_done for tol / 100): rank[n] normalised;
+ * *iterations its steps, *at_tol (may be NULL) the step at which the rule for tol
+ * itself held (ordo_pagerank_pull's), and *at_tol_s (may be NULL) the seconds it took
+ * to get there. ENOMEM only. */
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
-                            uint64_t *iterations, uint64_t *at_tol, struct ordo_err *err);
+                            uint64_t *iterations, uint64_t *at_tol, double *at_tol_s,
+                            struct ordo_err *err);
 
 /* Whether a power iteration's step (the L1 change of its last sweep) bounds the
  * normalised ranks' L1 error by tol: step d / (1 - d) <= tol (1 - d) / 2. */

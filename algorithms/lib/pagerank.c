@@ -33,7 +33,8 @@ static void normalise(double *x, uint32_t n)
 }
 
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
-                            uint64_t *iterations, uint64_t *at_tol, struct ordo_err *err)
+                            uint64_t *iterations, uint64_t *at_tol, double *at_tol_s,
+                            struct ordo_err *err)
 {
 	const uint32_t n = g->n;
 	double *next = malloc((n ? n : 1) * sizeof *next);
@@ -43,6 +44,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	for (uint32_t v = 0; v < n; v++)
 		rank[v] = base;
 	uint64_t it = 0;
+	const double t0 = ordo_now();
 	if (at_tol)
 		*at_tol = 0;
 	for (;;) {
@@ -64,11 +66,12 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 			rank[v] = next[v];
 		}
 		it++;
-		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol))
+		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol)) {
 			*at_tol = it;
-		/* the error left is at most d / (1 - d) times the last step; relative to the
-		 * ranks' sum, at least 1 - d */
-		if (step * d / (1 - d) <= tol / 100 * (1 - d) || it >= 100000)
+			if (at_tol_s)
+				*at_tol_s = ordo_now() - t0;
+		}
+		if (ordo_pagerank_done(step, d, tol / 100) || it >= 100000)
 			break;
 	}
 	free(next);
