@@ -4,36 +4,61 @@
  * road-like graph of about a million nodes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ordo_app.h"
 #include "ordo_apps.h"
+#include "ordo_cli.h"
 #include "ordo_sssp.h"
 
-enum { O_PARENTS = ORDO_APP_OPT_KEY };
+enum { O_PARENTS = ORDO_APP_OPT_KEY, O_LIVE };
 
 static const struct ordo_cli_opt sssp_opts[] = {
     {"parents", O_PARENTS, NULL,
      "also give each node's parent in a shortest-path tree (the source's is itself): a "
      "`parent` column or array in --output"},
+    {"live", O_LIVE, "auto|off|G",
+     "one queued task per node and grain, run with the node's distance when it starts "
+     "(auto, the default: at a bucketed scheduler's grain, its delta; off: a task per "
+     "relaxation, as on an exact scheduler; G: this grain, 0..64)"},
     {NULL, 0, NULL, NULL},
 };
 
+enum { LIVE_AUTO = -2, LIVE_OFF = -1 };
+
 struct sssp_options {
 	bool parents;
+	int live; /* LIVE_AUTO, LIVE_OFF or a grain */
 };
 
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 {
-	(void)key, (void)arg, (void)err;
-	((struct sssp_options *)opts)->parents = true;
-	return 0;
+	struct sssp_options *o = opts;
+	if (key == O_PARENTS) {
+		o->parents = true;
+		return 0;
+	}
+	if (!strcmp(arg, "auto") || !strcmp(arg, "off")) {
+		o->live = *arg == 'a' ? LIVE_AUTO : LIVE_OFF;
+		return 0;
+	}
+	if (*arg < '0' || *arg > '9')
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "--live %s: expected auto, off or a grain 0..64", arg);
+	int64_t g;
+	const int rc = ordo_cli_parse_int("--live", arg, 0, 64, &g, err);
+	o->live = (int)g;
+	return rc;
 }
+
+static const struct sssp_options sssp_defaults = {false, LIVE_AUTO};
 
 struct sssp_state {
 	const struct ordo_graph *g;
 	_Atomic uint64_t *dist;
 	uint64_t *ref;
 	bool parents;     /* --parents */
+	int live;         /* --live */
 	uint32_t *parent; /* the last run's tree, made by answer */
 	uint32_t source;  /* the last run's */
 };
@@ -46,7 +71,11 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	*st = s;
 	s->g = g;
-	s->parents = env->opts && ((const struct sssp_options *)env->opts)->parents;
+	const struct sssp_options *opt = env->opts ? env->opts : &sssp_defaults;
+	s->parents = opt->parents;
+	s->live = opt->live;
+	if (s->live == LIVE_AUTO && !ordo_sssp_live_fits(g))
+		s->live = LIVE_OFF; /* distances could need bit 63 */
 	s->dist = ordo_alloc_huge((size_t)g->n * sizeof *s->dist + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->dist || !s->ref)
@@ -75,7 +104,10 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 {
 	struct sssp_state *s = st;
 	s->source = q->source;
-	return ordo_sssp(s->g, q->source, wl, o, s->dist, rs, err);
+	int grain = s->live;
+	if (grain == LIVE_AUTO) /* the live form where the scheduler groups priorities */
+		grain = ordo_scheduler_grain(wl) ? (int)ordo_scheduler_grain(wl) : LIVE_OFF;
+	return ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
 }
 
 static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
@@ -111,6 +143,7 @@ const struct ordo_app_kernel ordo_kernel_sssp = {
     .figures = {"reached", "max_dist"},
     .opts = sssp_opts,
     .opts_size = sizeof(struct sssp_options),
+    .opts_defaults = &sssp_defaults,
     .option = option,
     .init = init,
     .fini = fini,

@@ -96,6 +96,11 @@ struct ordo_scheduler_ops {
 	 * its counters after the run. NULL: exact, a bound of 0. A negative bound: none
 	 * (unordered by design). */
 	double (*rank_bound)(const int64_t *params, const uint64_t *stats, double n, double range);
+	/* Its grain, from its resolved parameters: priorities that agree above bit `grain`
+	 * are equal to it (it keeps no order among them), 0..64; 64: it ignores priorities.
+	 * An operator that queues one task per node (ordo_live.h) pushes again only when a
+	 * node's priority moves to another grain. NULL: 0, every priority its own. */
+	unsigned (*grain)(const int64_t *params);
 };
 
 #define ORDO_SCHEDULER_DEFINE(id, ...) \

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ordo_gen.h"
@@ -60,19 +61,39 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 			                         : la                                   ? la
 			                              : ORDO_SSSP_LOOKAHEAD;
 			struct ordo_exec_opts o = {.topo = &topo, .seed = 1, .lookahead = la};
-			struct ordo_run_stats st;
-			cr_assert_eq(ordo_sssp(g, src, &wl, &o, dist, &st, &e), 0, "%s", e.msg);
-			cr_assert_eq(st.lookahead, want_la);
-			struct ordo_check c;
-			ordo_sssp_check(g, dist, ref, &c);
-			cr_assert(c.pass, "%s, %s, %d threads: %llu wrong distances (first: %s)",
-			          what, ops->name, T, (unsigned long long)c.mismatches, c.first);
-			uint64_t reached;
-			cr_assert(ordo_check_get(&c, "reached", &reached));
-			cr_assert_eq(reached, settled);
-			cr_assert_geq(st.tasks, settled, "%s: fewer tasks than settled nodes",
-			              ops->name);
-			cr_assert_eq(st.tasks - st.empty >= settled, true);
+			/* a task per relaxation, then the live form at a grain that varies
+			 * with the thread count: the scheduler's, every priority its own, one
+			 * task per node, a grain no scheduler has */
+			const int grain = T == 1   ? (int)ordo_scheduler_grain(&wl)
+			                  : T == 2 ? 0
+			                  : T == 4 ? 64
+			                           : 3;
+			for (int live = 0; live < 2; live++) {
+				if (live) {
+					ordo_scheduler_destroy(&wl);
+					cr_assert_eq(ordo_scheduler_create(ops->name, NULL, &topo,
+					                                   1, &wl, &e),
+					             0);
+				}
+				struct ordo_run_stats st;
+				cr_assert_eq(ordo_sssp_live(g, src, &wl, &o, live ? grain : -1,
+				                            dist, &st, &e),
+				             0, "%s", e.msg);
+				cr_assert_eq(st.lookahead, want_la);
+				struct ordo_check c;
+				ordo_sssp_check(g, dist, ref, &c);
+				cr_assert(c.pass,
+				          "%s, %s, %d threads, live grain %d: %llu wrong distances "
+				          "(first: %s)",
+				          what, ops->name, T, live ? grain : -1,
+				          (unsigned long long)c.mismatches, c.first);
+				uint64_t reached;
+				cr_assert(ordo_check_get(&c, "reached", &reached));
+				cr_assert_eq(reached, settled);
+				cr_assert_geq(st.tasks, settled,
+				              "%s: fewer tasks than settled nodes", ops->name);
+				cr_assert_eq(st.tasks - st.empty >= settled, true);
+			}
 			ordo_scheduler_destroy(&wl);
 			ordo_topology_free(&topo);
 		}
@@ -173,6 +194,44 @@ Test(sssp, every_scheduler_on_a_generated_road_graph, .timeout = 600)
 	ordo_graph_free(g);
 	cr_assert_eq(ordo_generate("rmat:scale=13,ef=8", 0, &g, NULL, 0, &e), 0);
 	run_all(g, "rmat 13", 16);
+	ordo_graph_free(g);
+}
+
+/* The live form's point, on one thread (deterministic): OBIM at its grain pops far
+ * fewer empty tasks than with a task per relaxation, and no more useful ones than the
+ * nodes it reaches, beyond what a task per relaxation does. */
+Test(sssp, live_form_drops_the_stale_duplicates)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("road:W=200,H=150,seed=4", 0, &g, NULL, 0, &e), 0);
+	struct ordo_topology topo;
+	cr_assert_eq(ordo_topology_init(&topo, 1, 0, ORDO_BIND_NONE, &e), 0);
+	_Atomic uint64_t *dist = malloc(g->n * sizeof *dist);
+	struct ordo_run_stats st[2];
+	for (int live = 0; live < 2; live++) {
+		struct ordo_scheduler wl;
+		cr_assert_eq(ordo_scheduler_create("obim:delta=10", NULL, &topo, 1, &wl, &e), 0);
+		cr_assert_eq(ordo_scheduler_grain(&wl), 10);
+		struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+		cr_assert_eq(ordo_sssp_live(g, 0, &wl, &o, live ? 10 : -1, dist, &st[live], &e), 0,
+		             "%s", e.msg);
+		ordo_scheduler_destroy(&wl);
+	}
+	cr_assert_gt(st[0].empty, 1000, "a task per relaxation: %llu empty",
+	             (unsigned long long)st[0].empty);
+	cr_assert_lt(st[1].empty * 4, st[0].empty, "live: %llu empty, off: %llu",
+	             (unsigned long long)st[1].empty, (unsigned long long)st[0].empty);
+	cr_assert_leq(st[1].tasks - st[1].empty, st[0].tasks - st[0].empty + st[0].tasks / 100);
+	/* bad grains and graphs are refused, and leave nothing half-done */
+	struct ordo_scheduler wl;
+	cr_assert_eq(ordo_scheduler_create("obim", NULL, &topo, 1, &wl, &e), 0);
+	struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+	cr_assert_eq(ordo_sssp_live(g, 0, &wl, &o, 65, dist, &st[0], &e), ORDO_EINVAL);
+	cr_assert(strstr(e.msg, "0..64"), "%s", e.msg);
+	ordo_scheduler_destroy(&wl);
+	ordo_topology_free(&topo);
+	free(dist);
 	ordo_graph_free(g);
 }
 

@@ -120,7 +120,13 @@ static double fifo_rank_bound(const int64_t *p, const uint64_t *stats, double n,
 	return -1;
 }
 
-ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo", .rank_bound = fifo_rank_bound,
+static unsigned fifo_grain(const int64_t *p)
+{
+	(void)p;
+	return 64;
+}
+
+ORDO_SCHEDULER_DEFINE(fifo, .name = "fifo", .rank_bound = fifo_rank_bound, .grain = fifo_grain,
                       .summary = "unordered chunked bag (per-thread chunks, per-node chunk FIFOs)",
                       .params = params, .nparams = P_N, .create = fifo_create,
                       .destroy = fifo_destroy, .push = fifo_push, .pop = fifo_pop,

@@ -50,8 +50,13 @@ static double obim_rank_bound(const int64_t *p, const uint64_t *stats, double n,
 	return (double)(1ull << p[P_DELTA]) * n / range;
 }
 
+static unsigned obim_grain(const int64_t *p)
+{
+	return (unsigned)p[P_DELTA];
+}
+
 ORDO_SCHEDULER_DEFINE(
-    obim, .name = "obim", .rank_bound = obim_rank_bound,
+    obim, .name = "obim", .rank_bound = obim_rank_bound, .grain = obim_grain,
     .summary = "Galois OBIM: buckets prio>>delta of chunked FIFOs, lazily replayed "
                "bucket log",
     .params = params, .nparams = P_N, .create = obim_create, .destroy = core_destroy,

@@ -60,6 +60,9 @@ int ordo_scheduler_create(const char *spec, const char *overrides, const struct 
                           uint64_t seed, struct ordo_scheduler *out, struct ordo_err *err);
 void ordo_scheduler_destroy(struct ordo_scheduler *w);
 
+/* Its grain (ordo_scheduler_ops.grain): 0..64, 0 when it orders every priority. */
+unsigned ordo_scheduler_grain(const struct ordo_scheduler *w);
+
 /* Resolves a spec without creating anything (validation, printing). */
 int ordo_scheduler_resolve(const char *spec, const struct ordo_scheduler_ops **ops, int64_t *params,
                            char *resolved, size_t cap, struct ordo_err *err);

@@ -185,8 +185,14 @@ static double pmod_rank_bound(const int64_t *p, const uint64_t *stats, double n,
 	return (double)(1ull << (p[P_DELTA] + stats[0])) * n / range;
 }
 
+/* its starting shift: merged buckets only widen what it treats as equal */
+static unsigned pmod_grain(const int64_t *p)
+{
+	return (unsigned)p[P_DELTA];
+}
+
 ORDO_SCHEDULER_DEFINE(
-    pmod, .name = "pmod", .rank_bound = pmod_rank_bound,
+    pmod, .name = "pmod", .rank_bound = pmod_rank_bound, .grain = pmod_grain,
     .summary = "PMOD: OBIM whose bucket shift adapts (merges buckets when they run "
                "thin)",
     .params = params, .nparams = P_N, .stat_names = {"delta", "merges", "unmerges"},

@@ -219,3 +219,9 @@ void ordo_scheduler_print_help(FILE *f)
 			fprintf(f, "      counters    %s\n", names);
 	}
 }
+
+unsigned ordo_scheduler_grain(const struct ordo_scheduler *w)
+{
+	const unsigned g = w->ops->grain ? w->ops->grain(w->params) : 0;
+	return g > 64 ? 64 : g;
+}

@@ -700,7 +700,12 @@ static double smq_rank_bound(const int64_t *p, const uint64_t *stats, double n, 
 	return (double)p[P_SIZE];
 }
 
-ORDO_SCHEDULER_DEFINE(smq, .name = "smq", .rank_bound = smq_rank_bound,
+static unsigned smq_grain(const int64_t *p)
+{
+	return p[P_PQ] == PQ_BUCKET ? (unsigned)p[P_BQ_SHIFT] : 0;
+}
+
+ORDO_SCHEDULER_DEFINE(smq, .name = "smq", .rank_bound = smq_rank_bound, .grain = smq_grain,
                       .summary =
                           "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
                           "buffers",

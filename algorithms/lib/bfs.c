@@ -23,17 +23,17 @@
 static inline __attribute__((always_inline)) bool
 bfs_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	return relax_task(ctx, t, user, cz, false, false, false);
+	return relax_task(ctx, t, user, cz, false, false, false, false);
 }
 static inline __attribute__((always_inline)) bool
 bfs_tail_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	return relax_task(ctx, t, user, cz, false, false, true);
+	return relax_task(ctx, t, user, cz, false, false, true, false);
 }
 static inline __attribute__((always_inline)) void
 bfs_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
 {
-	relax_prefetch(t, ahead, user, cz, false);
+	relax_prefetch(t, ahead, user, cz, false, false);
 }
 ORDO_GRAPH_OPERATOR(bfs_tail, bfs_tail_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
                     void *user)
@@ -48,7 +48,7 @@ static int bfs_scheduled(const struct ordo_graph *g, struct ordo_scheduler *wl,
                          const struct ordo_task *init, uint64_t n0, struct relax_count *count,
                          struct ordo_run_stats *st, struct ordo_err *err)
 {
-	struct relax_ctx s = {ordo_arcs_memo_run(), g, (void *)level, count};
+	struct relax_ctx s = {ordo_arcs_memo_run(), g, (void *)level, count, 0};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);

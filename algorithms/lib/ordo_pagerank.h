@@ -61,8 +61,20 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 int ordo_pagerank_seq(const struct ordo_graph *g, double d, double tau, double *rank,
                       uint64_t *tasks, struct ordo_err *err);
 
-/* The same on wl: priority = the residual, larger first (ordo_prio_of_double_desc);
- * rank[n] normalised (and initialised here). ordo_for_each's errors. */
+/* The finest grain of residual priorities: a node is pushed again when
+ * its residual grows fourfold (52 = the double's mantissa bits, ordo_real.h, plus 2;
+ * on rmat16 at 2 threads smq did 3.2 times the sequential tasks with 54, 6.7 with 52
+ * and 16 with 56, bench/LOG.md). */
+#define ORDO_PAGERANK_GRAIN 54
+/* The grain the push uses on wl: wl's own (ordo_scheduler_grain) when it is coarser than
+ * ORDO_PAGERANK_GRAIN, else that (a finer one re-pushes a node on almost every add: OBIM
+ * at its default delta of 10 took 35 times the sequential tasks on rmat8 at one thread,
+ * and far longer at two, its buckets one per task). */
+unsigned ordo_pagerank_grain(const struct ordo_scheduler *wl);
+
+/* The same on wl: priority = the residual, larger first (ordo_prio_of_double_desc), at
+ * most one task queued per node and grain (ordo_live.h), each run with the node's live
+ * residual; rank[n] normalised (and initialised here). ordo_for_each's errors. */
 int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
                   const struct ordo_exec_opts *o, double d, double tau, _Atomic double *rank,
                   struct ordo_run_stats *st, struct ordo_err *err);

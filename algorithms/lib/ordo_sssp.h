@@ -31,6 +31,17 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *w
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err);
 
+/* The same with one queued task per node and grain (relax.h's live form; ordo_live.h's
+ * rule): a relaxation pushes only when its node was not queued or its distance left the
+ * grain (the bits above bit `grain`, 0..64) it was queued in, and a task runs with its
+ * node's distance at the time it starts. grain < 0: ordo_sssp's one task per
+ * relaxation. EINVAL for a grain above 64, or when the graph has 2^31 nodes or more
+ * (ordo_sssp_live_fits: distances must leave bit 63 free). */
+int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                   const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
+                   struct ordo_run_stats *st, struct ordo_err *err);
+bool ordo_sssp_live_fits(const struct ordo_graph *g);
+
 /* A shortest-path tree from exact distances: parent[v] = the smallest u with an arc
  * u -> v and dist[u] + w(u, v) == dist[v], for every v other than the source with a
  * finite distance; the source's parent is itself, an unreached node's ORDO_NO_PARENT.

@@ -1,20 +1,22 @@
 /*
  * pagerank.c - PageRank by residual push (see ordo_pagerank.h).
  *
- * The parallel operator: a task of node v swaps v's residual for 0, adds it to v's rank
- * and d r / deg(v) to each arc's head's residual; a head whose residual rises from below
- * tau to tau or more is pushed, at priority = its residual (larger first). So a node has
- * at most one task pending: none is pushed while its residual stays at tau or above,
- * and only its own task takes the residual back below. A task finds at least tau (no
- * other task drains it), so no task is empty. Residuals and ranks are doubles changed by
- * atomic adds (ordo_real.h), all relaxed: no decision rests on the order of two words,
- * and the run's end orders every add before the ranks are read.
+ * The parallel operator: a task of node v claims v (ordo_live.h), swaps v's residual for
+ * 0, adds it to v's rank and d r / deg(v) to each arc's head's residual; a head whose
+ * residual is tau or more is offered at priority = its residual (larger first) when the
+ * add took it across tau or into another grain of the scheduler's (one per factor of four
+ * at least, ORDO_PAGERANK_GRAIN). So a node has one task per grain it
+ * climbs, the best queued one drains everything the node holds when it runs, and the
+ * others are empty. Ranks are relaxed adds (the run's end orders them before they are
+ * read); the residual's adds and swap are acquire-release, which the live set's
+ * ordering of claims and offers needs (pr_moved).
  */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ordo_live.h"
 #include "ordo_pagerank.h"
 #include "ordo_real.h"
 
@@ -195,14 +197,29 @@ int ordo_pagerank_seq(const struct ordo_graph *g, double d, double tau, double *
 struct pr {
 	const struct ordo_graph *g;
 	_Atomic double *rank, *res;
+	struct ordo_live live;
 	double d, tau;
 };
 
+/* A head whose residual rose from old to now (now >= tau) is offered unless its
+ * priority stayed in the grain it had: the add that took it there (across tau, or into
+ * this grain) offered it already, and the task that offer queued (or the claimed one
+ * whose drain is still to come, which takes this add too) runs with the live residual. */
+static inline bool pr_moved(const struct ordo_live *l, double old, double now, double tau)
+{
+	return old < tau ||
+	       ((ordo_prio_of_double_desc(old) ^ ordo_prio_of_double_desc(now)) & l->mask) != 0;
+}
+
 static bool pr_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 {
-	const struct pr *s = user;
+	struct pr *s = user;
 	const uint32_t v = (uint32_t)t->data;
-	const double r = atomic_exchange_explicit(&s->res[v], 0.0, memory_order_relaxed);
+	if (!ordo_live_claim(&s->live, t))
+		return false; /* superseded: v is queued at a better grain, or claimed */
+	/* acquire: adds that came before the claim; release: a later add that reads 0
+	 * here offers v again, after the claim (ordo_live.h) */
+	const double r = atomic_exchange_explicit(&s->res[v], 0.0, memory_order_acq_rel);
 	if (r <= 0)
 		return false;
 	ordo_atomic_add_double(&s->rank[v], r, memory_order_relaxed);
@@ -212,11 +229,18 @@ static bool pr_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	const double share = s->d * r / (double)deg;
 	uint32_t w, wt;
 	for (struct ordo_arcs a = ordo_graph_arcs(s->g, v); ordo_arcs_next(&a, &w, &wt);) {
-		const double old = ordo_atomic_add_double(&s->res[w], share, memory_order_relaxed);
-		if (old < s->tau && old + share >= s->tau)
-			ordo_push(ctx, ordo_prio_of_double_desc(old + share), w);
+		const double old = ordo_atomic_add_double(&s->res[w], share, memory_order_acq_rel);
+		const double now = old + share;
+		if (now >= s->tau && pr_moved(&s->live, old, now, s->tau))
+			ordo_live_offer(ctx, &s->live, w, ordo_prio_of_double_desc(now));
 	}
 	return true;
+}
+
+unsigned ordo_pagerank_grain(const struct ordo_scheduler *wl)
+{
+	const unsigned g = ordo_scheduler_grain(wl);
+	return g > ORDO_PAGERANK_GRAIN ? g : ORDO_PAGERANK_GRAIN;
 }
 
 int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
@@ -224,16 +248,20 @@ int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
                   struct ordo_run_stats *st, struct ordo_err *err)
 {
 	const uint32_t n = g->n;
-	struct pr s = {g, rank, malloc((n ? n : 1) * sizeof *s.res), d, tau};
+	struct pr s = {g, rank, malloc((n ? n : 1) * sizeof *s.res), {0}, d, tau};
 	struct ordo_task *init = malloc((n ? n : 1) * sizeof *init);
 	int rc = 0;
 	if (!s.res || !init)
 		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for PageRank");
+	if (!rc)
+		rc = ordo_live_init(&s.live, n, ordo_pagerank_grain(wl), err);
 	const double r0 = (1 - d) / (n ? n : 1);
 	for (uint32_t v = 0; !rc && v < n; v++) {
 		atomic_store_explicit(&rank[v], 0.0, memory_order_relaxed);
 		atomic_store_explicit(&s.res[v], r0, memory_order_relaxed);
 		init[v] = (struct ordo_task){ordo_prio_of_double_desc(r0), v};
+		if (r0 >= tau)
+			ordo_live_seed(&s.live, v, init[v].prio);
 	}
 	if (!rc)
 		rc = ordo_for_each(o, wl->ops, wl->wl, init, r0 >= tau ? n : 0, pr_op, &s, st, err);
@@ -246,6 +274,7 @@ int ordo_pagerank(const struct ordo_graph *g, struct ordo_scheduler *wl,
 			    &rank[v], atomic_load_explicit(&rank[v], memory_order_relaxed) / sum,
 			    memory_order_relaxed);
 	}
+	ordo_live_free(&s.live);
 	free(init);
 	free((void *)s.res);
 	return rc;

@@ -10,6 +10,18 @@
  * constants of each copy (ORDO_GRAPH_OPERATOR), so each copy is the loop written out
  * for its case.
  *
+ * The live form (SSSP; ordo_live.h's rule with the queued mark inside the label): bit 63
+ * of a 64-bit label says the node is queued, with a task in the grain of its distance
+ * (the bits of live_mask). A relaxation that lowers the label sets the mark in the same
+ * compare-and-swap and pushes only when the node was not queued or its distance left
+ * that grain; a task claims its node by clearing the mark (when its priority is in the
+ * grain of the node's distance) and relaxes from the distance it found, not from the
+ * one it carries. Empty tasks fall to one per grain crossed. Only the label is shared,
+ * so relaxed orders do: every decision rests on one word. A finished run leaves no
+ * mark (a mark means a queued task); an unreached node keeps ORDO_DIST_INF, which no
+ * relaxation takes for a mark. Distances must stay below 2^63 - 1: (n - 1) weights
+ * of 2^32 - 1 do for n < 2^31 (ordo_sssp checks).
+ *
  * The prefetch hook is the executor's three-stage pipeline: a held task's label and arc
  * range, then its arcs, then its neighbours' labels (for writing), each stage one task
  * run ahead of the next.
@@ -36,7 +48,46 @@ struct relax_ctx {
 	const struct ordo_graph *g;
 	void *label;               /* _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n] */
 	struct relax_count *count; /* per thread, for counting copies; else unused */
+	uint64_t live_mask;        /* the live form's grain (bits that count), see above */
 };
+
+#define RELAX_QUEUED (UINT64_C(1) << 63)
+
+/* The live form's claim: true (and *d = u's distance) when the task's priority p is in
+ * the grain of u's distance and u is queued; u is then no longer queued. */
+static inline __attribute__((always_inline)) bool relax_claim(_Atomic uint64_t *p, uint64_t prio,
+                                                              uint64_t mask, uint64_t *d)
+{
+	uint64_t w = atomic_load_explicit(p, memory_order_relaxed);
+	for (;;) {
+		const uint64_t dw = w & ~RELAX_QUEUED;
+		if (!(w & RELAX_QUEUED) || ((dw ^ prio) & mask) || w == UINT64_MAX)
+			return false; /* claimed, or queued at another grain */
+		if (atomic_compare_exchange_weak_explicit(p, &w, dw, memory_order_relaxed,
+		                                          memory_order_relaxed)) {
+			*d = dw;
+			return true;
+		}
+	}
+}
+
+/* The live form's relaxation: lowers label[v] to nd (marked queued) unless it is at
+ * most nd; true when it did, and *push says whether a task must carry it. */
+static inline __attribute__((always_inline)) bool relax_lower_live(_Atomic uint64_t *p, uint64_t nd,
+                                                                   uint64_t mask, bool *push)
+{
+	uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+	for (;;) {
+		const uint64_t od = old & ~RELAX_QUEUED;
+		if (nd >= od)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(
+		        p, &old, nd | RELAX_QUEUED, memory_order_relaxed, memory_order_relaxed)) {
+			*push = old == UINT64_MAX || !(old & RELAX_QUEUED) || ((od ^ nd) & mask);
+			return true;
+		}
+	}
+}
 
 /* This thread's memo of the last node's arcs (see ordo_arcs_memo), one per file that
  * includes this header. */
@@ -82,11 +133,14 @@ static inline __attribute__((always_inline)) bool relax_lower(void *label, uint3
 
 static inline __attribute__((always_inline)) bool
 relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_ctx *s,
-           const bool cz, const bool wide, const bool weighted, const bool count)
+           const bool cz, const bool wide, const bool weighted, const bool count, const bool live)
 {
 	const uint32_t u = (uint32_t)t->data;
-	const uint64_t d = wide ? t->prio : (uint32_t)t->prio;
-	if (d > relax_load(s->label, u, wide))
+	uint64_t d = wide ? t->prio : (uint32_t)t->prio;
+	if (live) {
+		if (!relax_claim(&((_Atomic uint64_t *)s->label)[u], t->prio, s->live_mask, &d))
+			return false;
+	} else if (d > relax_load(s->label, u, wide))
 		return false; /* stale: its arcs are not read (nor decoded) */
 	struct ordo_arcs a = ordo_graph_arcs_memo(s->g, u, cz, &relax_memo, s->run);
 	/* A locked compare-and-swap waits for earlier loads, so the misses on the
@@ -102,7 +156,16 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 		for (unsigned i = 0; i < k; i++) {
 			const uint64_t nd = d + (weighted ? wb[i] : 1);
-			if (relax_lower(s->label, vb[i], nd, wide)) {
+			if (live) {
+				bool push;
+				if (relax_lower_live(&((_Atomic uint64_t *)s->label)[vb[i]], nd,
+				                     s->live_mask, &push)) {
+					if (count)
+						s->count[ctx->tid].set++;
+					if (push)
+						ordo_push(ctx, nd, vb[i]);
+				}
+			} else if (relax_lower(s->label, vb[i], nd, wide)) {
 				if (count)
 					s->count[ctx->tid].set++;
 				ordo_push(ctx, nd, vb[i]);
@@ -112,13 +175,13 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 	return true;
 }
 
-static inline __attribute__((always_inline)) void relax_prefetch(const struct ordo_task *t,
-                                                                 unsigned ahead,
-                                                                 const struct relax_ctx *s,
-                                                                 const bool cz, const bool wide)
+static inline __attribute__((always_inline)) void
+relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx *s, const bool cz,
+               const bool wide, const bool live)
 {
 	const uint32_t u = (uint32_t)t->data;
-	const uint64_t d = wide ? t->prio : (uint32_t)t->prio;
+	/* live: the mark is ignored, and a task carries at least its node's distance */
+	const uint64_t d = wide ? t->prio | (live ? RELAX_QUEUED : 0) : (uint32_t)t->prio;
 	if (ahead >= 2) { /* the node's own label, then its arc range, then its arcs */
 		if (ahead >= 3)
 			ordo_prefetch(relax_at(s->label, u, wide));

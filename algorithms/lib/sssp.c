@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include "iheap.h"
+#include "ordo_live.h"
 #include "ordo_rng.h"
 #include "ordo_sssp.h"
 #include "ordo_util.h"
@@ -24,38 +25,82 @@
 static inline __attribute__((always_inline)) bool
 sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
 {
-	return relax_task(ctx, t, user, cz, true, true, false);
+	return relax_task(ctx, t, user, cz, true, true, false, false);
 }
 static inline __attribute__((always_inline)) void
 sssp_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
 {
-	relax_prefetch(t, ahead, user, cz, true);
+	relax_prefetch(t, ahead, user, cz, true, false);
+}
+/* the live form (relax.h): one queued task per node and grain */
+static inline __attribute__((always_inline)) bool
+sssp_live_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
+{
+	return relax_task(ctx, t, user, cz, true, true, false, true);
+}
+static inline __attribute__((always_inline)) void
+sssp_live_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
+{
+	relax_prefetch(t, ahead, user, cz, true, true);
 }
 
 ORDO_GRAPH_OPERATOR(sssp_op, sssp_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
                     void *user)
 ORDO_GRAPH_HOOK(sssp_prefetch, sssp_prefetch_body)
+ORDO_GRAPH_OPERATOR(sssp_live, sssp_live_body, bool, struct ordo_tctx *ctx,
+                    const struct ordo_task *t, void *user)
+ORDO_GRAPH_HOOK(sssp_live_prefetch, sssp_live_prefetch_body)
+
+bool ordo_sssp_live_fits(const struct ordo_graph *g)
+{
+	return g->n < (UINT32_C(1) << 31);
+}
 
 int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
               const struct ordo_exec_opts *o, _Atomic uint64_t *dist, struct ordo_run_stats *st,
               struct ordo_err *err)
 {
+	return ordo_sssp_live(g, src, wl, o, -1, dist, st, err);
+}
+
+int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                   const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
+                   struct ordo_run_stats *st, struct ordo_err *err)
+{
+	if (grain > 64)
+		return ordo_err_set(err, ORDO_EINVAL, "grain %d is not 0..64", grain);
+	if (grain >= 0 && !ordo_sssp_live_fits(g))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "the live form needs fewer than 2^31 nodes (n = %u)", g->n);
+	const bool live = grain >= 0;
 	if (src >= g->n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
 		                    g->n);
 #pragma omp parallel for num_threads(o->topo->nthreads) schedule(static)
 	for (uint64_t v = 0; v < g->n; v++)
 		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
-	atomic_store_explicit(&dist[src], 0, memory_order_relaxed);
+	atomic_store_explicit(&dist[src], live ? RELAX_QUEUED : 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct relax_ctx s = {ordo_arcs_memo_run(), g, dist, NULL};
+	struct relax_ctx s = {ordo_arcs_memo_run(), g, dist, NULL,
+	                      live ? ordo_live_mask((unsigned)grain) : 0};
 	struct ordo_exec_opts eo = *o;
-	eo.prefetch = g->cz ? sssp_prefetch_cz : sssp_prefetch_plain; /* user: this context */
+	/* user: this context */
+	eo.prefetch = live ? (g->cz ? sssp_live_prefetch_cz : sssp_live_prefetch_plain)
+	                   : (g->cz ? sssp_prefetch_cz : sssp_prefetch_plain);
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_SSSP_LOOKAHEAD;
-	return ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, g->cz ? sssp_op_cz : sssp_op_plain, &s,
-	                     st, err);
+	ordo_operator op =
+	    live ? (g->cz ? sssp_live_cz : sssp_live_plain) : (g->cz ? sssp_op_cz : sssp_op_plain);
+	const int rc = ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, op, &s, st, err);
+	if (rc && live) /* a run cut short leaves marks: distances without them */
+		for (uint64_t v = 0; v < g->n; v++) {
+			const uint64_t w = atomic_load_explicit(&dist[v], memory_order_relaxed);
+			if (w != ORDO_DIST_INF)
+				atomic_store_explicit(&dist[v], w & ~RELAX_QUEUED,
+				                      memory_order_relaxed);
+		}
+	return rc;
 }
 
 /* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */
