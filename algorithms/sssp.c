@@ -19,8 +19,8 @@ static const struct ordo_cli_opt sssp_opts[] = {
      "`parent` column or array in --output"},
     {"live", O_LIVE, "auto|off|G",
      "one queued task per node and grain, run with the node's distance when it starts "
-     "(auto, the default: at a bucketed scheduler's grain, its delta; off: a task per "
-     "relaxation, as on an exact scheduler; G: this grain, 0..64)"},
+     "(auto, the default: at a bucketed scheduler's grain, its delta, when that is 4 or "
+     "more; off: a task per relaxation, as on an exact scheduler; G: this grain, 0..64)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -105,8 +105,10 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 	struct sssp_state *s = st;
 	s->source = q->source;
 	int grain = s->live;
-	if (grain == LIVE_AUTO) /* the live form where the scheduler groups priorities */
-		grain = ordo_scheduler_grain(wl) ? (int)ordo_scheduler_grain(wl) : LIVE_OFF;
+	if (grain == LIVE_AUTO) /* the live form where the scheduler's buckets are wide */
+		grain = ordo_scheduler_grain(wl) >= ORDO_SSSP_LIVE_GRAIN
+		            ? (int)ordo_scheduler_grain(wl)
+		            : LIVE_OFF;
 	return ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
 }
 
@@ -134,7 +136,8 @@ static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err
 /* The kernel: this binary's, and the apps library's (ordo_apps.h, for bindings). */
 const struct ordo_app_kernel ordo_kernel_sssp = {
     .name = "sssp",
-    .summary = "single-source shortest paths (one task per successful relaxation)",
+    .summary = "single-source shortest paths (a task per improved distance; on wide buckets one "
+               "per node and bucket, --live)",
     .baseline_name = "Dijkstra (its settled nodes are the baseline tasks)",
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",

@@ -48,7 +48,7 @@ static int bfs_scheduled(const struct ordo_graph *g, struct ordo_scheduler *wl,
                          const struct ordo_task *init, uint64_t n0, struct relax_count *count,
                          struct ordo_run_stats *st, struct ordo_err *err)
 {
-	struct relax_ctx s = {ordo_arcs_memo_run(), g, (void *)level, count, 0};
+	struct relax_ctx s = {ordo_arcs_memo_run(), g, (void *)level, count, 0, false};
 	struct ordo_exec_opts eo = *o;
 	eo.prefetch = g->cz ? bfs_prefetch_cz : bfs_prefetch_plain;
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);

@@ -37,6 +37,12 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *w
  * node's distance at the time it starts. grain < 0: ordo_sssp's one task per
  * relaxation. EINVAL for a grain above 64, or when the graph has 2^31 nodes or more
  * (ordo_sssp_live_fits: distances must leave bit 63 free). */
+/* The smallest scheduler grain at which `sssp --live auto` runs the live form: on road2k
+ * (grain 11) it dropped 96% of the empty tasks at the same time (1.01x at 1 and 2
+ * threads, within the spread of two identical sides); on rmat20 (grain 1, weights
+ * 1..255) a node's improvements cross buckets, the empty tasks stayed (98%) and the
+ * claims cost 1-7% (bench/LOG.md, "One queued task per node"). */
+#define ORDO_SSSP_LIVE_GRAIN 4
 int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
                    const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
                    struct ordo_run_stats *st, struct ordo_err *err);

@@ -49,20 +49,26 @@ struct relax_ctx {
 	void *label;               /* _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n] */
 	struct relax_count *count; /* per thread, for counting copies; else unused */
 	uint64_t live_mask;        /* the live form's grain (bits that count), see above */
+	bool alone;                /* the run has one worker: the live form's claim is a store */
 };
 
 #define RELAX_QUEUED (UINT64_C(1) << 63)
 
 /* The live form's claim: true (and *d = u's distance) when the task's priority p is in
  * the grain of u's distance and u is queued; u is then no longer queued. */
-static inline __attribute__((always_inline)) bool relax_claim(_Atomic uint64_t *p, uint64_t prio,
-                                                              uint64_t mask, uint64_t *d)
+static inline __attribute__((always_inline)) bool
+relax_claim(_Atomic uint64_t *p, uint64_t prio, uint64_t mask, bool alone, uint64_t *d)
 {
 	uint64_t w = atomic_load_explicit(p, memory_order_relaxed);
 	for (;;) {
 		const uint64_t dw = w & ~RELAX_QUEUED;
 		if (!(w & RELAX_QUEUED) || ((dw ^ prio) & mask) || w == UINT64_MAX)
 			return false; /* claimed, or queued at another grain */
+		if (alone) {          /* the run's one worker: nobody writes the word meanwhile */
+			atomic_store_explicit(p, dw, memory_order_relaxed);
+			*d = dw;
+			return true;
+		}
 		if (atomic_compare_exchange_weak_explicit(p, &w, dw, memory_order_relaxed,
 		                                          memory_order_relaxed)) {
 			*d = dw;
@@ -138,7 +144,8 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 	const uint32_t u = (uint32_t)t->data;
 	uint64_t d = wide ? t->prio : (uint32_t)t->prio;
 	if (live) {
-		if (!relax_claim(&((_Atomic uint64_t *)s->label)[u], t->prio, s->live_mask, &d))
+		if (!relax_claim(&((_Atomic uint64_t *)s->label)[u], t->prio, s->live_mask,
+		                 s->alone, &d))
 			return false;
 	} else if (d > relax_load(s->label, u, wide))
 		return false; /* stale: its arcs are not read (nor decoded) */

@@ -81,8 +81,9 @@ int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_schedul
 		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
 	atomic_store_explicit(&dist[src], live ? RELAX_QUEUED : 0, memory_order_relaxed);
 	struct ordo_task init = {0, src};
-	struct relax_ctx s = {ordo_arcs_memo_run(), g, dist, NULL,
-	                      live ? ordo_live_mask((unsigned)grain) : 0};
+	struct relax_ctx s = {
+	    ordo_arcs_memo_run(),  g, dist, NULL, live ? ordo_live_mask((unsigned)grain) : 0,
+	    o->topo->nthreads == 1};
 	struct ordo_exec_opts eo = *o;
 	/* user: this context */
 	eo.prefetch = live ? (g->cz ? sssp_live_prefetch_cz : sssp_live_prefetch_plain)
