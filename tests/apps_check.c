@@ -636,6 +636,58 @@ int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, do
 	return rc;
 }
 
+/* ---- SSSP's live form ---- */
+
+struct live_job {
+	const struct ordo_graph *g;
+	uint32_t src;
+	uint64_t *ref, settled;
+	_Atomic uint64_t *dist;
+};
+
+/* The live form at the scheduler's grain, at every priority's own (0), one task per
+ * node (64) and a grain no scheduler has (3), by the thread count. */
+static int live_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
+                    const struct ordo_exec_opts *o, void *user, char *msg, size_t cap)
+{
+	struct live_job *j = user;
+	const int T = o->topo->nthreads;
+	const int grain = T == 1 ? (int)ordo_scheduler_grain(wl) : T == 2 ? 0 : T == 4 ? 64 : 3;
+	struct ordo_err e = {0};
+	struct ordo_run_stats st;
+	if (ordo_sssp_live(j->g, j->src, wl, o, grain, j->dist, &st, &e))
+		return FAIL("%s", e.msg);
+	struct ordo_check c;
+	ordo_sssp_check(j->g, j->dist, j->ref, &c);
+	if (!c.pass)
+		return FAIL("%s, grain %d: %llu wrong distances (first: %s)", ops->name, grain,
+		            (unsigned long long)c.mismatches, c.first);
+	if (st.tasks - st.empty < j->settled)
+		return FAIL("%s, grain %d: %llu useful tasks for %llu nodes", ops->name, grain,
+		            (unsigned long long)(st.tasks - st.empty),
+		            (unsigned long long)j->settled);
+	return 0;
+}
+
+int apps_sssp_live_all(const struct ordo_graph *g, const char *what, int maxT, char *msg,
+                       size_t cap)
+{
+	const size_t n = (size_t)g->n + 1;
+	struct live_job j = {g, ordo_graph_pick_source(g, 1, 0), malloc(n * sizeof *j.ref), 0,
+	                     malloc(n * sizeof *j.dist)};
+	struct ordo_err e = {0};
+	int rc = 0;
+	if (!j.ref || !j.dist)
+		rc = FAIL("%s: out of memory", what);
+	else if (ordo_dijkstra(g, j.src, j.ref, &j.settled, &e))
+		rc = FAIL("%s: %s", what, e.msg);
+	else
+		rc = every_scheduler(what, maxT, live_one, &j, msg, cap);
+	free(j.ref);
+	free((void *)j.dist);
+	return rc;
+}
+
 /* ---- plain against compressed ---- */
 
 int apps_same_answers(const struct ordo_graph *p, const struct ordo_graph *c, const char *what,

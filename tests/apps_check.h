@@ -32,6 +32,10 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 /* PageRank (damping 0.85) within tol in L1 of a power iteration: the sequential push,
  * then every scheduler. */
+/* SSSP's live form (ordo_sssp_live) with every scheduler at 1, 2, 4 and maxT threads, a
+ * different grain at each, against Dijkstra. */
+int apps_sssp_live_all(const struct ordo_graph *g, const char *what, int maxT, char *msg,
+                       size_t cap);
 int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
                       size_t cap);
 

@@ -6,7 +6,8 @@
  * this machine's cores): a chain (one task pending at a time), a caterpillar (a spine
  * that sheds a leaf at every step) and a task tree, all
  * through pops that fail spuriously; a tree of tasks pushed by the operators; and SSSP
- * against Dijkstra. Then BFS, MST and k-core run on small generated graphs with every
+ * against Dijkstra. Then BFS, MST, k-core, components, SSSP's live form and PageRank's
+ * push run on small generated graphs with every
  * registered scheduler at 1, 2 and 4 threads, verified against their baselines. Every
  * check asserts an exact answer: a task lost or run twice, an early stop, a wrong
  * distance, forest or core number is a failure, named with its seed.
@@ -16,7 +17,7 @@
  *   perturb_main [--seeds N] [--first S] [--threads T] [--rate R] [--only PART]...
  *                [SPEC-PREFIX...]
  * Defaults: 20 seeds from 1, T = 4, rate 64 delays per 1024 visits, every part
- * (PART: conformance, bfs, mst, kcore, cc); SPEC-PREFIX limits the conformance part's
+ * (PART: conformance, bfs, mst, kcore, cc, live); SPEC-PREFIX limits the conformance part's
  * schedulers (the apps always run every registered one).
  */
 #include <stdio.h>
@@ -54,7 +55,7 @@ static int conformance(const char *spec, int T, char *msg, size_t cap)
 	return rc;
 }
 
-enum { P_CONF = 1, P_BFS = 2, P_MST = 4, P_KCORE = 8, P_CC = 16, P_ALL = 31 };
+enum { P_CONF = 1, P_BFS = 2, P_MST = 4, P_KCORE = 8, P_CC = 16, P_LIVE = 32, P_ALL = 63 };
 
 /* BFS on a road graph, MST and k-core on its symmetric form and on an R-MAT graph;
  * MST also on an R-MAT graph whose giant component holds thousands of segments, so that
@@ -90,6 +91,11 @@ static int apps(uint64_t seed, int T, unsigned parts, char *msg, size_t cap)
 			rc = apps_kcore_all(s, specs[k], T, msg, cap);
 		if (!rc && (parts & P_CC) && k < 2)
 			rc = apps_cc_all(s, specs[k], T, msg, cap);
+		/* one queued task per node (ordo_live.h): SSSP's live form, PageRank's push */
+		if (!rc && (parts & P_LIVE) && k < 2)
+			rc = apps_sssp_live_all(g, specs[k], T, msg, cap);
+		if (!rc && (parts & P_LIVE) && k < 2)
+			rc = apps_pagerank_all(g, specs[k], T, 1e-2, msg, cap);
 		ordo_graph_free(g);
 		ordo_graph_free(s);
 		if (rc)
@@ -115,7 +121,8 @@ int main(int argc, char **argv)
 	int nprefix = 0;
 	unsigned parts = 0;
 	const char *prefix[32];
-	static const char *const part_names[] = {"conformance", "bfs", "mst", "kcore", "cc"};
+	static const char *const part_names[] = {"conformance", "bfs", "mst",
+	                                         "kcore",       "cc",  "live"};
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--seeds") && a + 1 < argc)
 			seeds = strtoull(argv[++a], NULL, 10);
@@ -128,12 +135,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
 			const char *want = argv[++a];
 			unsigned bit = 0;
-			for (unsigned k = 0; k < 5; k++)
+			for (unsigned k = 0; k < sizeof part_names / sizeof *part_names; k++)
 				bit |= strcmp(want, part_names[k]) ? 0 : 1u << k;
 			if (!bit) {
 				fprintf(stderr,
 				        "perturb_main: --only %s: expected conformance, bfs, "
-				        "mst, kcore or cc\n",
+				        "mst, kcore, cc or live\n",
 				        want);
 				return 2;
 			}
@@ -141,7 +148,7 @@ int main(int argc, char **argv)
 		} else if (argv[a][0] == '-' || nprefix == 32) {
 			fprintf(stderr,
 			        "usage: %s [--seeds N] [--first S] [--threads T] [--rate R] "
-			        "[--only conformance|bfs|mst|kcore|cc]... [SPEC-PREFIX...]\n",
+			        "[--only conformance|bfs|mst|kcore|cc|live]... [SPEC-PREFIX...]\n",
 			        argv[0]);
 			return 2;
 		} else
