@@ -87,16 +87,23 @@ static inline void wl_chunk_cache_free(struct wl_chunk_cache *k)
 	k->n = 0;
 }
 
-static inline void wl_fifo_put(struct wl_chunk_fifo *f, struct wl_chunk *c)
+/* Appends the chunk list head..tail (linked by next) under one lock. */
+static inline void wl_fifo_put_list(struct wl_chunk_fifo *f, struct wl_chunk *head,
+                                    struct wl_chunk *tail)
 {
-	c->next = NULL;
+	tail->next = NULL;
 	wl_lock(&f->lock);
 	if (f->tail)
-		f->tail->next = c;
+		f->tail->next = head;
 	else
-		atomic_store_explicit(&f->head, c, memory_order_relaxed);
-	f->tail = c;
-	wl_unlock(&f->lock); /* release: the chunk's items are visible to the taker */
+		atomic_store_explicit(&f->head, head, memory_order_relaxed);
+	f->tail = tail;
+	wl_unlock(&f->lock); /* release: the chunks' items are visible to the taker */
+}
+
+static inline void wl_fifo_put(struct wl_chunk_fifo *f, struct wl_chunk *c)
+{
+	wl_fifo_put_list(f, c, c);
 }
 
 static inline struct wl_chunk *wl_fifo_take(struct wl_chunk_fifo *f)

@@ -16,6 +16,8 @@
 	X(mq)                  \
 	X(mq_opt)              \
 	X(reld)                \
-	X(spraylist)
+	X(spraylist)           \
+	X(wasp)                \
+	X(mbq)
 
 #endif
