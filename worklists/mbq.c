@@ -2,15 +2,16 @@
  * mbq.c - the Multi Bucket Queue (MBQ) after T. Zhang, T. Posluns, M. C. Jeffrey,
  * "Multi Bucket Queues: Efficient Concurrent Priority Scheduling", SPAA 2024
  * (mcj-group/mbq; worklists/REFERENCES.md): a Multi-Queue whose queues are bucket
- * queues. c*T queues, each a ring of buckets prio >> delta (bring.h) behind a lock
- * that is only ever tried, never waited on, with its lowest bucket readable without
- * the lock (`top`). A thread buffers its pushes and moves `push_batch` of them into one
- * random queue under one lock; a pop takes up to `pop_batch` tasks of one bucket into
- * a private buffer, from the queue of its last pop for `stick` pops in a row, else the
- * better top of two random queues. A key below a queue's ring (the ring starts at its
- * lowest key when it was last empty) waits in a small exact heap that the queue's pops
- * take first. A pop that finds nothing in two choices scans every queue before it
- * fails, so a failed pop means nothing was anywhere.
+ * queues. c*T queues, each a ring of buckets prio >> delta (bring.h) behind a lock,
+ * with its lowest bucket readable without the lock (`top`). A thread buffers its
+ * pushes and moves `push_batch` of them into one random queue under one lock (a busy
+ * queue is passed over for another); a pop takes up to `pop_batch` tasks of one bucket
+ * into a private buffer, from the queue of its last pop for `stick` pops in a row, else
+ * from the better top of two random queues, trying their locks without waiting. A
+ * queue's ring moves down to a lower key while its highest key stays within the ring's
+ * width; a key lower than that waits in a small exact heap that the queue's pops take
+ * first. A pop that finds nothing in two choices scans every queue, waiting for busy
+ * ones, before it fails, so a failed pop means nothing was anywhere.
  *
  * MBQ's other half is the operator's: its tasks are node ids whose bucket is read from
  * the node's live distance, one queued task per node; ordo's sssp does that in its
@@ -40,6 +41,7 @@ struct queue {
 	alignas(128) struct wl_lock lock;
 	_Atomic uint64_t top; /* its lowest key, UINT64_MAX when empty (written under the lock) */
 	struct bring b;
+	uint64_t hi;        /* at least the highest key in the ring */
 	struct wl_heap low; /* keys below the ring's base, taken first */
 	struct wl_chunk_cache spare;
 };
@@ -144,8 +146,11 @@ static bool queue_put(struct queue *q, const struct ordo_task *t, uint32_t n, ui
 	for (*done = 0; *done < n; (*done)++) {
 		const struct ordo_task *x = &t[*done];
 		const uint64_t k = x->prio >> q->b.shift;
-		if (bring_empty(&q->b) && !q->low.n)
-			q->b.base = k;
+		if (bring_empty(&q->b))
+			q->b.base = q->hi = k;
+		else if (k < q->b.base && q->hi - k < BRING_WINDOW)
+			q->b.base = k; /* the ring still holds every key it held */
+		q->hi = k > q->hi ? k : q->hi;
 		if (k < q->b.base) {
 			if (!wl_heap_reserve(&q->low, q->low.n + 1))
 				return false;
