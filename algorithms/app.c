@@ -130,10 +130,16 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	if (r->mout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	harness_stat_columns(r);
-	int rc = ordo_topology_init(&r->topo, (int)c->threads, (int)c->fake, c->bind, &err);
+	int rc =
+	    c->sim_workers && c->coop
+	        ? ordo_err_set(&err, ORDO_EINVAL, "--sim and --coop do not go together")
+	        : ordo_topology_init(&r->topo, c->sim_workers ? c->sim_workers : (int)c->threads,
+	                             (int)c->fake, c->sim_workers ? ORDO_BIND_NONE : c->bind, &err);
 	if (rc)
 		return ordo_cli_fail(ordo_cli_prog, &err);
 	c->lo.threads = r->topo.nthreads;
+	if (c->sim_workers)
+		ordo_sim_describe(&c->sim, c->sim_workers, r->sim_spec, sizeof r->sim_spec);
 	if (k->needs & ORDO_APP_NEEDS_SELF_LOOPS) /* as --keep-self-loops */
 		c->lo.build.keep_self_loops = true;
 	/* everything that can be checked before the (possibly long) load: the scheduler
@@ -270,7 +276,8 @@ static int one_trial(struct ordo_app_run *r, int64_t i, struct trial *t,
 	                            .seed = (uint64_t)c->seed + (uint64_t)i,
 	                            .cancel = r->cancel,
 	                            .seats = (int)c->seats,
-	                            .coop = r->coop};
+	                            .coop = r->coop,
+	                            .sim = c->sim_workers ? &c->sim : NULL};
 	if (c->lookahead >= 0)
 		eo.lookahead = c->lookahead ? (unsigned)c->lookahead : ORDO_LOOKAHEAD_OFF;
 	rc = k->run(r->st, &t->q, &wl, &eo, &t->rs, err);

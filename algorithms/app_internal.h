@@ -20,6 +20,8 @@ struct ordo_app_cfg {
 	bool wl_given;           /* --wl was on the command line */
 	int64_t threads, source, target, pairs, trials, seed, fake, delta, lookahead;
 	int64_t seats;         /* ORDO_SEATS_AUTO, _ADAPT, _ALL or a count */
+	int sim_workers;       /* --sim: virtual workers (0: a real run) */
+	struct ordo_sim sim;   /* --sim's distribution */
 	bool coop;             /* --coop */
 	const char *coop_name; /* NULL: ordo_coop_default_name() */
 	int fmt;               /* stdout: F_TEXT (human report), F_JSON or F_CSV records */
@@ -48,6 +50,7 @@ struct ordo_app_run {
 	double load_s;
 	void *st;
 	char sched[256];             /* the resolved scheduler spec (text) */
+	char sim_spec[128];          /* --sim's spec, canonical (ordo_sim_describe), or "" */
 	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
 	struct ordo_delta_hint hint; /* the graph's delta, when `hinted` (delta_from_graph) */
 	bool hinted;

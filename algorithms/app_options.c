@@ -24,6 +24,7 @@ enum {
 	A_COOP,
 	A_COOP_NAME,
 	A_OUTPUT,
+	A_SIM,
 };
 
 static const struct ordo_cli_opt ordo_app_opts[] = {
@@ -59,6 +60,11 @@ static const struct ordo_cli_opt ordo_app_opts[] = {
      "(a worker runs only while it holds one)"},
     {"coop-name", A_COOP_NAME, "NAME",
      "the budget --coop uses (implies it; default ordo-coop-UID in /dev/shm)"},
+    {"sim", A_SIM, "P[:KEY=V,...]",
+     "run P virtual workers on one thread, one atomic step at a time (the linearized "
+     "executor): workers drawn uniformly, or gamma=G (unfair by up to G), slow=K,f=F (K "
+     "workers at F times the rate), cores=C,slice=S (C run at a time); reports each pop's "
+     "rank error (-t, --seats, --coop and --lookahead do not apply)"},
     {"quiet", 'q', NULL, "no human-readable report"},
     {"help", 'h', NULL, "this help"},
     {"version", A_VERSION, NULL, "version, git revision and build options"},
@@ -179,6 +185,18 @@ static int other_option(const struct ordo_app_kernel *k, struct ordo_app_cfg *c,
 	return 2;
 }
 
+/* --seats and --sim into c: -1 to go on, 2 after a message. */
+static int executor_option(struct ordo_app_cfg *c, int ch, const char *arg)
+{
+	struct ordo_err e = {0};
+	if (ch == A_SEATS ? harness_parse_seats(arg, &c->seats, &e)
+	                  : ordo_sim_parse(arg, &c->sim_workers, &c->sim, &e)) {
+		fprintf(stderr, "%s: %s\n", ordo_cli_prog, e.msg);
+		return 2;
+	}
+	return -1;
+}
+
 /* One option of an app's command line into c: -1 to go on, else the exit status (0
  * after --help, --version or a `help` value; 2 after a message). */
 static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg *c, int ch,
@@ -246,14 +264,9 @@ static int ordo_app_option(const struct ordo_app_kernel *k, struct ordo_app_cfg 
 			return 2;
 		}
 		break;
-	case A_SEATS: {
-		struct ordo_err e = {0};
-		if (harness_parse_seats(arg, &c->seats, &e)) {
-			fprintf(stderr, "%s: %s\n", ordo_cli_prog, e.msg);
-			return 2;
-		}
-		break;
-	}
+	case A_SEATS:
+	case A_SIM:
+		return executor_option(c, ch, arg);
 	case A_COOP_NAME:
 		c->coop_name = arg;
 		/* fall through */

@@ -24,7 +24,17 @@ struct field {
 	const float *v; /* FK_LIST: u values; JSON [a,b], csv "a;b" */
 };
 
-#define MAX_FIELDS 64
+/* Room for every field: the fixed ones, the figures, and one column per counter name
+ * of every registered scheduler. A record that would not fit stops the program rather
+ * than lose a field (record_fields checks before each one). */
+#define MAX_FIELDS 128
+
+static void fields_overflow(void)
+{
+	fprintf(stderr, "%s: internal error: a record has more than %d fields\n", ordo_cli_prog,
+	        MAX_FIELDS);
+	abort();
+}
 
 void harness_stat_columns(struct ordo_app_run *r)
 {
@@ -42,31 +52,37 @@ void harness_stat_columns(struct ordo_app_run *r)
 		}
 }
 
-#define F_S(n, v)                                     \
-	f[nf++] = (struct field)                      \
-	{                                             \
-		.name = (n), .kind = FK_STR, .s = (v) \
-	}
-#define F_U(n, v)                                               \
-	f[nf++] = (struct field)                                \
-	{                                                       \
-		.name = (n), .kind = FK_U64, .u = (uint64_t)(v) \
-	}
-#define F_D(n, v, p)                                               \
-	f[nf++] = (struct field)                                   \
-	{                                                          \
-		.name = (n), .kind = FK_F64, .d = (v), .prec = (p) \
-	}
-#define F_L(n, vals, count, p)                                                       \
-	f[nf++] = (struct field)                                                     \
-	{                                                                            \
-		.name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p) \
-	}
-#define F_N(n)                               \
-	f[nf++] = (struct field)             \
-	{                                    \
-		.name = (n), .kind = FK_NULL \
-	}
+#define F_S(n, v)                                                                \
+	do {                                                                     \
+		if (nf >= MAX_FIELDS)                                            \
+			fields_overflow();                                       \
+		f[nf++] = (struct field){.name = (n), .kind = FK_STR, .s = (v)}; \
+	} while (0)
+#define F_U(n, v)                                                                          \
+	do {                                                                               \
+		if (nf >= MAX_FIELDS)                                                      \
+			fields_overflow();                                                 \
+		f[nf++] = (struct field){.name = (n), .kind = FK_U64, .u = (uint64_t)(v)}; \
+	} while (0)
+#define F_D(n, v, p)                                                                          \
+	do {                                                                                  \
+		if (nf >= MAX_FIELDS)                                                         \
+			fields_overflow();                                                    \
+		f[nf++] = (struct field){.name = (n), .kind = FK_F64, .d = (v), .prec = (p)}; \
+	} while (0)
+#define F_L(n, vals, count, p)                                                             \
+	do {                                                                               \
+		if (nf >= MAX_FIELDS)                                                      \
+			fields_overflow();                                                 \
+		f[nf++] = (struct field){                                                  \
+		    .name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p)}; \
+	} while (0)
+#define F_N(n)                                                          \
+	do {                                                            \
+		if (nf >= MAX_FIELDS)                                   \
+			fields_overflow();                              \
+		f[nf++] = (struct field){.name = (n), .kind = FK_NULL}; \
+	} while (0)
 
 /* A trial's work ratio and speedup over its sequential baseline (0 when undefined);
  * the records, the human report and the summary all use these. */
@@ -165,6 +181,29 @@ static int scheduler_fields(const struct ordo_app_run *r, const struct trial *t,
 	return nf;
 }
 
+/* --sim's fields (null for a real run): the spec, steps, and the pops' rank error. */
+static int sim_fields(const struct ordo_app_run *r, const struct trial *t, struct field *f, int nf)
+{
+	const struct ordo_sim_stats *sim = &t->rs.sim;
+	if (!sim->workers) {
+		F_N("sim");
+		F_N("sim_steps");
+		F_N("rank_mean");
+		F_N("rank_max");
+		return nf;
+	}
+	F_S("sim", r->sim_spec);
+	F_U("sim_steps", sim->steps);
+	if (sim->ranked && sim->pops) {
+		F_D("rank_mean", (double)sim->rank_sum / (double)sim->pops, 4);
+		F_U("rank_max", sim->rank_max);
+	} else {
+		F_N("rank_mean");
+		F_N("rank_max");
+	}
+	return nf;
+}
+
 /* The one table of record fields; t == NULL gives the names only (header). */
 static int record_fields(const struct ordo_app_run *r, int trial_no, const struct trial *t,
                          struct field *f)
@@ -211,6 +250,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 	else
 		F_N("delta_from_graph");
 	F_D("useful_ratio", harness_useful(t), 6); /* the group's end, as delta_from_graph */
+	nf = sim_fields(r, t, f, nf);
 	for (int i = 0; k->figures[i]; i++) {
 		uint64_t v;
 		double d;
@@ -443,6 +483,17 @@ void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial
 		fprintf(f, "  parked %llu times, %llu tasks handed over, seats at the end %d",
 		        (unsigned long long)t->rs.parks, (unsigned long long)t->rs.handed_over,
 		        t->rs.seats_end);
+	const struct ordo_sim_stats *sim = &t->rs.sim;
+	if (sim->workers) {
+		fprintf(f, "\n         simulated (--sim %s): %llu steps", r->sim_spec,
+		        (unsigned long long)sim->steps);
+		if (sim->ranked && sim->pops)
+			fprintf(f, ", rank error mean %.2f max %llu",
+			        (double)sim->rank_sum / (double)sim->pops,
+			        (unsigned long long)sim->rank_max);
+		else if (!sim->ranked)
+			fprintf(f, ", rank error not measured (a priority above 2^24)");
+	}
 	fprintf(f, "\n        ");
 	for (int j = 0; k->figures[j]; j++) {
 		uint64_t v;

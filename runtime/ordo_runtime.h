@@ -142,6 +142,39 @@ typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, 
 #define ORDO_MAX_LOOKAHEAD 15
 #define ORDO_LOOKAHEAD_OFF (~0u) /* lookahead: no pipeline even with a prefetch hook */
 
+/* The linearized executor (runtime/sim.c): one OS thread runs topo->nthreads virtual
+ * workers, one atomic operation (a pop; or a task's run and its children's push) at a
+ * time, the worker of each step drawn at random: uniformly by default; with gamma > 0
+ * from fixed weights 1 / (1 + gamma u), u uniform in [-1, 1] (the SMQ paper's
+ * gamma-bounded unfairness); workers 0..slow-1 at f times the others' weight; with
+ * cores > 0 only `cores` workers run at a time, a window that moves on every `slice`
+ * steps (oversubscription). Deterministic for a seed. */
+struct ordo_sim {
+	double gamma;
+	int slow;
+	double f;
+	int cores;
+	uint32_t slice; /* 0: 1000 */
+};
+#define ORDO_SIM_MAX 4096 /* virtual workers */
+
+/* Parses a --sim spec, "P[:key=value,...]" with the keys gamma, slow, f (default 0.1),
+ * cores and slice, into *workers and *sim; EINVAL naming what is wrong. */
+int ordo_sim_parse(const char *spec, int *workers, struct ordo_sim *sim, struct ordo_err *err);
+/* The spec back as text (canonical: the keys that apply), snprintf's result. */
+int ordo_sim_describe(const struct ordo_sim *sim, int workers, char *buf, size_t size);
+
+/* What a simulated run measured (ordo_run_stats.sim; workers 0 when the run was
+ * real). rank: queued tasks with a smaller priority than the popped one, over every
+ * pop (ranked false when a priority exceeded 2^24, the shadow queue's range). */
+struct ordo_sim_stats {
+	int workers;
+	bool ranked;
+	uint64_t steps, pops, rank_sum, rank_max;
+	uint64_t rank_hist[65]; /* pops of rank 0, 1, 2-3, 4-7, ..., [2^63, 2^64) */
+	uint64_t worker_steps[64];
+};
+
 struct ordo_exec_opts {
 	const struct ordo_topology *topo; /* threads = topo->nthreads */
 	uint64_t seed;                    /* per-thread RNGs: (seed, thread id) */
@@ -183,6 +216,8 @@ struct ordo_exec_opts {
 	 * when idle) with probability 1/seat_shuffle, so workers park and come back at
 	 * arbitrary points of the run. 0: never. */
 	unsigned seat_shuffle;
+	/* The linearized executor instead of threads (struct ordo_sim), or NULL. */
+	const struct ordo_sim *sim;
 };
 
 enum { ORDO_SEATS_AUTO = 0, ORDO_SEATS_ALL = -1, ORDO_SEATS_ADAPT = -2 };
@@ -215,6 +250,7 @@ struct ordo_run_stats {
 #define ORDO_STATS_THREADS 64
 	float thread_busy_s[ORDO_STATS_THREADS], thread_idle_s[ORDO_STATS_THREADS],
 	    thread_descheduled_s[ORDO_STATS_THREADS];
+	struct ordo_sim_stats sim; /* a simulated run's (ordo_exec_opts.sim) */
 };
 
 /* Runs `op` over `initial` (n tasks, spread over the threads: thread t seeds slice t)

@@ -151,10 +151,52 @@ static int verdict(const struct run *r, int got, bool oom, struct ordo_err *err)
 	return rc;
 }
 
+/* ordo_for_each under the linearized executor (sim.c): the same contexts, made and
+ * initialised in order on the calling thread. */
+static int sim_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
+                        struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
+                        ordo_operator op, void *user, struct ordo_run_stats *stats,
+                        struct ordo_err *err)
+{
+	const int T = o->topo->nthreads;
+	struct ordo_exec_opts so = *o;
+	struct ordo_topology topo = *o->topo;
+	topo.bind = ORDO_BIND_NONE; /* one OS thread: nothing to bind */
+	so.topo = &topo;
+	struct run r = {.o = &so, .ops = ops, .wl = wl, .op = op, .user = user, .T = T};
+	r.ctx = calloc((size_t)T, sizeof *r.ctx);
+	bool ok = r.ctx != NULL;
+	for (int t = 0; ok && t < T; t++)
+		ok = (r.ctx[t] = thread_start(&so, t)) != NULL && !r.ctx[t]->push_oom;
+	for (int t = 0; ok && ops->thread_init && t < T; t++) {
+		ops->thread_init(wl, r.ctx[t]);
+		ok = !r.ctx[t]->push_oom;
+	}
+	struct ordo_sim_stats sim;
+	int rc = ok ? 0 : ordo_err_set(err, ORDO_ENOMEM, "out of memory for %d workers", T);
+	const double t0 = ordo_now();
+	if (!rc)
+		rc = sim_run(&r, initial, n, &sim, err);
+	const double seconds = ordo_now() - t0;
+	for (int t = 0; ok && ops->thread_fini && t < T; t++)
+		ops->thread_fini(wl, r.ctx[t]);
+	if (!rc && stats) {
+		collect_stats(&r, seconds, stats);
+		stats->seats_start = stats->seats_end = T;
+		stats->sim = sim;
+	}
+	for (int t = 0; r.ctx && t < T; t++)
+		ctx_free(&topo, r.ctx[t]);
+	free(r.ctx);
+	return rc;
+}
+
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
                   struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
                   ordo_operator op, void *user, struct ordo_run_stats *stats, struct ordo_err *err)
 {
+	if (o->sim)
+		return sim_for_each(o, ops, wl, initial, n, op, user, stats, err);
 	const struct ordo_topology *topo = o->topo;
 	const int T = topo->nthreads;
 	const int cpus = ordo_cpus_available();

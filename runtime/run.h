@@ -128,4 +128,9 @@ bool parking_park(struct run *r, struct ordo_tctx *c);
 /* A seated worker's check point: true when it gave its seat up. */
 bool parking_must_leave(struct run *r, struct ordo_tctx *c);
 
+/* sim.c: the linearized executor over the run's contexts, made and initialised by
+ * run.c (r->o->sim says how workers are drawn). */
+int sim_run(const struct run *r, const struct ordo_task *initial, uint64_t n,
+            struct ordo_sim_stats *st, struct ordo_err *err);
+
 #endif
