@@ -120,6 +120,25 @@ static void say_hint(const struct ordo_app_run *r)
 	        h->shift, h->mean_weight, h->mean_degree, ORDO_HINT_BALL, h->ball_depth, rule);
 }
 
+/* --sim: what the run is, and a scheduler whose decisions read clocks (they follow
+ * the simulating thread's, not a worker's). */
+static void say_sim(const struct ordo_app_run *r)
+{
+	if (!r->cfg->sim_workers)
+		return;
+	fprintf(r->hout,
+	        "simulated: %d virtual workers on one thread (--sim %s), one atomic step "
+	        "at a time\n",
+	        r->cfg->sim_workers, r->sim_spec);
+	const struct ordo_scheduler_ops *ops = r->spec.ops;
+	if (r->sched_used && ops && ops->reads_clock && ops->reads_clock(r->spec.params))
+		fprintf(
+		    r->hout,
+		    "note: %s reads clocks with these parameters (%s): under --sim they are the "
+		    "one simulating thread's, so those decisions do not model P workers\n",
+		    ops->name, r->sched);
+}
+
 static int ordo_app_setup(struct ordo_app_run *r)
 {
 	const struct ordo_app_kernel *k = r->k;
@@ -156,7 +175,7 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	if (c->answer_path && (rc = harness_check_output(k, c->answer_path)))
 		return rc;
 	const int cpus = ordo_cpus_available();
-	if (r->topo.nthreads > cpus && !c->quiet) /* said, not refused: the shared modes */
+	if (r->topo.nthreads > cpus && !c->quiet && !c->sim_workers) /* said, not refused */
 		fprintf(
 		    stderr,
 		    "%s: note: %d threads on the %d CPU%s of this process's affinity mask: more "
@@ -197,6 +216,7 @@ static int ordo_app_setup(struct ordo_app_run *r)
 		        r->topo.nnodes, r->topo.nnodes == 1 ? "" : "s",
 		        r->topo.fake ? ", fake" : "", (long long)c->seed);
 		say_hint(r);
+		say_sim(r);
 		fprintf(r->hout, "baseline: %s; work ratio = tasks / baseline tasks%s%s%s\n",
 		        k->baseline_name, k->work_note ? " (" : "",
 		        k->work_note ? k->work_note : "", k->work_note ? ")" : "");

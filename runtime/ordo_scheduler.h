@@ -101,6 +101,11 @@ struct ordo_scheduler_ops {
 	 * An operator that queues one task per node (ordo_live.h) pushes again only when a
 	 * node's priority moves to another grain. NULL: 0, every priority its own. */
 	unsigned (*grain)(const int64_t *params);
+	/* Whether its decisions read clocks (real or thread CPU time) under these
+	 * parameters; NULL: never. The linearized executor (--sim) runs every worker on one
+	 * thread, so such decisions follow that thread's clock, not a worker's, and the
+	 * apps say so rather than model something else silently. */
+	bool (*reads_clock)(const int64_t *params);
 };
 
 #define ORDO_SCHEDULER_DEFINE(id, ...) \

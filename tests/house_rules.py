@@ -3,7 +3,9 @@ source tree outside tests/:
   - no C or Python function is over 100 lines (signature to closing brace or last line);
   - every C11 atomic operation in runtime/ names its memory order (the _explicit forms);
   - runtime/executor.c is under 350 lines;
-  - no project header includes itself again through others (no include circle).
+  - no project header includes itself again through others (no include circle);
+  - a scheduler (worklists/*.c) that reads a clock says so (.reads_clock), so that the
+    linearized executor can tell its users (runtime/README.md).
 Usage: house_rules.py SOURCE_DIR; exit 1 listing each breach. --self-test runs the
 checks on a small tree made to break each rule once and fails unless each is caught."""
 import os
@@ -13,6 +15,7 @@ import tempfile
 
 MAX_FUNC = 100
 ROOMS = ("algorithms", "runtime", "worklists", "graph", "io", "bench", "inputs")
+CLOCK = re.compile(r"\b(ordo_now|ordo_thread_cpu|clock_gettime|gettimeofday)\s*\(")
 ATOMIC = re.compile(r"\batomic_(load|store|exchange|fetch_add|fetch_sub|fetch_or|fetch_and|"
                     r"fetch_xor|compare_exchange_strong|compare_exchange_weak)\s*\(")
 
@@ -77,6 +80,9 @@ def check(root):
                 if ATOMIC.search(line):
                     bad.append("%s:%d: an atomic operation without its memory order: %s" %
                                (rel, no, line.strip()))
+        if is_c and rel.startswith("worklists" + os.sep) and rel.endswith(".c") and \
+                CLOCK.search(text) and ".reads_clock" not in text:
+            bad.append("%s: reads a clock without saying so (.reads_clock)" % rel)
         if rel == os.path.join("runtime", "executor.c") and len(lines) - 1 >= 350:
             bad.append("%s: %d lines (under 350)" % (rel, len(lines) - 1))
         if path.endswith(".h"):
@@ -104,6 +110,9 @@ def self_test():
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, "runtime"))
         os.makedirs(os.path.join(d, "bench"))
+        os.makedirs(os.path.join(d, "worklists"))
+        with open(os.path.join(d, "worklists", "w.c"), "w") as f:
+            f.write("static double g(void)\n{\n\treturn ordo_now();\n}\n")
         long_c = "static int f(void)\n{\n" + "\tx++;\n" * 120 + "}\n"
         with open(os.path.join(d, "runtime", "a.c"), "w") as f:
             f.write(long_c + "void g(void)\n{\n\tatomic_load(&x);\n}\n")
@@ -118,7 +127,7 @@ def self_test():
         bad = check(d)
         want = ["runtime/a.c:1: a function of 123", "bench/b.py:1: a function of 121",
                 "without its memory order", "include circle: p.h -> q.h -> p.h",
-                "executor.c: 400 lines"]
+                "executor.c: 400 lines", "worklists/w.c: reads a clock"]
         missed = [w for w in want if not any(w in b for b in bad)]
         if missed or len(bad) != len(want):
             print("house rules self-test FAILED: missed %s; found %s" % (missed, bad))

@@ -164,3 +164,23 @@ Test(sim, specs)
 		cr_assert_neq(e.msg[0], 0, "'%s': no message", bad[i]);
 	}
 }
+
+/* A scheduler whose decisions read clocks says so, under the parameters that make it
+ * (smq's guard=auto watches its owner's share of the core). */
+Test(sim, schedulers_that_read_clocks_say_so)
+{
+	struct ordo_err e = {0};
+	struct ordo_topology topo;
+	cr_assert_eq(ordo_topology_init(&topo, 2, 0, ORDO_BIND_NONE, &e), 0);
+	const char *specs[] = {"smq", "smq:guard=off", "smq:guard=on"};
+	const bool want[] = {true, false, false};
+	for (int i = 0; i < 3; i++) {
+		struct ordo_scheduler wl;
+		cr_assert_eq(ordo_scheduler_create(specs[i], NULL, &topo, 1, &wl, &e), 0, "%s",
+		             e.msg);
+		cr_assert_not_null(wl.ops->reads_clock);
+		cr_assert_eq(wl.ops->reads_clock(wl.params), want[i], "%s", specs[i]);
+		ordo_scheduler_destroy(&wl);
+	}
+	ordo_topology_free(&topo);
+}

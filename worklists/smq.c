@@ -705,7 +705,14 @@ static unsigned smq_grain(const int64_t *p)
 	return p[P_PQ] == PQ_BUCKET ? (unsigned)p[P_BQ_SHIFT] : 0;
 }
 
+/* guard=auto watches the owner's share of its core (wall against thread CPU time) */
+static bool smq_reads_clock(const int64_t *p)
+{
+	return p[P_GUARD] == G_AUTO;
+}
+
 ORDO_SCHEDULER_DEFINE(smq, .name = "smq", .rank_bound = smq_rank_bound, .grain = smq_grain,
+                      .reads_clock = smq_reads_clock,
                       .summary =
                           "Stealing Multi-Queue: per-thread 4-ary heaps, version-guarded steal "
                           "buffers",
