@@ -351,6 +351,18 @@ class Runs(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("--noise spin:x: expected none, spin:N", p.stderr)
 
+    def test_sim_runs_the_thread_counts_as_simulated_workers(self):
+        out = os.path.join(self.tmp, "sim.jsonl")
+        bench("run", "--apps", "sssp", "--inputs", GEN, "--wl", "obim", "--threads", "1,16",
+              "--trials", "1", "--rounds", "1", "-q", "--out", out, "--sim", "slow=1,f=0.5")
+        recs = ob.load_results([out])
+        self.assertEqual(sorted((r["cell"]["threads"], r["record"]["sim"],
+                                 r["record"]["threads"]) for r in recs),
+                         [(1, "1:slow=1,f=0.5", 1), (16, "16:slow=1,f=0.5", 16)])
+        for r in recs:
+            self.assertEqual(r["record"]["verify"], "PASS")
+            self.assertGreaterEqual(r["record"]["rank_mean"], 0)
+
     def test_variants_are_an_ab(self):
         out = os.path.join(self.tmp, "ab.jsonl")
         b = os.path.join(BUILD, "algorithms")

@@ -133,6 +133,10 @@ def parser():
         p.add_argument("--trials", type=int, default=3, help="trials per cell process")
         p.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
         p.add_argument("--extra", help="more options for every app, one string")
+        p.add_argument("--sim", nargs="?", const="", metavar="DIST",
+                       help="the thread counts are simulated workers: each cell runs "
+                            "--sim T[:DIST] (the linearized executor, runtime/README.md; "
+                            "give it an --out file of its own)")
         p.add_argument("--timeout", type=float, default=0,
                        help="seconds a cell process may run before it is killed and "
                             "recorded as failed (default: no limit)")
@@ -193,6 +197,7 @@ def parser():
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--trials", type=int, default=3)
     p.add_argument("--extra")
+    p.add_argument("--sim", nargs="?", const="")
     p.add_argument("--timeout", type=float, default=0)
     p.add_argument("--out", required=True)
     paths(p)

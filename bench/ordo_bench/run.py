@@ -44,7 +44,11 @@ def environment(args):
 def cell_command(c, path, args):
     bindir = args.variants.get(c.get("variant"), args.bin)
     wl = [] if c["wl"] == "default" else ["--wl", c["wl"]]  # default: the app's own choice
-    cmd = [os.path.join(bindir, c["app"]), path, "-t", str(c["threads"])] + wl + [
+    # --sim: the threads are simulated workers (the linearized executor)
+    sim = getattr(args, "sim", None)
+    workers = ["-t", str(c["threads"])] if sim is None else \
+        ["--sim", str(c["threads"]) + (":" + sim if sim else "")]
+    cmd = [os.path.join(bindir, c["app"]), path] + workers + wl + [
         "-n", str(args.trials), "--seed", str(c["seed"]), "--format", "json", "-q"]
     return cmd + shlex.split(args.extra or "")
 
@@ -236,6 +240,8 @@ def cmd_jobs(args):
                 "--build", os.path.abspath(args.build), "--out", out]
         if args.extra:
             argv += ["--extra", args.extra]
+        if getattr(args, "sim", None) is not None:
+            argv += ["--sim=" + args.sim]
         if args.timeout:
             argv += ["--timeout", "%g" % args.timeout]
         print(" ".join(shlex.quote(a) for a in argv))
