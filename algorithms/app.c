@@ -509,8 +509,14 @@ int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
 		                  (long long)o->lookahead, ORDO_MAX_LOOKAHEAD);
 	if (!rc && o->seats)
 		rc = harness_parse_seats(o->seats, &s->cfg.seats, err);
+	if (!rc && o->sim && o->coop)
+		rc = ordo_err_set(err, ORDO_EINVAL, "--sim and --coop do not go together");
+	if (!rc && o->sim && !(rc = ordo_sim_parse(o->sim, &s->cfg.sim_workers, &s->cfg.sim, err)))
+		ordo_sim_describe(&s->cfg.sim, s->cfg.sim_workers, s->r.sim_spec,
+		                  sizeof s->r.sim_spec);
 	if (!rc)
-		rc = ordo_topology_init(&s->r.topo, o->threads, 0, ORDO_BIND_NONE, err);
+		rc = ordo_topology_init(&s->r.topo, s->cfg.sim_workers ? s->cfg.sim_workers : o->threads,
+		                        0, ORDO_BIND_NONE, err);
 	if (!rc)
 		rc = resolve_scheduler(&s->r, &has_delta, err);
 	if (!rc && o->coop && s->r.ops->release) /* (no hook: every worker runs, as the CLI) */

@@ -12,7 +12,7 @@
 
 #include "app_internal.h"
 
-enum { FK_STR, FK_U64, FK_F64, FK_G64, FK_NULL, FK_LIST }; /* G64: a real, %.9g */
+enum { FK_STR, FK_U64, FK_F64, FK_G64, FK_NULL, FK_LIST, FK_ULIST }; /* G64: a real, %.9g */
 
 struct field {
 	const char *name;
@@ -21,7 +21,8 @@ struct field {
 	const char *s;
 	uint64_t u;
 	double d;
-	const float *v; /* FK_LIST: u values; JSON [a,b], csv "a;b" */
+	const float *v;    /* FK_LIST: u values; JSON [a,b], csv "a;b" */
+	const uint64_t *w; /* FK_ULIST: likewise, integers */
 };
 
 /* Room for every field: the fixed ones, the figures, and one column per counter name
@@ -76,6 +77,12 @@ void harness_stat_columns(struct ordo_app_run *r)
 			fields_overflow();                                                 \
 		f[nf++] = (struct field){                                                  \
 		    .name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p)}; \
+	} while (0)
+#define F_UL(n, vals, count)                                                                 \
+	do {                                                                                 \
+		if (nf >= MAX_FIELDS)                                                        \
+			fields_overflow();                                                   \
+		f[nf++] = (struct field){.name = (n), .kind = FK_ULIST, .w = (vals), .u = (count)}; \
 	} while (0)
 #define F_N(n)                                                          \
 	do {                                                            \
@@ -181,25 +188,41 @@ static int scheduler_fields(const struct ordo_app_run *r, const struct trial *t,
 	return nf;
 }
 
-/* --sim's fields (null for a real run): the spec, steps, and the pops' rank error. */
+/* A log2 histogram's bins up to its last non-empty one. */
+static uint64_t hist_len(const uint64_t *h)
+{
+	uint64_t n = 65;
+	while (n > 1 && !h[n - 1])
+		n--;
+	return n;
+}
+
+/* --sim's fields (null for a real run): the spec, steps, and the pops' rank error and
+ * the popped tasks' delays (means, maxima, log2 histograms). */
 static int sim_fields(const struct ordo_app_run *r, const struct trial *t, struct field *f, int nf)
 {
 	const struct ordo_sim_stats *sim = &t->rs.sim;
+	static const char *const names[] = {"rank_mean", "rank_max", "rank_hist",
+	                                    "delay_mean", "delay_max", "delay_hist"};
 	if (!sim->workers) {
 		F_N("sim");
 		F_N("sim_steps");
-		F_N("rank_mean");
-		F_N("rank_max");
-		return nf;
-	}
-	F_S("sim", r->sim_spec);
-	F_U("sim_steps", sim->steps);
-	if (sim->ranked && sim->pops) {
-		F_D("rank_mean", (double)sim->rank_sum / (double)sim->pops, 4);
-		F_U("rank_max", sim->rank_max);
 	} else {
-		F_N("rank_mean");
-		F_N("rank_max");
+		F_S("sim", r->sim_spec);
+		F_U("sim_steps", sim->steps);
+	}
+	const uint64_t pops = sim->pops ? sim->pops : 1;
+	for (int k = 0; k < 6; k++) {
+		const bool rank = k < 3, on = sim->workers && (rank ? sim->ranked : sim->delayed);
+		if (!on)
+			F_N(names[k]);
+		else if (k % 3 == 0)
+			F_D(names[k], (double)(rank ? sim->rank_sum : sim->delay_sum) / (double)pops, 4);
+		else if (k % 3 == 1)
+			F_U(names[k], rank ? sim->rank_max : sim->delay_max);
+		else
+			F_UL(names[k], rank ? sim->rank_hist : sim->delay_hist,
+			     hist_len(rank ? sim->rank_hist : sim->delay_hist));
 	}
 	return nf;
 }
@@ -316,6 +339,13 @@ static void put_value(FILE *fp, const struct field *f, bool json)
 		for (uint64_t i = 0; i < f->u; i++)
 			fprintf(fp, "%s%.*f", i ? (json ? "," : ";") : "", f->prec,
 			        (double)f->v[i]);
+		fputs(json ? "]" : "\"", fp);
+		break;
+	case FK_ULIST:
+		fputs(json ? "[" : "\"", fp);
+		for (uint64_t i = 0; i < f->u; i++)
+			fprintf(fp, "%s%llu", i ? (json ? "," : ";") : "",
+			        (unsigned long long)f->w[i]);
 		fputs(json ? "]" : "\"", fp);
 		break;
 	default:
@@ -493,6 +523,19 @@ void harness_human_trial(const struct ordo_app_run *r, int i, const struct trial
 			        (unsigned long long)sim->rank_max);
 		else if (!sim->ranked)
 			fprintf(f, ", rank error not measured (a priority above 2^24)");
+		if (sim->delayed && sim->pops)
+			fprintf(f, ", delay max %llu (mean = rank's)",
+			        (unsigned long long)sim->delay_max);
+		if (sim->unmatched)
+			fprintf(f, ", %llu pops of tasks never pushed",
+			        (unsigned long long)sim->unmatched);
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (int w = 0; w < sim->workers && w < 64; w++) {
+			lo = sim->worker_steps[w] < lo ? sim->worker_steps[w] : lo;
+			hi = sim->worker_steps[w] > hi ? sim->worker_steps[w] : hi;
+		}
+		fprintf(f, ", steps per worker %llu-%llu%s", (unsigned long long)lo,
+		        (unsigned long long)hi, sim->workers > 64 ? " (the first 64)" : "");
 	}
 	fprintf(f, "\n        ");
 	for (int j = 0; k->figures[j]; j++) {

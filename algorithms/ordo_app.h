@@ -210,6 +210,10 @@ struct ordo_app_session_opts {
 	 * none; "": the default budget; else the budget's name) */
 	const char *seats;
 	const char *coop;
+	/* the binaries' --sim, "P[:KEY=V,...]": P virtual workers on the calling thread
+	 * (runtime/README.md, the linearized executor) instead of `threads`; NULL: a real
+	 * run. Not with coop. */
+	const char *sim;
 };
 int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
                           const struct ordo_app_session_opts *o, struct ordo_app_session **out,

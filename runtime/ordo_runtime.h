@@ -166,13 +166,18 @@ int ordo_sim_describe(const struct ordo_sim *sim, int workers, char *buf, size_t
 
 /* What a simulated run measured (ordo_run_stats.sim; workers 0 when the run was
  * real). rank: queued tasks with a smaller priority than the popped one, over every
- * pop (ranked false when a priority exceeded 2^24, the shadow queue's range). */
+ * pop (ranked false when a priority exceeded 2^24, the shadow queue's range). delay: a
+ * popped task's count of pops of larger priorities while it was queued, tasks told
+ * apart by (prio, data), identical ones first in first out (delayed false when ranked
+ * is, or the table of queued tasks ran out of memory). delay_sum equals rank_sum over
+ * a whole run. unmatched: pops of a task never pushed (0 for a correct scheduler). */
 struct ordo_sim_stats {
 	int workers;
-	bool ranked;
-	uint64_t steps, pops, rank_sum, rank_max;
-	uint64_t rank_hist[65]; /* pops of rank 0, 1, 2-3, 4-7, ..., [2^63, 2^64) */
-	uint64_t worker_steps[64];
+	bool ranked, delayed;
+	uint64_t steps, pops, rank_sum, rank_max, delay_sum, delay_max, unmatched;
+	uint64_t rank_hist[65];  /* pops of rank 0, 1, 2-3, 4-7, ..., [2^63, 2^64) */
+	uint64_t delay_hist[65]; /* likewise, of delays */
+	uint64_t worker_steps[64], worker_tasks[64]; /* workers 0..63 */
 };
 
 struct ordo_exec_opts {

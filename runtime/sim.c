@@ -17,6 +17,13 @@
  * the priority values, grown by doubling up to 2^SIM_RANK_BITS values): the rank of a
  * popped task is the number of queued tasks with a smaller priority. Priorities beyond
  * that range switch the measurement off for the run (stats say so).
+ *
+ * Delay: a second tree counts the pops per priority, and every queued task carries the
+ * count of pops with a larger priority at its push (a table keyed by the task's
+ * (prio, data); identical tasks leave in the order they came). Its delay is how many
+ * such pops happened while it waited. Each pair (x waiting, y popped with a larger
+ * priority) is counted once in y's rank and once in x's delay, so over a whole run the
+ * two sums are equal (test_sim holds them to it); the maxima and histograms differ.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,29 +35,47 @@
 
 #define SIM_RANK_BITS 24 /* 16 Mi priority values: 128 MiB of counters at most */
 
-/* Order statistics over priorities 0 .. cap-1: counts in a Fenwick tree. */
+/* Order statistics over priorities 0 .. cap-1: Fenwick trees of the queued tasks'
+ * priorities and of the popped ones'. */
 struct shadow {
-	uint64_t *fw; /* 1-based Fenwick tree over cap values */
+	uint64_t *fw;  /* 1-based Fenwick tree over cap values: queued tasks */
+	uint64_t *fwp; /* likewise: pops so far */
 	uint64_t cap;
-	bool off; /* a priority past 2^SIM_RANK_BITS: no rank for this run */
+	uint64_t popped; /* pops counted in fwp */
+	bool off;        /* a priority past 2^SIM_RANK_BITS: no rank for this run */
 };
 
-static void fw_add(struct shadow *s, uint64_t p, int64_t d)
+static void fw_add(uint64_t *fw, uint64_t cap, uint64_t p, int64_t d)
 {
-	for (uint64_t i = p + 1; i <= s->cap; i += i & (~i + 1))
-		s->fw[i] += (uint64_t)d;
+	for (uint64_t i = p + 1; i <= cap; i += i & (~i + 1))
+		fw[i] += (uint64_t)d;
 }
 
-/* queued tasks with a priority below p */
-static uint64_t fw_below(const struct shadow *s, uint64_t p)
+/* the counts of the priorities below p */
+static uint64_t fw_below(const uint64_t *fw, uint64_t cap, uint64_t p)
 {
 	uint64_t n = 0;
-	for (uint64_t i = p < s->cap ? p : s->cap; i; i -= i & (~i + 1))
-		n += s->fw[i];
+	for (uint64_t i = p < cap ? p : cap; i; i -= i & (~i + 1))
+		n += fw[i];
 	return n;
 }
 
-/* Room for priority p: the tree doubles (rebuilt from its own counts). */
+/* A tree over cap values holding old's counts (over old_cap values); NULL when out of
+ * memory. */
+static uint64_t *fw_regrow(const uint64_t *old, uint64_t old_cap, uint64_t cap)
+{
+	uint64_t *fw = calloc(cap + 1, sizeof *fw);
+	if (!fw)
+		return NULL;
+	for (uint64_t v = 0; v < old_cap; v++) { /* the old counts, one value at a time */
+		const uint64_t c = fw_below(old, old_cap, v + 1) - fw_below(old, old_cap, v);
+		if (c)
+			fw_add(fw, cap, v, (int64_t)c);
+	}
+	return fw;
+}
+
+/* Room for priority p: the trees double (rebuilt from their own counts). */
 static bool shadow_fit(struct shadow *s, uint64_t p)
 {
 	if (s->off)
@@ -64,27 +89,33 @@ static bool shadow_fit(struct shadow *s, uint64_t p)
 	uint64_t cap = s->cap ? s->cap : 1024;
 	while (cap <= p)
 		cap *= 2;
-	uint64_t *fw = calloc(cap + 1, sizeof *fw);
-	if (!fw) {
+	uint64_t *fw = fw_regrow(s->fw, s->cap, cap), *fwp = fw_regrow(s->fwp, s->cap, cap);
+	if (!fw || !fwp) {
+		free(fw);
+		free(fwp);
 		s->off = true;
 		return false;
 	}
-	for (uint64_t v = 0; v < s->cap; v++) { /* the old counts, one value at a time */
-		const uint64_t c = fw_below(s, v + 1) - fw_below(s, v);
-		if (c)
-			for (uint64_t i = v + 1; i <= cap; i += i & (~i + 1))
-				fw[i] += c;
-	}
 	free(s->fw);
+	free(s->fwp);
 	s->fw = fw;
+	s->fwp = fwp;
 	s->cap = cap;
 	return true;
 }
 
-static void shadow_push(struct shadow *s, uint64_t p)
+/* pops so far of tasks with a priority above p (p < cap) */
+static uint64_t shadow_larger_popped(const struct shadow *s, uint64_t p)
 {
-	if (shadow_fit(s, p))
-		fw_add(s, p, 1);
+	return s->popped - fw_below(s->fwp, s->cap, p + 1);
+}
+
+static bool shadow_push(struct shadow *s, uint64_t p)
+{
+	if (!shadow_fit(s, p))
+		return false;
+	fw_add(s->fw, s->cap, p, 1);
+	return true;
 }
 
 /* The popped task's rank, and it leaves the multiset. */
@@ -92,9 +123,99 @@ static uint64_t shadow_pop(struct shadow *s, uint64_t p)
 {
 	if (s->off || p >= s->cap)
 		return 0;
-	const uint64_t r = fw_below(s, p);
-	fw_add(s, p, -1);
+	const uint64_t r = fw_below(s->fw, s->cap, p);
+	fw_add(s->fw, s->cap, p, -1);
+	fw_add(s->fwp, s->cap, p, 1);
+	s->popped++;
 	return r;
+}
+
+/* The queued tasks' marks (shadow_larger_popped at their push), by (prio, data): a
+ * chained hash table over a pool of entries. Among identical tasks the pop takes the
+ * smallest mark, the one queued first (marks never decrease over a run). */
+struct mark {
+	uint64_t prio, data, mark;
+	uint32_t next; /* 1-based index in the pool, 0: none */
+};
+struct marks {
+	struct mark *pool;
+	uint32_t *bucket; /* chain heads, 1-based; as many buckets as pool entries */
+	uint32_t free;    /* free list through next, 1-based */
+	uint64_t cap;
+	bool off; /* out of memory or 2^31 queued tasks: no delays for this run */
+};
+
+static uint64_t marks_slot(const struct marks *m, uint64_t prio, uint64_t data)
+{
+	uint64_t h = (prio * UINT64_C(0x9e3779b97f4a7c15)) ^ data;
+	h ^= h >> 29;
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	h ^= h >> 32;
+	return h & (m->cap - 1);
+}
+
+/* Twice the entries and buckets, every chain rebuilt. */
+static bool marks_grow(struct marks *m)
+{
+	const uint64_t old = m->cap, cap = old ? old * 2 : 4096;
+	struct mark *pool = cap < (UINT64_C(1) << 31) ? realloc(m->pool, cap * sizeof *pool) : NULL;
+	uint32_t *bucket = pool ? calloc(cap, sizeof *bucket) : NULL;
+	if (!bucket) {
+		if (pool)
+			m->pool = pool;
+		return false;
+	}
+	m->pool = pool;
+	m->cap = cap;
+	for (uint64_t b = 0; b < old; b++) /* the queued entries into the new chains */
+		for (uint32_t e = m->bucket[b], nx; e; e = nx) {
+			nx = pool[e - 1].next;
+			const uint64_t h = marks_slot(m, pool[e - 1].prio, pool[e - 1].data);
+			pool[e - 1].next = bucket[h];
+			bucket[h] = e;
+		}
+	for (uint64_t i = old; i < cap; i++) /* the new entries onto the free list */
+		pool[i].next = i + 1 < cap ? (uint32_t)(i + 2) : m->free;
+	m->free = (uint32_t)old + 1;
+	free(m->bucket);
+	m->bucket = bucket;
+	return true;
+}
+
+static void marks_put(struct marks *m, uint64_t prio, uint64_t data, uint64_t mark)
+{
+	if (m->off || (!m->free && !marks_grow(m))) {
+		m->off = true;
+		return;
+	}
+	const uint32_t e = m->free;
+	struct mark *x = &m->pool[e - 1];
+	m->free = x->next;
+	const uint64_t h = marks_slot(m, prio, data);
+	*x = (struct mark){prio, data, mark, m->bucket[h]};
+	m->bucket[h] = e;
+}
+
+/* The mark of the first-queued task equal to (prio, data), which leaves the table. */
+static bool marks_take(struct marks *m, uint64_t prio, uint64_t data, uint64_t *mark)
+{
+	if (m->off)
+		return false;
+	uint32_t *link = &m->bucket[marks_slot(m, prio, data)], *best = NULL;
+	for (; *link; link = &m->pool[*link - 1].next) {
+		const struct mark *x = &m->pool[*link - 1];
+		if (x->prio == prio && x->data == data &&
+		    (!best || x->mark < m->pool[*best - 1].mark))
+			best = link;
+	}
+	if (!best)
+		return false;
+	const uint32_t e = *best;
+	*mark = m->pool[e - 1].mark;
+	*best = m->pool[e - 1].next;
+	m->pool[e - 1].next = m->free;
+	m->free = e;
+	return true;
 }
 
 /* The scheduling distribution: cumulative weights per worker, or a window of `cores`
@@ -167,6 +288,7 @@ struct sim {
 	    *r; /* the executor's own (run.h): options, scheduler, operator, contexts */
 	struct vworker *v;
 	struct shadow sh;
+	struct marks marks;
 	struct ordo_sim_stats *st;
 	uint64_t pending; /* tasks queued or held */
 };
@@ -175,10 +297,40 @@ struct sim {
 static void sim_push(struct sim *s, struct ordo_tctx *c, const struct ordo_task *t, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; k++)
-		shadow_push(&s->sh, t[k].prio);
+		if (shadow_push(&s->sh, t[k].prio))
+			marks_put(&s->marks, t[k].prio, t[k].data,
+			          shadow_larger_popped(&s->sh, t[k].prio));
 	s->pending += n;
 	c->pushes += n;
 	s->r->ops->push(s->r->wl, c, t, n);
+}
+
+static unsigned log2_bin(uint64_t x)
+{
+	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* A pop's rank and the popped task's delay. */
+static void sim_measure(struct sim *s, const struct ordo_task *t)
+{
+	struct ordo_sim_stats *st = s->st;
+	st->pops++;
+	if (s->sh.off || t->prio >= s->sh.cap)
+		return;
+	uint64_t mark;
+	const bool known = marks_take(&s->marks, t->prio, t->data, &mark);
+	const uint64_t r = shadow_pop(&s->sh, t->prio);
+	st->rank_sum += r;
+	st->rank_max = r > st->rank_max ? r : st->rank_max;
+	st->rank_hist[log2_bin(r)]++;
+	if (!known) { /* with the table on: a task the scheduler never took in */
+		st->unmatched += !s->marks.off;
+		return;
+	}
+	const uint64_t d = shadow_larger_popped(&s->sh, t->prio) - mark;
+	st->delay_sum += d;
+	st->delay_max = d > st->delay_max ? d : st->delay_max;
+	st->delay_hist[log2_bin(d)]++;
 }
 
 /* One atomic operation of worker i: false when it was a failed pop. */
@@ -196,11 +348,7 @@ static bool sim_step(struct sim *s, int i)
 			return false;
 		}
 		w->held = true;
-		const uint64_t r = shadow_pop(&s->sh, w->task.prio);
-		s->st->rank_sum += r;
-		s->st->rank_max = r > s->st->rank_max ? r : s->st->rank_max;
-		s->st->rank_hist[r ? 64 - __builtin_clzll(r) : 0]++;
-		s->st->pops++;
+		sim_measure(s, &w->task);
 		return true;
 	}
 	w->held = false;
@@ -228,7 +376,7 @@ int sim_run(const struct run *r, const struct ordo_task *initial, uint64_t n,
 	const struct ordo_exec_opts *o = r->o;
 	struct ordo_tctx **ctx = r->ctx;
 	const int P = r->T;
-	struct sim s = {r, calloc((size_t)P, sizeof *s.v), {0}, st, 0};
+	struct sim s = {r, calloc((size_t)P, sizeof *s.v), {0}, {0}, st, 0};
 	struct draw d;
 	if (!s.v || !draw_init(&d, o->sim, P, o->seed)) {
 		free(s.v);
@@ -268,10 +416,16 @@ int sim_run(const struct run *r, const struct ordo_task *initial, uint64_t n,
 		}
 	}
 	st->ranked = !s.sh.off;
+	st->delayed = !s.sh.off && !s.marks.off;
 	st->workers = P;
-	for (int t = 0; t < P && t < ORDO_STATS_THREADS; t++)
+	for (int t = 0; t < P && t < ORDO_STATS_THREADS; t++) {
 		st->worker_steps[t] = s.v[t].steps;
+		st->worker_tasks[t] = ctx[t]->tasks;
+	}
 	free(s.sh.fw);
+	free(s.sh.fwp);
+	free(s.marks.pool);
+	free(s.marks.bucket);
 	free(s.v);
 	free(d.cum);
 	return rc;

@@ -3,8 +3,9 @@
  * scheduler under it, with the real SSSP operator. At P = 1 a simulated run is the real
  * one-thread run without the prefetch pipeline, task for task; at P = 4 and 64, under
  * each scheduling distribution, the distances are Dijkstra's and the run is a function
- * of its seed; an exact scheduler pops at rank 0; the spec parser refuses what it
- * cannot mean.
+ * of its seed, the delays add up to the ranks (each inversion is counted once on each
+ * side) and every popped task is one that was pushed; an exact scheduler pops at rank
+ * and delay 0; the spec parser refuses what it cannot mean.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -75,12 +76,37 @@ Test(sim, one_worker_is_the_real_one_thread_run_task_for_task, .timeout = 300)
 		cr_assert(sim.st.sim.ranked);
 		cr_assert_eq(sim.st.sim.pops, sim.st.tasks, "%s: every task popped once", name);
 		if (!ordo_scheduler_at(i)->rank_bound) /* exact at one thread */
-			cr_assert_eq(sim.st.sim.rank_max, 0,
-			             "%s: an exact scheduler popped at rank %llu", name,
-			             (unsigned long long)sim.st.sim.rank_max);
+			cr_assert(sim.st.sim.rank_max == 0 && sim.st.sim.delay_max == 0,
+			          "%s: an exact scheduler popped at rank %llu, delay %llu", name,
+			          (unsigned long long)sim.st.sim.rank_max,
+			          (unsigned long long)sim.st.sim.delay_max);
 	}
 	free(ref);
 	ordo_graph_free(g);
+}
+
+/* The rank and delay bookkeeping of one simulated run: every pop matched to a push,
+ * the histograms and per-worker counts add up, and the delays sum to the ranks. */
+static void check_measures(const struct ordo_run_stats *st, const char *name, int P)
+{
+	const struct ordo_sim_stats *s = &st->sim;
+	cr_assert(s->ranked && s->delayed, "%s at %d: not measured", name, P);
+	cr_assert_eq(s->unmatched, 0, "%s at %d: %llu pops of tasks never pushed", name, P,
+	             (unsigned long long)s->unmatched);
+	uint64_t rh = 0, dh = 0, tasks = 0;
+	for (int b = 0; b < 65; b++)
+		rh += s->rank_hist[b], dh += s->delay_hist[b];
+	for (int t = 0; t < P && t < 64; t++)
+		tasks += s->worker_tasks[t];
+	cr_assert(rh == s->pops && dh == s->pops, "%s at %d: histograms hold %llu, %llu of %llu",
+	          name, P, (unsigned long long)rh, (unsigned long long)dh,
+	          (unsigned long long)s->pops);
+	if (P <= 64)
+		cr_assert_eq(tasks, st->tasks, "%s at %d: tasks per worker add up", name, P);
+	cr_assert_eq(s->delay_sum, s->rank_sum, "%s at %d: delays sum to %llu, ranks to %llu",
+	             name, P, (unsigned long long)s->delay_sum, (unsigned long long)s->rank_sum);
+	cr_assert_geq(s->delay_max * s->pops, s->delay_sum, "%s: max below the mean", name);
+	cr_assert_leq(s->delay_max, s->pops, "%s: a delay longer than the run", name);
 }
 
 Test(sim, every_scheduler_every_distribution_right_and_repeatable, .timeout = 600)
@@ -110,6 +136,7 @@ Test(sim, every_scheduler_every_distribution_right_and_repeatable, .timeout = 60
 					steps += a.st.sim.worker_steps[t];
 				cr_assert_eq(steps, a.st.sim.steps, "%s: steps per worker add up",
 				             name);
+				check_measures(&a.st, name, Ps[p]);
 				if (k == 0 && p == 1) { /* a function of the seed */
 					const struct simrun b =
 					    run(g, src, ref, name, Ps[p], &dists[k]);

@@ -243,6 +243,28 @@ def test_seats_and_coop_keep_the_answer():
         ordo.sssp(g, 0, seats=0)
 
 
+def test_sim_runs_simulated_workers_with_the_right_answer():
+    A = random_graph(n=1500, density=0.004, seed=9, symmetric=True)
+    g = ordo.Graph.from_scipy(A)
+    want = cg.dijkstra(A, indices=0)
+    for spec in (16, "64:gamma=0.5", "8:slow=1,f=0.01"):
+        r = ordo.sssp(g, 0, scheduler="mq", sim=spec)
+        np.testing.assert_array_equal(dist_as_float(r.dist), want)
+        rec = r.record
+        assert r.verified and rec["sim"] == str(spec)
+        assert rec["rank_mean"] == rec["delay_mean"]  # the same inversions, both sides
+        assert sum(rec["rank_hist"]) == sum(rec["delay_hist"]) == rec["tasks"]
+        assert rec["delay_max"] >= rec["delay_mean"] > 0
+    real = ordo.sssp(g, 0, scheduler="mq", threads=2).record
+    assert real["sim"] is None and real["rank_mean"] is None
+    with pytest.raises(ordo.Error, match="sim=0: expected P"):
+        ordo.sssp(g, 0, sim=0)
+    with pytest.raises(ValueError, match="sim=True"):
+        ordo.sssp(g, 0, sim=True)
+    with pytest.raises(ordo.Error, match="do not go together"):
+        ordo.sssp(g, 0, sim=4, coop=True)
+
+
 # ---- zero copy and lifetimes ----
 
 def test_fitting_arrays_are_borrowed_without_a_copy():

@@ -273,7 +273,7 @@ class Result:
 
 
 def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
-         options=None, seats=None, coop=None):
+         options=None, seats=None, coop=None, sim=None):
     if not isinstance(g, Graph):
         g = _graph_of(g, app)
     threads = _integer(threads, "threads", 0, 4096)
@@ -282,6 +282,10 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     if lookahead is not None:
         lookahead = _integer(lookahead, "lookahead", 0)
     seed = _integer(seed, "seed", 0, 2 ** 64 - 1)
+    if sim is not None and (isinstance(sim, (bool, _np.bool_)) or
+                            not isinstance(sim, (int, str, _np.integer))):
+        raise ValueError("sim=%r: expected a worker count or a spec such as \"64:gamma=0.5\""
+                         % (sim,))
     if g.n == 0 and (sources or targets):
         raise ValueError("%s: the graph has no nodes, so no %s" % (
             app, "source" if sources else "target"))
@@ -294,7 +298,8 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
                         delta=-1 if delta is None else delta, threads=threads, seed=seed,
                         verify=bool(verify), lookahead=-1 if lookahead is None else lookahead,
                         input=g.name, options=opts, seats=None if seats is None else str(seats),
-                        coop=None if not coop else "" if coop is True else str(coop))
+                        coop=None if not coop else "" if coop is True else str(coop),
+                        sim=None if sim is None else str(sim))
     except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results
         e.results = _results(app, g, getattr(e, "finished", []), verify)
         raise
@@ -437,8 +442,10 @@ _SHARED = ("The keywords every app takes: scheduler (a spec, as the binaries' --
            "ordo.schedulers() lists them), threads (0: every CPU), seed, verify, delta, "
            "lookahead; seats (\"auto\", \"adapt\", \"all\" or a count) and coop (True: the "
            "machine's default budget of cores; a string: the budget's name) share the "
-           "machine as the binaries' --seats and --coop do. g: an ordo.Graph or a SciPy "
-           "sparse matrix.")
+           "machine as the binaries' --seats and --coop do; sim (a worker count P, or "
+           "\"P:gamma=0.5\" and the binaries' other --sim specs) runs P simulated workers "
+           "on one thread instead (the record's rank_mean, delay_max, ...). g: an "
+           "ordo.Graph or a SciPy sparse matrix.")
 
 _FLAG = _re.compile(r"--([a-z][a-z0-9-]*)( (?!(?:is|are|and|or|the|a|to|in|given)\b)(?=[a-z0-9]))?")
 
@@ -498,7 +505,8 @@ def _make_app(info):
     params += [P(kw, P.POSITIONAL_OR_KEYWORD, default=False if arg is None else None)
                for kw, _, arg in own]
     params += [P("seats", P.POSITIONAL_OR_KEYWORD, default=None),
-               P("coop", P.POSITIONAL_OR_KEYWORD, default=None)]
+               P("coop", P.POSITIONAL_OR_KEYWORD, default=None),
+               P("sim", P.POSITIONAL_OR_KEYWORD, default=None)]
     params += [P(k, P.KEYWORD_ONLY, default=d) for k, d in conv.get("extra", {}).items()]
     sig = inspect.Signature(params)
 
@@ -513,7 +521,7 @@ def _make_app(info):
             raise ValueError("%d sources and %d targets" % (len(srcs), len(tgts)))
         opts = {o: bool(a[kw]) if arg is None else a[kw] for kw, o, arg in own}
         r = _run(name, g, srcs, tgts, a["scheduler"], a["threads"], a["seed"], a["verify"],
-                 a["delta"], a["lookahead"], opts, a["seats"], a["coop"])
+                 a["delta"], a["lookahead"], opts, a["seats"], a["coop"], a["sim"])
         post = conv.get("post")
         for i, res in enumerate(r):
             if post:

@@ -58,6 +58,7 @@ static void python_words(const char *in, char *out, size_t cap)
 	                                       {"--lookahead", "lookahead", "..."},
 	                                       {"--seats", "seats", "..."},
 	                                       {"--coop", "coop", "..."},
+	                                       {"--sim", "sim", "..."},
 	                                       {"--verify-mapped", "verify_mapped", "True"},
 	                                       {"--direction", "direction", "..."},
 	                                       {"--alpha", "alpha", "..."},
@@ -751,7 +752,7 @@ static PyObject *answers_of(struct ordo_app_session *s)
 static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, PyObject *tgts,
                             const char *wl, long long delta, int threads, unsigned long long seed,
                             int verify, long long lookahead, const char *input, PyObject *optlist,
-                            const char *seats, const char *coop)
+                            const char *seats, const char *coop, const char *sim)
 {
 	/* the app's options: borrowed UTF-8 of the list's strings, alive while the list is */
 	const char *options[17] = {0};
@@ -783,7 +784,8 @@ static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, Py
 	                                   .cancel = &interrupted,
 	                                   .options = options,
 	                                   .seats = seats,
-	                                   .coop = coop};
+	                                   .coop = coop,
+	                                   .sim = sim};
 	struct ordo_app_session *s = NULL;
 	struct ordo_err err = {0};
 	int rc;
@@ -842,32 +844,34 @@ static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, Py
 }
 
 /* run(app, graph, *, sources=None, targets=None, scheduler=None, delta=-1, threads=0,
- * seed=1, verify=True, lookahead=-1, input="graph", options=[], seats=None, coop=None)
+ * seed=1, verify=True, lookahead=-1, input="graph", options=[], seats=None, coop=None,
+ * sim=None)
  * -> list of (record JSON, passed, {name: array}) per query. sources and targets:
  * sequences of input ids (None for an app without them), one trial each; delta and
  * lookahead -1: not given; options: the app's own options as "name=value" strings (a
- * flag: "name"), as its binary's; seats and coop as ordo_app_session_opts's. */
+ * flag: "name"), as its binary's; seats, coop and sim as ordo_app_session_opts's. */
 static PyObject *py_run(PyObject *mod, PyObject *args, PyObject *kw)
 {
 	(void)mod;
 	static char *names[] = {"app",   "graph",   "sources", "targets", "scheduler",
 	                        "delta", "threads", "seed",    "verify",  "lookahead",
-	                        "input", "options", "seats",   "coop",    NULL};
-	const char *app, *wl = NULL, *input = "graph", *seats = NULL, *coop = NULL;
+	                        "input", "options", "seats",   "coop",    "sim",     NULL};
+	const char *app, *wl = NULL, *input = "graph", *seats = NULL, *coop = NULL, *sim = NULL;
 	GraphObject *go;
 	PyObject *srcs = Py_None, *tgts = Py_None, *optlist = NULL;
 	long long delta = -1, lookahead = -1;
 	int threads = 0, verify = 1;
 	unsigned long long seed = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO!|$OOzLiKpLsO!zz", names, &app, &GraphType,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO!|$OOzLiKpLsO!zzz", names, &app, &GraphType,
 	                                 &go, &srcs, &tgts, &wl, &delta, &threads, &seed, &verify,
-	                                 &lookahead, &input, &PyList_Type, &optlist, &seats, &coop))
+	                                 &lookahead, &input, &PyList_Type, &optlist, &seats, &coop,
+	                                 &sim))
 		return NULL;
 	PyObject *none_list = NULL;
 	if (!optlist && !(optlist = none_list = PyList_New(0)))
 		return NULL;
 	PyObject *out = run_trials(app, go, srcs, tgts, wl, delta, threads, seed, verify, lookahead,
-	                           input, optlist, seats, coop);
+	                           input, optlist, seats, coop, sim);
 	Py_XDECREF(none_list);
 	return out;
 }
