@@ -6,16 +6,18 @@ against the real ones.
 
   bench/sim_sweep.py [--app sssp] [--graphs gen:road:W=200,H=200,gen:rmat:scale=14]
                      [--workers 1,2,4,16,64,256] [--wl SPEC ...] [--dist DIST]
-                     [--real 1,2] [--trials 5] [--bin build/algorithms]
+                     [--real 1,2] [--trials 5] [--jobs 1] [--bin build/algorithms]
 
 Every run is verified (a wrong answer stops the sweep). A simulated run is a function of
 its seed, so one trial per cell; the real runs take --trials trials each (their work
 ratio varies with the interleaving: median [min-max]). --dist appends a distribution to
 every P (gamma=0.5, slow=1,f=0.1, cores=2,slice=1000). Prints two Markdown tables per
 graph: the work ratio (tasks over the sequential baseline's) and the mean rank error of
-the pops, schedulers by P.
+the pops, schedulers by P. --jobs N runs N simulations at once (each is one thread),
+after every real run, so that no simulation shares the cores with a real one.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import statistics
@@ -54,6 +56,7 @@ def main():
     ap.add_argument("--dist", default="")
     ap.add_argument("--real", default="1,2")
     ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bin", default=os.environ.get(
         "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
@@ -73,28 +76,36 @@ def main():
     Ps = [int(x) for x in a.workers.split(",")]
     reals = [int(x) for x in a.real.split(",") if x]
     base = [binary, "-r", "0", "--format", "json", "-q", "--seed", "1"]
-    for g in graphs:
-        work, rank, real = {}, {}, {}
+    work, rank, real = {}, {}, {}
+    for g in graphs:  # the real runs first, one at a time: they own the cores
         for wl in wls:
-            for P in Ps:
-                spec = str(P) + (":" + a.dist if a.dist else "")
-                r = records(base + graph_args(g) + ["-n", "1", "--sim", spec, "--wl", wl])[0]
-                work[(wl, P)] = r["work_ratio"]
-                rank[(wl, P)] = r["rank_mean"]
             for T in reals:
                 rs = records(base + graph_args(g) + ["-n", str(a.trials), "-t", str(T),
                                                      "--lookahead", "0", "--wl", wl])
-                real[(wl, T)] = [x["work_ratio"] for x in rs]
-            print("sim_sweep.py: %s %s done" % (g, wl), file=sys.stderr)
+                real[(g, wl, T)] = [x["work_ratio"] for x in rs]
+        print("sim_sweep.py: %s real runs done" % g, file=sys.stderr)
+
+    def simulate(cell):
+        g, wl, P = cell
+        spec = str(P) + (":" + a.dist if a.dist else "")
+        return records(base + graph_args(g) + ["-n", "1", "--sim", spec, "--wl", wl])[0]
+
+    cells = [(g, wl, P) for g in graphs for wl in wls for P in Ps]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        for cell, r in zip(cells, pool.map(simulate, cells)):
+            work[cell], rank[cell] = r["work_ratio"], r["rank_mean"]
+            if cell[2] == Ps[-1]:
+                print("sim_sweep.py: %s %s simulated" % cell[:2], file=sys.stderr)
+    for g in graphs:
         head = "| scheduler | " + " | ".join("P=%d" % P for P in Ps)
         print("\n%s on %s%s: work ratio (simulated P workers; real T threads, median "
               "[min-max] of %d)\n" % (a.app, g, ", " + a.dist if a.dist else "", a.trials))
         print(head + "".join(" | real T=%d" % T for T in reals) + " |")
         print("|---" * (1 + len(Ps) + len(reals)) + "|")
         for wl in wls:
-            cells = ["%.3f" % work[(wl, P)] for P in Ps]
+            cells = ["%.3f" % work[(g, wl, P)] for P in Ps]
             for T in reals:
-                v = real[(wl, T)]
+                v = real[(g, wl, T)]
                 cells.append("%.3f [%.3f-%.3f]" % (statistics.median(v), min(v), max(v)))
             print("| `%s` | %s |" % (wl, " | ".join(cells)))
         print("\n%s on %s%s: mean rank error of the pops (simulated)\n" % (
@@ -103,7 +114,7 @@ def main():
         print("|---" * (1 + len(Ps)) + "|")
         for wl in wls:
             print("| `%s` | %s |" % (wl, " | ".join(
-                "-" if rank[(wl, P)] is None else "%.1f" % rank[(wl, P)] for P in Ps)))
+                "-" if rank[(g, wl, P)] is None else "%.1f" % rank[(g, wl, P)] for P in Ps)))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ this tree and found through an environment variable; interleaved rounds on the
 yardsticks, every side verified, kernel medians, ordo's time over the fastest peer's.
 
   bench/sssp_peers.py [--graphs road2k,rmat20] [--threads 1,2] [--rounds 3] [--trials 5]
-                      [--ordo SPEC ...] [--bin build/algorithms]
+                      [--ordo SPEC ...] [--bin build/algorithms] [--raw FILE]
 
 Peers (a missing one is named and skipped; none found is an error):
   ORDO_GAPBS  GAPBS's folder (sbeamer/gapbs; `make`): its sssp and converter. Its
@@ -18,9 +18,11 @@ Peers (a missing one is named and skipped; none found is an error):
 ordo runs its default (no --wl: the scheduler and delta its graph choose) and each
 --ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11). Each trial is verified; a peer's
 run counts only if it printed its own verification PASS. The ratio column is ordo's
-median over the fastest peer's median in the same run.
+median over the fastest peer's median in the same run. --raw FILE appends every
+measurement as a JSON line when it is made (a run cut short keeps what it measured).
 """
 import argparse
+import json
 import os
 import re
 import statistics
@@ -82,6 +84,7 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--ordo", action="append", default=[], metavar="SPEC",
                     help="a --wl spec to run beside ordo's default")
+    ap.add_argument("--raw", help="append each measurement to this file (JSON lines)")
     ap.add_argument("--bin", default=os.environ.get(
         "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
@@ -116,6 +119,10 @@ def main():
                         v, used[(side, g)] = peers.run_ordo(a.bin, "sssp", opath, t,
                                                             a.trials, spec)
                     times.setdefault((side, g, t), []).extend(v)
+                    if a.raw:
+                        with open(a.raw, "a") as f:
+                            f.write(json.dumps({"side": side, "graph": g, "threads": t,
+                                                "round": rnd, "ms": v}) + "\n")
         print("sssp_peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
     med = statistics.median
     peer_names = list(found)
