@@ -139,6 +139,29 @@ static void say_sim(const struct ordo_app_run *r)
 		    ops->name, r->sched);
 }
 
+/* --source and --target name nodes of g by input id (sparse ones under --compact-ids);
+ * false after a message when one does not. */
+static bool query_ids_exist(const struct ordo_app_run *r, const struct ordo_graph *g)
+{
+	for (int k = 0; k < 2; k++) {
+		const int64_t id = k ? r->cfg->target : r->cfg->source;
+		if (id < 0 || (id <= UINT32_MAX && ordo_graph_has_id(g, (uint32_t)id)))
+			continue;
+		if (g->ids_sparse)
+			fprintf(stderr,
+			        "%s: --%s %lld: no node has that id in %s (its %u ids are the edge "
+			        "list's, %u..%u)\n",
+			        ordo_cli_prog, k ? "target" : "source", (long long)id, r->input, g->n,
+			        ordo_graph_orig_of(g, ordo_graph_node_at(g, 0)),
+			        ordo_graph_orig_of(g, ordo_graph_node_at(g, g->n - 1)));
+		else
+			fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", ordo_cli_prog,
+			        k ? "target" : "source", (long long)id, g->n - 1);
+		return false;
+	}
+	return true;
+}
+
 static int ordo_app_setup(struct ordo_app_run *r)
 {
 	const struct ordo_app_kernel *k = r->k;
@@ -201,12 +224,8 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	    (rc = resolve_for_graph(r, &err)))
 		return ordo_cli_fail(ordo_cli_prog, &err);
 	struct ordo_graph *g = r->g;
-	if (c->source >= (int64_t)g->n || c->target >= (int64_t)g->n) {
-		fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", ordo_cli_prog,
-		        c->source >= (int64_t)g->n ? "source" : "target",
-		        (long long)(c->source >= (int64_t)g->n ? c->source : c->target), g->n - 1);
+	if (!query_ids_exist(r, g))
 		return 2;
-	}
 	if (r->hout) {
 		fprintf(r->hout,
 		        "%s on %s (%u nodes, %llu arcs) with %s, %d threads (%d NUMA node%s%s), "

@@ -69,9 +69,11 @@ void ordo_app_array_in_input_order(const struct ordo_app_array *a, const struct 
 	unsigned char *d = dst;
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t v = value_at(a, i);
+		/* positions in input order: the input's ids when they are 0..n-1, the
+		 * compacted ids (ranks) when they are an edge list's sparse ones */
 		if (a->node_ids && !a->real && v != unreached_of(a))
-			v = ordo_graph_orig_of(g, (uint32_t)v);
-		const uint64_t at = a->per_node ? ordo_graph_orig_of(g, (uint32_t)i) : i;
+			v = ordo_graph_input_rank(g, (uint32_t)v);
+		const uint64_t at = a->per_node ? ordo_graph_input_rank(g, (uint32_t)i) : i;
 		if (a->width == 8)
 			((uint64_t *)d)[at] = v;
 		else
@@ -205,9 +207,11 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 	fprintf(f, "# %s answer, trial %d of %lld, on %s", r->k->name, trial_no,
 	        (long long)r->cfg->trials, r->input);
 	if (t->q.source != ORDO_APP_NO_NODE)
-		fprintf(f, ", source %u", ordo_graph_orig_of(g, t->q.source) + base);
+		fprintf(f, ", source %llu",
+		        (unsigned long long)ordo_graph_orig_of(g, t->q.source) + base);
 	if (t->q.target != ORDO_APP_NO_NODE)
-		fprintf(f, ", target %u", ordo_graph_orig_of(g, t->q.target) + base);
+		fprintf(f, ", target %llu",
+		        (unsigned long long)ordo_graph_orig_of(g, t->q.target) + base);
 	fprintf(f, "\n# node ids as in the input (%s)\n", base ? "1-based" : "0-based");
 	for (; n > 0 && is_scalar(&a[0]); a++, n--) /* single values: header lines */
 		if (a[0].real) {
@@ -226,13 +230,12 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 	fputc('\n', f);
 	const uint64_t rows = a[0].per_node ? g->n : a[0].count;
 	/* per node: by the input's id order, so the lines read like the input */
-	uint32_t *at = NULL;
-	if (a[0].per_node && g->new_id)
-		at = g->new_id;
 	for (uint64_t i = 0; i < rows; i++) {
-		const uint64_t row = at ? at[i] : i; /* the graph's node for input id i */
+		/* the graph's node of the i-th input id */
+		const uint64_t row = a[0].per_node ? ordo_graph_node_at(g, (uint32_t)i) : i;
 		if (a[0].per_node)
-			fprintf(f, "%llu", (unsigned long long)(i + base));
+			fprintf(f, "%llu",
+			        (unsigned long long)ordo_graph_orig_of(g, (uint32_t)row) + base);
 		for (int k = 0; k < n; k++) {
 			const uint64_t v = value_at(&a[k], row);
 			fputs(k || a[0].per_node ? " " : "", f);
@@ -243,7 +246,8 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 			} else if (a[k].per_node && v == unreached_of(&a[k]))
 				fputs("unreached", f);
 			else if (a[k].node_ids)
-				fprintf(f, "%u", ordo_graph_orig_of(g, (uint32_t)v) + base);
+				fprintf(f, "%llu",
+				        (unsigned long long)ordo_graph_orig_of(g, (uint32_t)v) + base);
 			else
 				fprintf(f, "%llu", (unsigned long long)v);
 		}

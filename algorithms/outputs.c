@@ -57,7 +57,11 @@ void out_summary(const struct ordo_graph *g, const char *name)
 		printf("  weights %u..%u\n", g->m ? wmin : 0, g->m ? wmax : 0);
 	else
 		printf("  unweighted\n");
-	if (g->orig_id)
+	if (g->ids_sparse)
+		printf("  sparse input ids %u..%u kept (each node keeps its edge-list id)\n",
+		       ordo_graph_orig_of(g, ordo_graph_node_at(g, 0)),
+		       ordo_graph_orig_of(g, ordo_graph_node_at(g, g->n - 1)));
+	else if (g->orig_id)
 		printf("  node order renumbered (each node keeps its input id)\n");
 	printf("  coordinates %s%s%s%s\n",
 	       g->coord_kind == ORDO_COORD_NONE    ? "none"
@@ -122,8 +126,8 @@ static int save(const char *path, int fmt, const struct ordo_graph *g,
 	fprintf(stderr, "wrote %s (%s) in %.3f s\n", path, ordo_format_name(fmt), ordo_now() - t0);
 	if (g->orig_id && fmt != ORDO_FMT_NATIVE)
 		fprintf(stderr,
-		        "note: %s numbers the nodes in their new order; only the native format "
-		        "keeps their input ids (--id-map FILE writes them)\n",
+		        "note: %s numbers the nodes 0..n-1 in their order here; only the native "
+		        "format keeps their input ids (--id-map FILE writes them)\n",
 		        path);
 	return 0;
 }

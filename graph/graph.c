@@ -107,6 +107,33 @@ int ordo_graph_alloc_coords(struct ordo_graph *g, int kind, struct ordo_err *err
 	return 0;
 }
 
+/* sparse_cmp's ids: qsort has no context argument, so a thread-local one */
+static _Thread_local const uint32_t *tl_sort_ids;
+
+static int sparse_cmp(const void *a, const void *b)
+{
+	const uint32_t x = tl_sort_ids[*(const uint32_t *)a], y = tl_sort_ids[*(const uint32_t *)b];
+	return (x > y) - (x < y);
+}
+
+/* Sparse input ids: new_id[] lists the nodes by increasing id; repeated ids refused. */
+static int set_sparse_ids(struct ordo_graph *g, uint32_t *orig, uint32_t *inv,
+                          struct ordo_err *err)
+{
+	for (uint32_t u = 0; u < g->n; u++)
+		inv[u] = u;
+	tl_sort_ids = orig;
+	qsort(inv, g->n, sizeof *inv, sparse_cmp);
+	tl_sort_ids = NULL;
+	for (uint32_t i = 0; i < g->n; i++)
+		if (orig[inv[i]] == UINT32_MAX || (i && orig[inv[i]] == orig[inv[i - 1]]))
+			return ordo_err_set(err, ORDO_EFORMAT, "node %u has input id %u, which is %s",
+			                    inv[i], orig[inv[i]],
+			                    orig[inv[i]] == UINT32_MAX ? "no id (the largest value)"
+			                                               : "another node's too");
+	return 0;
+}
+
 int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *err)
 {
 	uint32_t *inv = malloc(((size_t)g->n + 1) * sizeof *inv);
@@ -114,21 +141,33 @@ int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *er
 		ordo_graph_free_array(g, orig);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for %u node ids", g->n);
 	}
-	memset(inv, 0xff, (size_t)g->n * sizeof *inv);
-	for (uint32_t u = 0; u < g->n; u++) {
-		if (orig[u] >= g->n || inv[orig[u]] != UINT32_MAX) {
-			int rc = ordo_err_set(
-			    err, ORDO_EFORMAT, "node %u has input id %u, which is %s", u, orig[u],
-			    orig[u] >= g->n ? "not below n" : "another node's too");
+	bool sparse = false;
+	for (uint32_t u = 0; u < g->n && !sparse; u++)
+		sparse = orig[u] >= g->n;
+	if (sparse) {
+		int rc = set_sparse_ids(g, orig, inv, err);
+		if (rc) {
 			ordo_graph_free_array(g, orig), free(inv);
 			return rc;
 		}
-		inv[orig[u]] = u;
+	} else {
+		memset(inv, 0xff, (size_t)g->n * sizeof *inv);
+		for (uint32_t u = 0; u < g->n; u++) {
+			if (inv[orig[u]] != UINT32_MAX) {
+				int rc = ordo_err_set(err, ORDO_EFORMAT,
+				                      "node %u has input id %u, which is another node's too",
+				                      u, orig[u]);
+				ordo_graph_free_array(g, orig), free(inv);
+				return rc;
+			}
+			inv[orig[u]] = u;
+		}
 	}
 	ordo_graph_free_array(g, g->orig_id);
 	free(g->new_id);
 	g->orig_id = orig;
 	g->new_id = inv;
+	g->ids_sparse = sparse;
 	return 0;
 }
 

@@ -90,8 +90,12 @@ struct ordo_graph {
 	uint32_t cz_flags; /* enum ordo_cz_flags */
 	/* Node order (reorder.c): a renumbered graph keeps each node's id in its input,
 	 * orig_id[u], and the inverse, new_id[id]; both NULL when the ids are the input's.
-	 * Apps take and print input ids through ordo_graph_node_of / ordo_graph_orig_of. */
+	 * An edge list's sparse ids (--compact-ids) are input ids too: then some orig_id
+	 * is n or more, ids_sparse is set, and new_id lists the nodes by increasing input
+	 * id (n entries; ordo_graph_node_of searches it). Apps take and print input ids
+	 * through ordo_graph_node_of / ordo_graph_orig_of (ordo_graph_has_id first). */
 	uint32_t *orig_id, *new_id;
+	bool ids_sparse;
 	/* A graph loaded from a mappable native file (ordo-convert --mappable): its arrays
 	 * point into the file, mapped read-only and shared through the page cache with every
 	 * process that maps it; NULL when the graph owns all its arrays. Arrays it allocated
@@ -110,14 +114,47 @@ static inline bool ordo_graph_weighted(const struct ordo_graph *g)
 }
 
 /* The input's id of node u, and the node whose input id is `id` (identity on a graph
- * in its input's order; ids >= n, such as UINT32_MAX, pass through). */
+ * in its input's order; with dense ids, ids >= n, such as UINT32_MAX, pass through;
+ * with sparse ones an id no node has gives UINT32_MAX). */
 static inline uint32_t ordo_graph_orig_of(const struct ordo_graph *g, uint32_t u)
 {
 	return g->orig_id && u < g->n ? g->orig_id[u] : u;
 }
+/* The position of input id `id` among the input's ids in increasing order (n: none). */
+static inline uint32_t ordo_graph_sparse_rank(const struct ordo_graph *g, uint32_t id)
+{
+	uint32_t lo = 0, hi = g->n; /* new_id[lo..hi) may hold it */
+	while (lo < hi) {
+		const uint32_t mid = lo + (hi - lo) / 2;
+		if (g->orig_id[g->new_id[mid]] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n && g->orig_id[g->new_id[lo]] == id ? lo : g->n;
+}
 static inline uint32_t ordo_graph_node_of(const struct ordo_graph *g, uint32_t id)
 {
-	return g->new_id && id < g->n ? g->new_id[id] : id;
+	if (!g->ids_sparse)
+		return g->new_id && id < g->n ? g->new_id[id] : id;
+	const uint32_t r = ordo_graph_sparse_rank(g, id);
+	return r < g->n ? g->new_id[r] : UINT32_MAX;
+}
+/* Whether some node has input id `id`. */
+static inline bool ordo_graph_has_id(const struct ordo_graph *g, uint32_t id)
+{
+	return g->ids_sparse ? ordo_graph_sparse_rank(g, id) < g->n : id < g->n;
+}
+/* The node of the i-th smallest input id (i < n): ordo_graph_node_of(g, i) when the
+ * ids are dense; what picks nodes "by input order" uses. */
+static inline uint32_t ordo_graph_node_at(const struct ordo_graph *g, uint32_t i)
+{
+	return g->new_id && i < g->n ? g->new_id[i] : i;
+}
+/* u's position in input order (the inverse of ordo_graph_node_at). */
+static inline uint32_t ordo_graph_input_rank(const struct ordo_graph *g, uint32_t u)
+{
+	return g->ids_sparse ? ordo_graph_sparse_rank(g, g->orig_id[u]) : ordo_graph_orig_of(g, u);
 }
 
 /* ---- Plain-CSR index accessors (plain graphs only) ---- */
@@ -203,8 +240,9 @@ int ordo_graph_cz_validate(const struct ordo_graph *g, struct ordo_err *err);
 /* Coordinates of node u as doubles. */
 void ordo_graph_coord(const struct ordo_graph *g, uint32_t u, double *x, double *y);
 /* Gives g the input ids of its nodes: orig (n entries, malloc'd) becomes g->orig_id and
- * g->new_id is built; g owns orig even on error. EFORMAT, naming the first id out of
- * range or repeated, unless orig is a permutation of 0..n-1. */
+ * g->new_id is built; g owns orig even on error. A permutation of 0..n-1 is a
+ * renumbering; other distinct ids below UINT32_MAX are sparse input ids (ids_sparse).
+ * EFORMAT naming the first id repeated (or UINT32_MAX). */
 int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *err);
 /* Copies what g holds per node (coordinates, input ids) into h, of the same n. */
 int ordo_graph_copy_node_data(const struct ordo_graph *g, struct ordo_graph *h,

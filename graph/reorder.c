@@ -380,14 +380,14 @@ uint32_t ordo_graph_pick_source(const struct ordo_graph *g, uint64_t seed, uint6
 		return UINT32_MAX;
 	/* draw until a node with arcs comes up, as gapbs' SourcePicker does */
 	for (uint64_t i = 0; i < 1000; i++) {
-		uint32_t v = ordo_graph_node_of(
+		uint32_t v = ordo_graph_node_at(
 		    g, (uint32_t)ordo_reduce(ordo_hash2(seed, k * 1000 + i), g->n));
 		if (ordo_graph_degree(g, v) > 0)
 			return v;
 	}
 	uint32_t start = (uint32_t)ordo_reduce(ordo_hash2(seed, k), g->n);
 	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t v = ordo_graph_node_of(g, (uint32_t)(((uint64_t)start + i) % g->n));
+		uint32_t v = ordo_graph_node_at(g, (uint32_t)(((uint64_t)start + i) % g->n));
 		if (ordo_graph_degree(g, v) > 0)
 			return v;
 	}
@@ -428,11 +428,11 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 			 * hashes lowest, whatever the order of the ids and arcs */
 			const uint64_t salt = ordo_hash2(seed ^ 0x7a7a, k);
 			uint32_t pick = queue[1];
-			uint64_t best = ordo_hash2(salt, ordo_graph_orig_of(g, pick));
+			uint64_t best = ordo_hash2(salt, ordo_graph_input_rank(g, pick));
 			for (size_t i = 2; i < tail; i++) {
-				const uint32_t id = ordo_graph_orig_of(g, queue[i]);
+				const uint32_t id = ordo_graph_input_rank(g, queue[i]);
 				const uint64_t h = ordo_hash2(salt, id);
-				if (h < best || (h == best && id < ordo_graph_orig_of(g, pick))) {
+				if (h < best || (h == best && id < ordo_graph_input_rank(g, pick))) {
 					best = h;
 					pick = queue[i];
 				}
@@ -443,9 +443,9 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 			return 0;
 		}
 		seen[s] = 0;
-		uint32_t id = ordo_graph_orig_of(g, s);
+		uint32_t id = ordo_graph_input_rank(g, s);
 		do
-			s = ordo_graph_node_of(g, id = (uint32_t)(((uint64_t)id + 1) % g->n));
+			s = ordo_graph_node_at(g, id = (uint32_t)(((uint64_t)id + 1) % g->n));
 		while (ordo_graph_degree(g, s) == 0);
 	}
 	free(queue), free(seen);

@@ -6,10 +6,22 @@
 
 #include "io_internal.h"
 
-/* Remaps the ids of an edge chain densely (in increasing order of the old id). */
-int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *map_path,
-                   const char *path, struct ordo_err *err)
+/* The ids whose bits are set, in increasing order (count of them), malloc'd, or NULL. */
+static uint32_t *ids_of(const uint64_t *bits, uint64_t words, uint64_t count)
 {
+	uint32_t *ids = malloc((count + 1) * sizeof *ids);
+	uint64_t k = 0;
+	for (uint64_t w = 0; ids && w < words; w++)
+		for (uint64_t m = bits[w]; m; m &= m - 1)
+			ids[k++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(m));
+	return ids;
+}
+
+/* Remaps the ids of an edge chain densely (in increasing order of the old id). */
+int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, uint32_t **ids_out,
+                   const char *map_path, const char *path, struct ordo_err *err)
+{
+	*ids_out = NULL;
 	if (c->count == 0) {
 		*n_out = 0;
 		return 0;
@@ -80,7 +92,10 @@ int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *map_p
 	c->max_id = (uint32_t)(acc - 1);
 	*n_out = acc;
 	int rc = 0;
-	if (map_path) {
+	if (acc < span && !(*ids_out = ids_of(bits, words, acc))) /* some id unused */
+		rc = ordo_err_set(err, ORDO_ENOMEM, "out of memory for %llu node ids",
+		                  (unsigned long long)acc);
+	if (!rc && map_path) {
 		struct io_out *o;
 		rc = io_out_open(map_path, 0, &o, err);
 		if (!rc) {

@@ -222,6 +222,7 @@ struct io_arcs {
 	 * symmetric graph so): load() marks the graph symmetric when its arcs match
 	 * their reverses (checked), so it reads back as it was written */
 	bool both_ways;
+	uint32_t *ids; /* --compact-ids: the input id of each compacted node, or NULL */
 };
 
 /* The header line ordo's DIMACS and edge-list writers add for a symmetric graph (the
@@ -275,10 +276,12 @@ bool io_has_ext(const char *path, const char *ext);
 void io_native_reseal(unsigned char *bytes, size_t len);
 
 /* ids.c: remaps the ids of an edge chain densely (in increasing order of the old id;
- * *n_out the new count), writing "new old" lines to map_path when not NULL; and writes
- * a renumbered graph's "new old" id pairs (what --id-map writes without --compact-ids). */
-int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, const char *map_path,
-                   const char *path, struct ordo_err *err);
+ * *n_out the new count), writing "new old" lines to map_path when not NULL; *ids_out
+ * (malloc'd, n entries) the old ids in order, NULL when they were 0..n-1 already; and
+ * writes a renumbered graph's "new old" id pairs (what --id-map writes without
+ * --compact-ids). */
+int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, uint32_t **ids_out,
+                   const char *map_path, const char *path, struct ordo_err *err);
 int io_write_order_map(const struct ordo_graph *g, const char *path, const char *map_path,
                        struct ordo_err *err);
 

@@ -299,7 +299,9 @@ static int raw_ids(const char *path, const struct ordo_load_opts *opts, struct i
 {
 	const struct ordo_edge_chain *c = &arcs->chain;
 	if (opts->compact_ids) {
-		int rc = io_compact_ids(&arcs->chain, &arcs->n, opts->id_map_out, path, err);
+		/* with a renumbering the map is the final order's, written after it */
+		int rc = io_compact_ids(&arcs->chain, &arcs->n, &arcs->ids,
+		                        opts->reorder ? NULL : opts->id_map_out, path, err);
 		if (!rc)
 			note(info, "%s", "ids compacted");
 		return rc;
@@ -347,6 +349,18 @@ static int build(const char *path, const struct io_format *f, const struct ordo_
 	if (mark)
 		bo.compress = false; /* checked on the plain arcs; the preparation compresses */
 	int rc = ordo_graph_build(&arcs->chain, &bo, out, &info->build, err);
+	if (rc) {
+		free(arcs->ids);
+		arcs->ids = NULL;
+	}
+	if (!rc && arcs->ids) { /* compacted: each node keeps its input id */
+		rc = ordo_graph_set_ids(*out, arcs->ids, err);
+		arcs->ids = NULL;
+		if (rc) {
+			ordo_graph_free(*out);
+			*out = NULL;
+		}
+	}
 	if (!rc && mark) {
 		if (ordo_graph_arcs_symmetric(*out)) {
 			(*out)->flags |= ORDO_GRAPH_SYMMETRIC;
@@ -386,6 +400,11 @@ static int coords(const char *path, int fmt, const struct ordo_load_opts *opts,
 	}
 	if (!file)
 		return 0;
+	if (g->ids_sparse)
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "%s: coordinates (%s) number the nodes 1..n, but this graph "
+		                    "keeps the edge list's sparse ids (--compact-ids)",
+		                    path, file);
 	int rc = ordo_load_coords(file, g, opts->threads, err);
 	if (rc && file == sibling) {
 		size_t len = strlen(err->msg);
@@ -409,11 +428,6 @@ static int check_opts(const struct ordo_load_opts *opts, struct ordo_err *err)
 		                    "renumbering (--reorder) builds the plain graph first, so a "
 		                    "spill directory (--spill-dir) would not lower the peak; "
 		                    "drop one of them");
-	if (opts->id_map_out && opts->compact_ids && opts->reorder)
-		return ordo_err_set(err, ORDO_EINVAL,
-		                    "--id-map with both --compact-ids and --reorder: the map "
-		                    "would hold the compacted ids only; write the compacted "
-		                    "graph first, then renumber it");
 	if (opts->reorder < ORDO_ORDER_NONE || opts->reorder > ORDO_ORDER_HILBERT)
 		return ordo_err_set(err, ORDO_EINVAL, "unknown node order %d", opts->reorder);
 	if (opts->build.random_weights && opts->weights_from_coords)
@@ -625,6 +639,7 @@ static int load_from(struct io_in *in, const char *path, const struct ordo_load_
 	}
 	if (rc) {
 		ordo_chain_free(&arcs.chain);
+		free(arcs.ids);
 		return rc;
 	}
 	if (g && (rc = whole_graph_rules(path, f, opts, g, info, err))) {
@@ -646,7 +661,7 @@ static int load_from(struct io_in *in, const char *path, const struct ordo_load_
 	const struct ordo_prep p = prep_of(opts, built);
 	if ((rc = prepare(path, &p, &g, info, err)))
 		return rc;
-	if (opts->id_map_out && !opts->compact_ids &&
+	if (opts->id_map_out && (!opts->compact_ids || opts->reorder) &&
 	    (rc = io_write_order_map(g, path, opts->id_map_out, err))) {
 		ordo_graph_free(g);
 		return rc;

@@ -474,7 +474,17 @@ new0=$(awk '!/^#/ && $2 == 0 {print $1}' "$tmp/map1.txt")
 "$bin/sssp" "$tmp/rd2.gr" -r "$new0" -n 1 2>/dev/null | grep -o "max_dist [0-9]*" >"$tmp/d1.txt"
 "$bin/sssp" "$tmp/rd.ordo" -r 0 -n 1 2>/dev/null | grep -o "max_dist [0-9]*" >"$tmp/d0.txt"
 [ -s "$tmp/d0.txt" ] && cmp -s "$tmp/d0.txt" "$tmp/d1.txt" || fail "source by the id map"
-expect2 "--id-map with --compact-ids and --reorder" "write the compacted graph first" "$bin/sssp" "$tests/fixtures/sparse.txt" --compact-ids --reorder bfs --id-map "$tmp/map3.txt"
+# sparse ids (--compact-ids) stay the input's ids: in -r, the answer file and the id map,
+# also through a renumbering and a native file
+"$bin/sssp" "$tests/fixtures/sparse.txt" --compact-ids --reorder bfs --id-map "$tmp/map3.txt" -r 20 -n 1 -q --output "$tmp/sp.txt" 2>/dev/null || fail "sssp on sparse ids from 20"
+[ "$(grep -v '^#' "$tmp/map3.txt" | cut -d' ' -f2 | sort -n | tr '\n' ' ')" = "10 20 1000 " ] || fail "--id-map with --compact-ids and --reorder does not list the file's ids"
+[ "$(grep -v '^#' "$tmp/sp.txt" | tr '\n' ' ')" = "10 unreached 20 0 1000 1 " ] || fail "the answer file of sparse ids: $(cat "$tmp/sp.txt")"
+grep -q "source 20" "$tmp/sp.txt" || fail "the answer file names the sparse source id"
+"$bin/ordo-convert" "$tests/fixtures/sparse.txt" --compact-ids -o "$tmp/sp.ordo" 2>/dev/null || fail "convert sparse ids"
+"$bin/ordo-convert" "$tmp/sp.ordo" --info 2>/dev/null | grep -q "sparse input ids 10..1000 kept" || fail "--info of a native file with sparse ids"
+"$bin/bfs" "$tmp/sp.ordo" -r 10 -n 1 -q --output "$tmp/spb.txt" 2>/dev/null || fail "bfs on a native file with sparse ids"
+[ "$(grep -v '^#' "$tmp/spb.txt" | tr '\n' ' ')" = "10 0 20 1 1000 2 " ] || fail "bfs answer of sparse ids: $(cat "$tmp/spb.txt")"
+expect2 "-r of an id the sparse graph lacks" "no node has that id" "$bin/sssp" "$tmp/sp.ordo" -r 2
 expect2 "--reorder bogus" "expected rcm, bfs, degree or hilbert" "$bin/ordo-convert" "$tmp/rd.ordo" --reorder bogus -o "$tmp/x.ordo"
 # ordo-convert refuses to replace its own input, and an extension that names no format
 # (issue 31, item 4); --to names the format of any file name

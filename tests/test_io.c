@@ -212,6 +212,58 @@ Test(readers, sparse_ids_kept_or_compacted, .init = mk_tmp, .fini = rm_tmp)
 	fclose(f);
 }
 
+/* Compacted ids stay the input's: orig_of gives the file's id, node_of finds a node by
+ * it, ids no node has are refused, and positions in input order (node_at, input_rank)
+ * are the compacted ids; the same through a renumbering and a native file. */
+Test(readers, compacted_ids_are_the_files_ids, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct ordo_load_opts o;
+	ordo_load_opts_init(&o);
+	o.compact_ids = true;
+	const uint32_t ids[] = {10, 20, 1000};
+	for (int pass = 0; pass < 3; pass++) {
+		o.reorder = pass == 1 ? ORDO_ORDER_DEGREE : ORDO_ORDER_NONE;
+		struct ordo_graph *g = pass == 2 ? load(tmp("sp.ordo"), NULL)
+		                                 : load_opts(FIX "sparse.txt", &o, NULL);
+		cr_assert(g->ids_sparse, "pass %d", pass);
+		for (uint32_t i = 0; i < 3; i++) {
+			const uint32_t u = ordo_graph_node_of(g, ids[i]);
+			cr_assert_lt(u, 3);
+			cr_assert_eq(ordo_graph_orig_of(g, u), ids[i], "pass %d", pass);
+			cr_assert(ordo_graph_has_id(g, ids[i]));
+			cr_assert_eq(ordo_graph_node_at(g, i), u, "input order, pass %d", pass);
+			cr_assert_eq(ordo_graph_input_rank(g, u), i);
+		}
+		for (uint32_t bad = 0; bad < 1002; bad++)
+			if (bad != 10 && bad != 20 && bad != 1000)
+				cr_assert(!ordo_graph_has_id(g, bad) &&
+				              ordo_graph_node_of(g, bad) == UINT32_MAX,
+				          "id %u found", bad);
+		/* the arcs 10->20 and 20->1000 between the same nodes as in the file */
+		const uint32_t a = ordo_graph_node_of(g, 10), b = ordo_graph_node_of(g, 20),
+		               c = ordo_graph_node_of(g, 1000);
+		bool ab = false, bc = false;
+		for (uint64_t e = g->off[a]; e < g->off[a + 1]; e++)
+			ab |= g->dst[e] == b;
+		for (uint64_t e = g->off[b]; e < g->off[b + 1]; e++)
+			bc |= g->dst[e] == c;
+		cr_assert(ab && bc, "pass %d: arcs lost their ends", pass);
+		struct ordo_err e = {0};
+		if (pass == 0)
+			cr_assert_eq(ordo_save(tmp("sp.ordo"), ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s",
+			             e.msg);
+		ordo_graph_free(g);
+	}
+	/* repeated sparse ids are refused, naming the node */
+	struct ordo_graph *g = load_opts(FIX "sparse.txt", &o, NULL);
+	uint32_t *dup = malloc(3 * sizeof *dup);
+	dup[0] = 5, dup[1] = 700, dup[2] = 5;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_graph_set_ids(g, dup, &e), ORDO_EFORMAT);
+	cr_assert(strstr(e.msg, "another node's too"), "%s", e.msg);
+	ordo_graph_free(g);
+}
+
 Test(readers, random_weights_for_unweighted_inputs)
 {
 	struct ordo_load_opts o;

@@ -395,7 +395,7 @@ Test(reorder, native_files_keep_the_input_ids)
 	ordo_graph_free(g);
 }
 
-Test(reorder, a_native_file_whose_ids_are_no_permutation_is_refused)
+Test(reorder, a_native_file_whose_ids_repeat_is_refused)
 {
 	struct ordo_graph *g = shuffled_grid(8, 8, 1), *back;
 	struct ordo_err e = {0};
@@ -408,10 +408,17 @@ Test(reorder, a_native_file_whose_ids_are_no_permutation_is_refused)
 	cr_assert_eq(ordo_load(path, NULL, &back, NULL, &e), ORDO_EFORMAT);
 	cr_assert_null(back);
 	cr_assert(strstr(e.msg, "input ids") && strstr(e.msg, "another node's"), "%s", e.msg);
-	g->orig_id[3] = g->n; /* out of range */
+	g->orig_id[3] = UINT32_MAX; /* the value that means no id */
 	cr_assert_eq(ordo_save(path, ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s", e.msg);
 	cr_assert_eq(ordo_load(path, NULL, &back, NULL, &e), ORDO_EFORMAT);
-	cr_assert(strstr(e.msg, "not below n"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "no id"), "%s", e.msg);
+	g->orig_id[3] = g->n; /* distinct but not 0..n-1: sparse input ids, kept */
+	cr_assert_eq(ordo_save(path, ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_load(path, NULL, &back, NULL, &e), 0, "%s", e.msg);
+	cr_assert(back->ids_sparse);
+	cr_assert_eq(ordo_graph_orig_of(back, ordo_graph_node_of(back, g->n)), g->n);
+	cr_assert(!ordo_graph_has_id(back, 3));
+	ordo_graph_free(back);
 	unlink(path);
 	ordo_graph_free(g);
 }

@@ -722,7 +722,9 @@ static struct ordo_app_query *queries_of(PyObject *srcs, PyObject *tgts,
 					             side ? "target" : "source", id, g0->n - 1);
 				return NULL;
 			}
-			uint32_t u = ordo_graph_node_of(g0, (uint32_t)id);
+			/* a position in input order, as the answer arrays are indexed (the
+			 * input's id unless they are an edge list's sparse ids) */
+			uint32_t u = ordo_graph_node_at(g0, (uint32_t)id);
 			*(side ? &q[i].target : &q[i].source) = u;
 		}
 	}
