@@ -17,7 +17,10 @@
  * bucket is empty, the thread rescans from its scan start (BSP: the smallest index it
  * pushed to since; a node's first thread takes the minimum over all threads, the others
  * the minimum of their own and that leader's). With period = p > 0 a thread also rescans
- * every 2^p pops to catch better buckets that others filled (Galois 6 behaviour).
+ * every 2^p pops to catch better buckets that others filled (Galois 6 behaviour). A
+ * thread other than the leader that finds nothing from its scan start raises it past
+ * every bucket: its next scan starts at the leader's (or at its own next push), and
+ * what it passed over that another thread pushed meanwhile is within that pusher's.
  * period = 0 never rescans while its bucket has work: the 2.2.1 code meant to rescan but
  * an operator-precedence bug made the test always false, so period = 0 reproduces what
  * the artifact measured.

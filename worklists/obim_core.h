@@ -547,7 +547,14 @@ static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct t
 	 * look from the lowest of all. (Only here: a stale low start in every scan would
 	 * make each slow pop walk every emptied bucket above it.) */
 	const uint64_t all = min_scan_start(w, ss, true);
-	return all < ss && scan_from(w, ctx, l, all, out);
+	if (all < ss && scan_from(w, ctx, l, all, out))
+		return true;
+	/* Nothing at or above ss: a thread other than the leader starts its next scan at
+	 * the leader's (or at its own next push). What it passed over that another thread
+	 * pushed meanwhile stays within that pusher's scan start. */
+	if ((int)ctx->tid != leader)
+		atomic_store_explicit(&l->scan_start, UINT64_MAX, memory_order_relaxed);
+	return false;
 }
 
 /* Parking: the thread's partly filled push chunks and partly taken pop chunks hold tasks
