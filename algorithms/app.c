@@ -151,8 +151,8 @@ static bool query_ids_exist(const struct ordo_app_run *r, const struct ordo_grap
 			fprintf(stderr,
 			        "%s: --%s %lld: no node has that id in %s (its %u ids are the edge "
 			        "list's, %u..%u)\n",
-			        ordo_cli_prog, k ? "target" : "source", (long long)id, r->input, g->n,
-			        ordo_graph_orig_of(g, ordo_graph_node_at(g, 0)),
+			        ordo_cli_prog, k ? "target" : "source", (long long)id, r->input,
+			        g->n, ordo_graph_orig_of(g, ordo_graph_node_at(g, 0)),
 			        ordo_graph_orig_of(g, ordo_graph_node_at(g, g->n - 1)));
 		else
 			fprintf(stderr, "%s: --%s %lld: the graph has nodes 0..%u\n", ordo_cli_prog,
@@ -534,8 +534,9 @@ int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
 		ordo_sim_describe(&s->cfg.sim, s->cfg.sim_workers, s->r.sim_spec,
 		                  sizeof s->r.sim_spec);
 	if (!rc)
-		rc = ordo_topology_init(&s->r.topo, s->cfg.sim_workers ? s->cfg.sim_workers : o->threads,
-		                        0, ORDO_BIND_NONE, err);
+		rc = ordo_topology_init(&s->r.topo,
+		                        s->cfg.sim_workers ? s->cfg.sim_workers : o->threads, 0,
+		                        ORDO_BIND_NONE, err);
 	if (!rc)
 		rc = resolve_scheduler(&s->r, &has_delta, err);
 	if (!rc && o->coop && s->r.ops->release) /* (no hook: every worker runs, as the CLI) */

@@ -247,7 +247,8 @@ static void write_text(FILE *f, const struct ordo_app_run *r, const struct trial
 				fputs("unreached", f);
 			else if (a[k].node_ids)
 				fprintf(f, "%llu",
-				        (unsigned long long)ordo_graph_orig_of(g, (uint32_t)v) + base);
+				        (unsigned long long)ordo_graph_orig_of(g, (uint32_t)v) +
+				            base);
 			else
 				fprintf(f, "%llu", (unsigned long long)v);
 		}

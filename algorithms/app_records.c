@@ -78,11 +78,12 @@ void harness_stat_columns(struct ordo_app_run *r)
 		f[nf++] = (struct field){                                                  \
 		    .name = (n), .kind = FK_LIST, .v = (vals), .u = (count), .prec = (p)}; \
 	} while (0)
-#define F_UL(n, vals, count)                                                                 \
-	do {                                                                                 \
-		if (nf >= MAX_FIELDS)                                                        \
-			fields_overflow();                                                   \
-		f[nf++] = (struct field){.name = (n), .kind = FK_ULIST, .w = (vals), .u = (count)}; \
+#define F_UL(n, vals, count)                                                                  \
+	do {                                                                                  \
+		if (nf >= MAX_FIELDS)                                                         \
+			fields_overflow();                                                    \
+		f[nf++] =                                                                     \
+		    (struct field){.name = (n), .kind = FK_ULIST, .w = (vals), .u = (count)}; \
 	} while (0)
 #define F_N(n)                                                          \
 	do {                                                            \
@@ -202,7 +203,7 @@ static uint64_t hist_len(const uint64_t *h)
 static int sim_fields(const struct ordo_app_run *r, const struct trial *t, struct field *f, int nf)
 {
 	const struct ordo_sim_stats *sim = &t->rs.sim;
-	static const char *const names[] = {"rank_mean", "rank_max", "rank_hist",
+	static const char *const names[] = {"rank_mean",  "rank_max",  "rank_hist",
 	                                    "delay_mean", "delay_max", "delay_hist"};
 	if (!sim->workers) {
 		F_N("sim");
@@ -217,7 +218,8 @@ static int sim_fields(const struct ordo_app_run *r, const struct trial *t, struc
 		if (!on)
 			F_N(names[k]);
 		else if (k % 3 == 0)
-			F_D(names[k], (double)(rank ? sim->rank_sum : sim->delay_sum) / (double)pops, 4);
+			F_D(names[k],
+			    (double)(rank ? sim->rank_sum : sim->delay_sum) / (double)pops, 4);
 		else if (k % 3 == 1)
 			F_U(names[k], rank ? sim->rank_max : sim->delay_max);
 		else

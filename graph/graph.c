@@ -117,8 +117,7 @@ static int sparse_cmp(const void *a, const void *b)
 }
 
 /* Sparse input ids: new_id[] lists the nodes by increasing id; repeated ids refused. */
-static int set_sparse_ids(struct ordo_graph *g, uint32_t *orig, uint32_t *inv,
-                          struct ordo_err *err)
+static int set_sparse_ids(struct ordo_graph *g, uint32_t *orig, uint32_t *inv, struct ordo_err *err)
 {
 	for (uint32_t u = 0; u < g->n; u++)
 		inv[u] = u;
@@ -127,8 +126,9 @@ static int set_sparse_ids(struct ordo_graph *g, uint32_t *orig, uint32_t *inv,
 	tl_sort_ids = NULL;
 	for (uint32_t i = 0; i < g->n; i++)
 		if (orig[inv[i]] == UINT32_MAX || (i && orig[inv[i]] == orig[inv[i - 1]]))
-			return ordo_err_set(err, ORDO_EFORMAT, "node %u has input id %u, which is %s",
-			                    inv[i], orig[inv[i]],
+			return ordo_err_set(err, ORDO_EFORMAT,
+			                    "node %u has input id %u, which is %s", inv[i],
+			                    orig[inv[i]],
 			                    orig[inv[i]] == UINT32_MAX ? "no id (the largest value)"
 			                                               : "another node's too");
 	return 0;
@@ -154,9 +154,10 @@ int ordo_graph_set_ids(struct ordo_graph *g, uint32_t *orig, struct ordo_err *er
 		memset(inv, 0xff, (size_t)g->n * sizeof *inv);
 		for (uint32_t u = 0; u < g->n; u++) {
 			if (inv[orig[u]] != UINT32_MAX) {
-				int rc = ordo_err_set(err, ORDO_EFORMAT,
-				                      "node %u has input id %u, which is another node's too",
-				                      u, orig[u]);
+				int rc = ordo_err_set(
+				    err, ORDO_EFORMAT,
+				    "node %u has input id %u, which is another node's too", u,
+				    orig[u]);
 				ordo_graph_free_array(g, orig), free(inv);
 				return rc;
 			}

@@ -432,7 +432,8 @@ int ordo_graph_pick_pair(const struct ordo_graph *g, uint64_t seed, uint64_t k, 
 			for (size_t i = 2; i < tail; i++) {
 				const uint32_t id = ordo_graph_input_rank(g, queue[i]);
 				const uint64_t h = ordo_hash2(salt, id);
-				if (h < best || (h == best && id < ordo_graph_input_rank(g, pick))) {
+				if (h < best ||
+				    (h == best && id < ordo_graph_input_rank(g, pick))) {
 					best = h;
 					pick = queue[i];
 				}

@@ -223,8 +223,8 @@ Test(readers, compacted_ids_are_the_files_ids, .init = mk_tmp, .fini = rm_tmp)
 	const uint32_t ids[] = {10, 20, 1000};
 	for (int pass = 0; pass < 3; pass++) {
 		o.reorder = pass == 1 ? ORDO_ORDER_DEGREE : ORDO_ORDER_NONE;
-		struct ordo_graph *g = pass == 2 ? load(tmp("sp.ordo"), NULL)
-		                                 : load_opts(FIX "sparse.txt", &o, NULL);
+		struct ordo_graph *g =
+		    pass == 2 ? load(tmp("sp.ordo"), NULL) : load_opts(FIX "sparse.txt", &o, NULL);
 		cr_assert(g->ids_sparse, "pass %d", pass);
 		for (uint32_t i = 0; i < 3; i++) {
 			const uint32_t u = ordo_graph_node_of(g, ids[i]);
@@ -250,8 +250,8 @@ Test(readers, compacted_ids_are_the_files_ids, .init = mk_tmp, .fini = rm_tmp)
 		cr_assert(ab && bc, "pass %d: arcs lost their ends", pass);
 		struct ordo_err e = {0};
 		if (pass == 0)
-			cr_assert_eq(ordo_save(tmp("sp.ordo"), ORDO_FMT_NATIVE, g, NULL, &e), 0, "%s",
-			             e.msg);
+			cr_assert_eq(ordo_save(tmp("sp.ordo"), ORDO_FMT_NATIVE, g, NULL, &e), 0,
+			             "%s", e.msg);
 		ordo_graph_free(g);
 	}
 	/* repeated sparse ids are refused, naming the node */

@@ -103,8 +103,8 @@ static void check_measures(const struct ordo_run_stats *st, const char *name, in
 	          (unsigned long long)s->pops);
 	if (P <= 64)
 		cr_assert_eq(tasks, st->tasks, "%s at %d: tasks per worker add up", name, P);
-	cr_assert_eq(s->delay_sum, s->rank_sum, "%s at %d: delays sum to %llu, ranks to %llu",
-	             name, P, (unsigned long long)s->delay_sum, (unsigned long long)s->rank_sum);
+	cr_assert_eq(s->delay_sum, s->rank_sum, "%s at %d: delays sum to %llu, ranks to %llu", name,
+	             P, (unsigned long long)s->delay_sum, (unsigned long long)s->rank_sum);
 	cr_assert_geq(s->delay_max * s->pops, s->delay_sum, "%s: max below the mean", name);
 	cr_assert_leq(s->delay_max, s->pops, "%s: a delay longer than the run", name);
 }

@@ -855,9 +855,9 @@ static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, Py
 static PyObject *py_run(PyObject *mod, PyObject *args, PyObject *kw)
 {
 	(void)mod;
-	static char *names[] = {"app",   "graph",   "sources", "targets", "scheduler",
-	                        "delta", "threads", "seed",    "verify",  "lookahead",
-	                        "input", "options", "seats",   "coop",    "sim",     NULL};
+	static char *names[] = {"app",     "graph", "sources", "targets",   "scheduler", "delta",
+	                        "threads", "seed",  "verify",  "lookahead", "input",     "options",
+	                        "seats",   "coop",  "sim",     NULL};
 	const char *app, *wl = NULL, *input = "graph", *seats = NULL, *coop = NULL, *sim = NULL;
 	GraphObject *go;
 	PyObject *srcs = Py_None, *tgts = Py_None, *optlist = NULL;
