@@ -162,6 +162,19 @@ static bool query_ids_exist(const struct ordo_app_run *r, const struct ordo_grap
 	return true;
 }
 
+/* The run's workers, for the binaries and sessions alike: --sim's virtual ones (never
+ * with --coop; the canonical spec into r->sim_spec) or `threads` real ones. */
+static int workers_init(struct ordo_app_run *r, const struct ordo_app_cfg *c, int threads, int fake,
+                        int bind, bool coop, struct ordo_err *err)
+{
+	if (!c->sim_workers)
+		return ordo_topology_init(&r->topo, threads, fake, bind, err);
+	if (coop)
+		return ordo_err_set(err, ORDO_EINVAL, "--sim and --coop do not go together");
+	ordo_sim_describe(&c->sim, c->sim_workers, r->sim_spec, sizeof r->sim_spec);
+	return ordo_topology_init(&r->topo, c->sim_workers, fake, ORDO_BIND_NONE, err);
+}
+
 static int ordo_app_setup(struct ordo_app_run *r)
 {
 	const struct ordo_app_kernel *k = r->k;
@@ -172,16 +185,10 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	if (r->mout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	harness_stat_columns(r);
-	int rc =
-	    c->sim_workers && c->coop
-	        ? ordo_err_set(&err, ORDO_EINVAL, "--sim and --coop do not go together")
-	        : ordo_topology_init(&r->topo, c->sim_workers ? c->sim_workers : (int)c->threads,
-	                             (int)c->fake, c->sim_workers ? ORDO_BIND_NONE : c->bind, &err);
+	int rc = workers_init(r, c, (int)c->threads, (int)c->fake, c->bind, c->coop, &err);
 	if (rc)
 		return ordo_cli_fail(ordo_cli_prog, &err);
 	c->lo.threads = r->topo.nthreads;
-	if (c->sim_workers)
-		ordo_sim_describe(&c->sim, c->sim_workers, r->sim_spec, sizeof r->sim_spec);
 	if (k->needs & ORDO_APP_NEEDS_SELF_LOOPS) /* as --keep-self-loops */
 		c->lo.build.keep_self_loops = true;
 	/* everything that can be checked before the (possibly long) load: the scheduler
@@ -528,15 +535,11 @@ int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
 		                  (long long)o->lookahead, ORDO_MAX_LOOKAHEAD);
 	if (!rc && o->seats)
 		rc = harness_parse_seats(o->seats, &s->cfg.seats, err);
-	if (!rc && o->sim && o->coop)
-		rc = ordo_err_set(err, ORDO_EINVAL, "--sim and --coop do not go together");
-	if (!rc && o->sim && !(rc = ordo_sim_parse(o->sim, &s->cfg.sim_workers, &s->cfg.sim, err)))
-		ordo_sim_describe(&s->cfg.sim, s->cfg.sim_workers, s->r.sim_spec,
-		                  sizeof s->r.sim_spec);
+	if (!rc && o->sim)
+		rc = ordo_sim_parse(o->sim, &s->cfg.sim_workers, &s->cfg.sim, err);
 	if (!rc)
-		rc = ordo_topology_init(&s->r.topo,
-		                        s->cfg.sim_workers ? s->cfg.sim_workers : o->threads, 0,
-		                        ORDO_BIND_NONE, err);
+		rc = workers_init(&s->r, &s->cfg, o->threads, 0, ORDO_BIND_NONE, o->coop != NULL,
+		                  err);
 	if (!rc)
 		rc = resolve_scheduler(&s->r, &has_delta, err);
 	if (!rc && o->coop && s->r.ops->release) /* (no hook: every worker runs, as the CLI) */

@@ -67,17 +67,17 @@ void ordo_app_array_in_input_order(const struct ordo_app_array *a, const struct 
                                    void *dst)
 {
 	unsigned char *d = dst;
+	/* positions in input order: the input's ids when they are 0..n-1, the compacted
+	 * ids (ranks) when they are an edge list's sparse ones; position i of a per-node
+	 * array holds the value of the node at i */
 	for (uint64_t i = 0; i < a->count; i++) {
-		uint64_t v = value_at(a, i);
-		/* positions in input order: the input's ids when they are 0..n-1, the
-		 * compacted ids (ranks) when they are an edge list's sparse ones */
+		uint64_t v = value_at(a, a->per_node ? ordo_graph_node_at(g, (uint32_t)i) : i);
 		if (a->node_ids && !a->real && v != unreached_of(a))
 			v = ordo_graph_input_rank(g, (uint32_t)v);
-		const uint64_t at = a->per_node ? ordo_graph_input_rank(g, (uint32_t)i) : i;
 		if (a->width == 8)
-			((uint64_t *)d)[at] = v;
+			((uint64_t *)d)[i] = v;
 		else
-			((uint32_t *)d)[at] = (uint32_t)v;
+			((uint32_t *)d)[i] = (uint32_t)v;
 	}
 }
 

@@ -101,12 +101,9 @@ int io_compact_ids(struct ordo_edge_chain *c, uint64_t *n_out, uint32_t **ids_ou
 		if (!rc) {
 			FILE *f = io_out_stdio(o);
 			fprintf(f, "# ordo id map for %s: new_id old_id\n", path);
-			uint64_t k = 0;
-			for (uint64_t w = 0; w < words; w++)
-				for (uint64_t m = bits[w]; m; m &= m - 1)
-					fprintf(f, "%llu %llu\n", (unsigned long long)k++,
-					        (unsigned long long)(w * 64 +
-					                             (uint64_t)__builtin_ctzll(m)));
+			for (uint64_t k = 0; k < acc; k++) /* no ids: every id was used */
+				fprintf(f, "%llu %llu\n", (unsigned long long)k,
+				        (unsigned long long)(*ids_out ? (*ids_out)[k] : k));
 			bool bad = ferror(f) != 0;
 			rc = io_out_close(o, !bad, err);
 			if (bad)

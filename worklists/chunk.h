@@ -67,6 +67,21 @@ static inline void wl_chunk_put(struct wl_chunk_cache *k, struct wl_chunk *c)
 	k->n++;
 }
 
+/* The next task of the chunk *c; when it has none (or *c is NULL) the chunk goes back
+ * to the cache k, *c becomes NULL and the answer is false. */
+static inline bool wl_chunk_next(struct wl_chunk **c, struct wl_chunk_cache *k,
+                                 struct ordo_task *out)
+{
+	struct wl_chunk *x = *c;
+	if (x && x->head < x->tail) {
+		*out = x->items[x->head++];
+		return true;
+	}
+	wl_chunk_put(k, x);
+	*c = NULL;
+	return false;
+}
+
 /* Moves c's remaining tasks (c may be NULL) into a parking worker's hand-off; c is
  * then empty (unless out of memory). A release hook empties its private chunks with it. */
 static inline void wl_chunk_hand(struct wl_chunk *c, struct ordo_handoff *out)

@@ -84,13 +84,8 @@ static bool fifo_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct o
 {
 	struct local *l = &w->local[ctx->tid];
 	for (;;) {
-		struct wl_chunk *c = l->pop;
-		if (c && c->head < c->tail) {
-			*out = c->items[c->head++];
+		if (wl_chunk_next(&l->pop, &l->spare, out))
 			return true;
-		}
-		wl_chunk_put(&l->spare, c);
-		l->pop = NULL;
 		for (int k = 0; k < w->nnodes && !l->pop; k++)
 			l->pop = wl_fifo_take(&w->fifo[(ctx->node + k) % w->nnodes]);
 		if (!l->pop) {

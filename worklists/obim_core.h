@@ -418,13 +418,8 @@ static bool entry_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct 
                       struct ordo_task *out)
 {
 	for (;;) {
-		struct wl_chunk *c = e->pop;
-		if (c && c->head < c->tail) {
-			*out = c->items[c->head++];
+		if (wl_chunk_next(&e->pop, &w->tl[ctx->tid].spare, out))
 			return true;
-		}
-		wl_chunk_put(&w->tl[ctx->tid].spare, c);
-		e->pop = NULL;
 		for (int k = 0; k < w->nnodes && !e->pop; k++)
 			e->pop = wl_fifo_take(&e->bag->fifo[(ctx->node + k) % w->nnodes]);
 		if (!e->pop) {

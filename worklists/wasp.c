@@ -242,13 +242,8 @@ static bool wasp_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct o
 		return true;
 	}
 	for (;;) {
-		struct wl_chunk *c = l->pop;
-		if (c && c->head < c->tail) {
-			*out = c->items[c->head++];
+		if (wl_chunk_next(&l->pop, &l->spare, out))
 			return true;
-		}
-		wl_chunk_put(&l->spare, c);
-		l->pop = NULL;
 		if ((l->pop = wl_fifo_take(&l->shared)))
 			continue;
 		if (l->open && l->open->head < l->open->tail) {
