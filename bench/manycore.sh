@@ -33,6 +33,11 @@ fi
 part sanity ok
 
 t0=$(date +%s)
+shared=${ORDO_SHARED:-$here/../../shared}
+if [ ! -f "$shared/tools/gengraph.c" ]; then
+	part yardsticks "not made: they need $shared/tools/gengraph.c (set ORDO_SHARED=DIR)"
+	exit 3
+fi
 data=$(sh "$here/yardsticks.sh") || { part yardsticks failed; exit 3; }
 if [ -n "${ORDO_GAPBS:-}" ]; then  # GAPBS's inputs, both at once
 	mkdir -p "$ORDO_GAPBS/ordo-yardsticks"
