@@ -11,7 +11,7 @@
 #include "ordo_cli.h"
 #include "ordo_sssp.h"
 
-enum { O_PARENTS = ORDO_APP_OPT_KEY, O_LIVE };
+enum { O_PARENTS = ORDO_APP_OPT_KEY, O_LIVE, O_LABELS };
 
 static const struct ordo_cli_opt sssp_opts[] = {
     {"parents", O_PARENTS, NULL,
@@ -21,14 +21,20 @@ static const struct ordo_cli_opt sssp_opts[] = {
      "one queued task per node and grain, run with the node's distance when it starts "
      "(auto, the default: at a bucketed scheduler's grain, its delta, when that is 4 or "
      "more; off: a task per relaxation, as on an exact scheduler; G: this grain, 0..64)"},
+    {"labels", O_LABELS, "auto|32|64",
+     "bits of the distances the run keeps (auto, the default: 32, and once a distance "
+     "would pass 2^31 - 2, that trial again and every later one in 64; the answer is "
+     "64-bit either way)"},
     {NULL, 0, NULL, NULL},
 };
 
 enum { LIVE_AUTO = -2, LIVE_OFF = -1 };
+enum { LABELS_AUTO = 0, LABELS_32 = 32, LABELS_64 = 64 };
 
 struct sssp_options {
 	bool parents;
-	int live; /* LIVE_AUTO, LIVE_OFF or a grain */
+	int live;   /* LIVE_AUTO, LIVE_OFF or a grain */
+	int labels; /* LABELS_* */
 };
 
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
@@ -37,6 +43,15 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	if (key == O_PARENTS) {
 		o->parents = true;
 		return 0;
+	}
+	if (key == O_LABELS) {
+		o->labels = !strcmp(arg, "auto") ? LABELS_AUTO
+		            : !strcmp(arg, "32") ? LABELS_32
+		            : !strcmp(arg, "64") ? LABELS_64
+		                                 : -1;
+		return o->labels < 0 ? ordo_err_set(err, ORDO_EINVAL,
+		                                    "--labels %s: expected auto, 32 or 64", arg)
+		                     : 0;
 	}
 	if (!strcmp(arg, "auto") || !strcmp(arg, "off")) {
 		o->live = *arg == 'a' ? LIVE_AUTO : LIVE_OFF;
@@ -51,11 +66,16 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	return rc;
 }
 
-static const struct sssp_options sssp_defaults = {false, LIVE_AUTO};
+static const struct sssp_options sssp_defaults = {false, LIVE_AUTO, LABELS_AUTO};
 
 struct sssp_state {
 	const struct ordo_graph *g;
-	_Atomic uint64_t *dist;
+	_Atomic uint64_t *dist;   /* the answer, 64-bit */
+	_Atomic uint32_t *narrow; /* the run's distances while they fit 32 bits, or NULL */
+	bool widen;               /* narrow holds the last run's distances, dist not yet */
+	int labels;               /* --labels */
+	int threads;              /* for widening */
+	FILE *report;
 	uint64_t *ref;
 	bool parents;     /* --parents */
 	int live;         /* --live */
@@ -76,9 +96,14 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 	s->live = opt->live;
 	if (s->live == LIVE_AUTO && !ordo_sssp_live_fits(g))
 		s->live = LIVE_OFF; /* distances could need bit 63 */
+	s->labels = opt->labels;
+	s->threads = env->topo->nthreads;
+	s->report = env->report;
 	s->dist = ordo_alloc_huge((size_t)g->n * sizeof *s->dist + 8);
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
-	if (!s->dist || !s->ref)
+	if (s->labels != LABELS_64)
+		s->narrow = ordo_alloc_huge((size_t)g->n * sizeof *s->narrow + 8);
+	if (!s->dist || !s->ref || (s->labels != LABELS_64 && !s->narrow))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
 	return 0;
 }
@@ -87,6 +112,7 @@ static void fini(void *st)
 {
 	struct sssp_state *s = st;
 	free(s->dist);
+	free(s->narrow);
 	free(s->ref);
 	free(s->parent);
 	free(s);
@@ -99,6 +125,27 @@ static int baseline(void *st, const struct ordo_app_query *q, struct ordo_app_ba
 	return ordo_dijkstra(s->g, q->source, s->ref, &b->tasks, err);
 }
 
+/* A trial's figures when it ran twice (32-bit labels overflowed): both runs' time and
+ * work; per worker, the sums of the two runs' figures. */
+static void add_run(struct ordo_run_stats *rs, const struct ordo_run_stats *a)
+{
+	rs->seconds += a->seconds;
+	rs->tasks += a->tasks, rs->empty += a->empty, rs->pushes += a->pushes;
+	rs->failed_pops += a->failed_pops;
+	for (int i = 0; i < ORDO_SCHED_STATS; i++)
+		rs->wl_stat[i] += a->wl_stat[i];
+	rs->tasks_min += a->tasks_min, rs->tasks_median += a->tasks_median;
+	rs->tasks_max += a->tasks_max;
+	rs->parks += a->parks, rs->handed_over += a->handed_over;
+	rs->idle_cpu_s += a->idle_cpu_s, rs->idle_sleeps += a->idle_sleeps;
+	rs->task_loops += a->task_loops, rs->loop_items_helped += a->loop_items_helped;
+	for (int i = 0; i < ORDO_STATS_THREADS; i++) {
+		rs->thread_busy_s[i] += a->thread_busy_s[i];
+		rs->thread_idle_s[i] += a->thread_idle_s[i];
+		rs->thread_descheduled_s[i] += a->thread_descheduled_s[i];
+	}
+}
+
 static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *wl,
                const struct ordo_exec_opts *o, struct ordo_run_stats *rs, struct ordo_err *err)
 {
@@ -109,19 +156,54 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 		grain = ordo_scheduler_grain(wl) >= ORDO_SSSP_LIVE_GRAIN
 		            ? (int)ordo_scheduler_grain(wl)
 		            : LIVE_OFF;
+	s->widen = false;
+	if (s->narrow) {
+		bool overflow;
+		int rc =
+		    ordo_sssp_narrow(s->g, q->source, wl, o, grain, s->narrow, &overflow, rs, err);
+		if (rc || !overflow) {
+			s->widen = !rc;
+			return rc;
+		}
+		if (s->labels == LABELS_32)
+			return ordo_err_set(
+			    err, ORDO_ERANGE, "--labels 32: a distance from node %u passes %u",
+			    ordo_graph_orig_of(s->g, q->source), (unsigned)ORDO_SSSP_NARROW_MAX);
+		/* the same trial again, its time and work added, and 64 bits from now on */
+		if (s->report)
+			fprintf(s->report,
+			        "sssp: a distance passes %u: 64-bit distances from this trial on\n",
+			        (unsigned)ORDO_SSSP_NARROW_MAX);
+		free(s->narrow);
+		s->narrow = NULL;
+		struct ordo_run_stats first = *rs;
+		rc = ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
+		add_run(rs, &first);
+		return rc;
+	}
 	return ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
+}
+
+/* The answer array from the last run's 32-bit distances (outside the timed run). */
+static void settle(struct sssp_state *s)
+{
+	if (s->widen)
+		ordo_sssp_widen(s->narrow, s->dist, s->g->n, s->threads);
+	s->widen = false;
 }
 
 static void check(void *st, const struct ordo_app_query *q, struct ordo_check *c)
 {
 	(void)q;
 	struct sssp_state *s = st;
+	settle(s);
 	ordo_sssp_check(s->g, s->dist, s->ref, c);
 }
 
 static int answer(void *st, struct ordo_app_array *out, int max, struct ordo_err *err)
 {
 	struct sssp_state *s = st;
+	settle(s);
 	const int k =
 	    ordo_app_answer_one(out, max, "dist", (const void *)s->dist, s->g->n, 8, true);
 	if (!s->parents || k < 1 || max < 2)

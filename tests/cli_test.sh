@@ -253,6 +253,16 @@ lines=$(grep -vc '^#' "$tmp/sym.txt")
 { sed -n 1p "$tmp/sym.txt" | sed "s/ [0-9]* arcs/ $((lines - 1)) arcs/"; grep -v '^#' "$tmp/sym.txt" | sed '$d'; } >"$tmp/sym_cut.txt"
 "$bin/ordo-convert" "$tmp/sym_cut.txt" --info 2>&1 | grep -q "the header says symmetric, but some arc lacks its reverse" ||
 	fail "a symmetric claim that does not hold: $("$bin/ordo-convert" "$tmp/sym_cut.txt" --info 2>&1)"
+# sssp's 32-bit labels: a graph whose distances pass them runs again in 64 bits (said,
+# verified, the answer exact); --labels 32 refuses it; --labels takes auto, 32 or 64
+"$bin/sssp" "$tests/fixtures/far.gr" -r 0 -n 2 -t 2 --output "$tmp/far.txt" >"$tmp/far.out" 2>&1 ||
+	fail "sssp past 32-bit distances: $(cat "$tmp/far.out")"
+grep -q "a distance passes 2147483646: 64-bit distances from this trial on" "$tmp/far.out" &&
+	[ "$(grep -c 'verification PASS' "$tmp/far.out")" = 3 ] || fail "far.gr: $(cat "$tmp/far.out")"
+grep -q "^3 2147483648$" "$tmp/far.txt" && grep -q "^4 2147483653$" "$tmp/far.txt" ||
+	fail "far.gr's answer: $(cat "$tmp/far.txt")"
+expect2 "sssp --labels 32 past 2^31" "--labels 32: a distance from node 0 passes 2147483646" "$bin/sssp" "$tests/fixtures/far.gr" -r 0 -n 1 --labels 32
+expect2 "sssp --labels 16" "--labels 16: expected auto, 32 or 64" "$bin/sssp" "$tests/fixtures/far.gr" -n 1 --labels 16
 # one rule for every tool's output path, checked before the work (issue 44, trip 10)
 expect2 "ordo-gen -o DIR" "-o $tmp: a directory, not a file; give a file name" "$bin/ordo-gen" road:W=10,H=10 -o "$tmp"
 expect2 "ordo-convert into a missing folder" "the folder $tmp/none does not exist (ordo creates no folders)" "$bin/ordo-convert" "$tests/fixtures/tiny.gr" -o "$tmp/none/x.ordo"

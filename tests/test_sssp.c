@@ -39,6 +39,7 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 {
 	uint64_t *ref = malloc(g->n * sizeof *ref), settled;
 	_Atomic uint64_t *dist = malloc(g->n * sizeof *dist);
+	_Atomic uint32_t *narrow = malloc(g->n * sizeof *narrow);
 	struct ordo_err e = {0};
 	uint32_t src = ordo_graph_pick_source(g, 1, 0);
 	cr_assert_neq(src, UINT32_MAX);
@@ -68,24 +69,39 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 			                  : T == 2 ? 0
 			                  : T == 4 ? 64
 			                           : 3;
-			for (int live = 0; live < 2; live++) {
-				if (live) {
+			/* each form with 64-bit labels, then with 32-bit ones */
+			for (int form = 0; form < 4; form++) {
+				const bool live = form & 1, wide = form < 2;
+				if (form) {
 					ordo_scheduler_destroy(&wl);
 					cr_assert_eq(ordo_scheduler_create(ops->name, NULL, &topo,
 					                                   1, &wl, &e),
 					             0);
 				}
 				struct ordo_run_stats st;
-				cr_assert_eq(ordo_sssp_live(g, src, &wl, &o, live ? grain : -1,
-				                            dist, &st, &e),
-				             0, "%s", e.msg);
+				if (wide) {
+					cr_assert_eq(ordo_sssp_live(g, src, &wl, &o,
+					                            live ? grain : -1, dist, &st,
+					                            &e),
+					             0, "%s", e.msg);
+				} else {
+					bool over = true;
+					cr_assert_eq(ordo_sssp_narrow(g, src, &wl, &o,
+					                              live ? grain : -1, narrow,
+					                              &over, &st, &e),
+					             0, "%s", e.msg);
+					cr_assert(!over, "%s: a 32-bit overflow", ops->name);
+					for (uint32_t v = 0; v < g->n; v++) /* stale values */
+						atomic_store(&dist[v], 12345);
+					ordo_sssp_widen(narrow, dist, g->n, T);
+				}
 				cr_assert_eq(st.lookahead, want_la);
 				struct ordo_check c;
 				ordo_sssp_check(g, dist, ref, &c);
 				cr_assert(c.pass,
-				          "%s, %s, %d threads, live grain %d: %llu wrong distances "
-				          "(first: %s)",
-				          what, ops->name, T, live ? grain : -1,
+				          "%s, %s, %d threads, live grain %d, %d-bit labels: %llu "
+				          "wrong distances (first: %s)",
+				          what, ops->name, T, live ? grain : -1, wide ? 64 : 32,
 				          (unsigned long long)c.mismatches, c.first);
 				uint64_t reached;
 				cr_assert(ordo_check_get(&c, "reached", &reached));
@@ -100,6 +116,7 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 	}
 	free(ref);
 	free(dist);
+	free(narrow);
 }
 
 /* Every scheduler on g, then on its compressed copy (up to 4 threads). */
@@ -232,6 +249,57 @@ Test(sssp, live_form_drops_the_stale_duplicates)
 	ordo_scheduler_destroy(&wl);
 	ordo_topology_free(&topo);
 	free(dist);
+	ordo_graph_free(g);
+}
+
+/* 32-bit labels: a distance past ORDO_SSSP_NARROW_MAX is reported, never wrapped, and
+ * one that reaches it exactly is kept; every scheduler, 1 and 2 threads, both forms. */
+Test(sssp, narrow_labels_report_their_overflow)
+{
+	struct ordo_graph *g;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/far.gr", NULL, &g, NULL, &e), 0, "%s",
+	             e.msg);
+	uint64_t ref[5], settled;
+	_Atomic uint32_t narrow[5];
+	_Atomic uint64_t dist[5];
+	for (int i = 0; i < ordo_scheduler_count(); i++)
+		for (int T = 1; T <= 2; T++)
+			for (int form = 0; form < 4; form++) {
+				const bool live = form & 1;
+				const uint32_t src = form & 2 ? 2 : 0; /* from node 2: all fit */
+				cr_assert_eq(ordo_dijkstra(g, src, ref, &settled, &e), 0);
+				struct ordo_topology topo;
+				cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e),
+				             0);
+				struct ordo_scheduler wl;
+				const char *name = ordo_scheduler_at(i)->name;
+				cr_assert_eq(ordo_scheduler_create(name, NULL, &topo, 1, &wl, &e),
+				             0);
+				struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
+				struct ordo_run_stats st;
+				bool over = src != 0;
+				cr_assert_eq(
+				    ordo_sssp_narrow(g, src, &wl, &o,
+				                     live ? (int)ordo_scheduler_grain(&wl) : -1,
+				                     narrow, &over, &st, &e),
+				    0, "%s", e.msg);
+				cr_assert_eq(over, src == 0,
+				             "%s, %d threads, live %d, from %u: overflow %d", name,
+				             T, live, src, over);
+				ordo_sssp_widen(narrow, dist, 5, T);
+				/* what fits is exact, what does not is not there at all */
+				for (uint32_t v = 0; v < 5; v++)
+					if (ref[v] <= ORDO_SSSP_NARROW_MAX)
+						cr_assert_eq(atomic_load(&dist[v]), ref[v],
+						             "%s: node %u", name, v);
+					else
+						cr_assert_eq(atomic_load(&dist[v]), ORDO_DIST_INF);
+				if (src == 0)
+					cr_assert_eq(ref[4], ORDO_SSSP_NARROW_MAX);
+				ordo_scheduler_destroy(&wl);
+				ordo_topology_free(&topo);
+			}
 	ordo_graph_free(g);
 }
 

@@ -2,7 +2,8 @@
  * ordo_sssp.h - single-source shortest paths: the parallel operator run by any
  * scheduler, the exact sequential baseline (Dijkstra), and verification.
  *
- * Distances are 64-bit (UINT64_MAX = unreached), so long road paths never overflow.
+ * Distances are 64-bit (UINT64_MAX = unreached), so long road paths never overflow; a
+ * run may keep them in 32 bits while they fit (ordo_sssp_narrow).
  */
 #ifndef ORDO_SSSP_H
 #define ORDO_SSSP_H
@@ -47,6 +48,18 @@ int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_schedul
                    const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
                    struct ordo_run_stats *st, struct ordo_err *err);
 bool ordo_sssp_live_fits(const struct ordo_graph *g);
+
+/* The same with 32-bit distances (UINT32_MAX = unreached): half the bytes per label,
+ * for graphs whose distances stay at most ORDO_SSSP_NARROW_MAX. A relaxation past that
+ * lowers nothing and sets *overflow; the distances are then not exact, and the caller
+ * runs again with ordo_sssp_live (the app's --labels auto does). */
+#define ORDO_SSSP_NARROW_MAX ((UINT32_C(1) << 31) - 2)
+int ordo_sssp_narrow(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                     const struct ordo_exec_opts *o, int grain, _Atomic uint32_t *dist,
+                     bool *overflow, struct ordo_run_stats *st, struct ordo_err *err);
+/* dist[v] = narrow[v], UINT32_MAX becoming ORDO_DIST_INF; with `threads` threads. */
+void ordo_sssp_widen(const _Atomic uint32_t *narrow, _Atomic uint64_t *dist, uint32_t n,
+                     int threads);
 
 /* A shortest-path tree from exact distances: parent[v] = the smallest u with an arc
  * u -> v and dist[u] + w(u, v) == dist[v], for every v other than the source with a

@@ -22,6 +22,11 @@
  * relaxation takes for a mark. Distances must stay below 2^63 - 1: (n - 1) weights
  * of 2^32 - 1 do for n < 2^31 (ordo_sssp checks).
  *
+ * Narrow SSSP labels: 32-bit distances (half the bytes a task's neighbours make it
+ * touch), with the live form's mark in bit 31. A relaxation whose distance would pass
+ * s->limit (RELAX_NARROW_MAX) lowers nothing and raises *s->overflow instead; the
+ * caller then runs again with 64-bit labels (ordo_sssp_run).
+ *
  * The prefetch hook is the executor's three-stage pipeline: a held task's label and arc
  * range, then its arcs, then its neighbours' labels (for writing), each stage one task
  * run ahead of the next.
@@ -50,27 +55,72 @@ struct relax_ctx {
 	struct relax_count *count; /* per thread, for counting copies; else unused */
 	uint64_t live_mask;        /* the live form's grain (bits that count), see above */
 	bool alone;                /* the run has one worker: the live form's claim is a store */
+	uint64_t limit;            /* narrow weighted labels: the largest distance they hold */
+	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
 };
 
-#define RELAX_QUEUED (UINT64_C(1) << 63)
+#define RELAX_QUEUED   (UINT64_C(1) << 63)
+#define RELAX_QUEUED32 (UINT32_C(1) << 31)
+/* the largest narrow distance: below the mark, and marked it is not UINT32_MAX */
+#define RELAX_NARROW_MAX (RELAX_QUEUED32 - 2)
+
+/* One label word, either width, as a 64-bit value: its load, store and weak
+ * compare-and-swap (relaxed: the label travels in the task; the scheduler's push/pop
+ * orders the rest). */
+static inline __attribute__((always_inline)) uint64_t relax_load(const void *label, uint32_t v,
+                                                                 const bool wide)
+{
+	return wide ? atomic_load_explicit(&((_Atomic uint64_t *)label)[v], memory_order_relaxed)
+	            : atomic_load_explicit(&((_Atomic uint32_t *)label)[v], memory_order_relaxed);
+}
+
+static inline __attribute__((always_inline)) void relax_store(void *label, uint32_t v, uint64_t x,
+                                                              const bool wide)
+{
+	if (wide)
+		atomic_store_explicit(&((_Atomic uint64_t *)label)[v], x, memory_order_relaxed);
+	else
+		atomic_store_explicit(&((_Atomic uint32_t *)label)[v], (uint32_t)x,
+		                      memory_order_relaxed);
+}
+
+static inline __attribute__((always_inline)) bool relax_cas(void *label, uint32_t v, uint64_t *old,
+                                                            uint64_t x, const bool wide)
+{
+	if (wide)
+		return atomic_compare_exchange_weak_explicit(&((_Atomic uint64_t *)label)[v], old,
+		                                             x, memory_order_relaxed,
+		                                             memory_order_relaxed);
+	uint32_t o = (uint32_t)*old;
+	const bool ok =
+	    atomic_compare_exchange_weak_explicit(&((_Atomic uint32_t *)label)[v], &o, (uint32_t)x,
+	                                          memory_order_relaxed, memory_order_relaxed);
+	*old = o;
+	return ok;
+}
+
+/* The live form's mark, and the unreached label, of each width. */
+#define RELAX_MARK(wide) ((wide) ? RELAX_QUEUED : (uint64_t)RELAX_QUEUED32)
+#define RELAX_NONE(wide) ((wide) ? UINT64_MAX : (uint64_t)UINT32_MAX)
 
 /* The live form's claim: true (and *d = u's distance) when the task's priority p is in
  * the grain of u's distance and u is queued; u is then no longer queued. */
-static inline __attribute__((always_inline)) bool
-relax_claim(_Atomic uint64_t *p, uint64_t prio, uint64_t mask, bool alone, uint64_t *d)
+static inline __attribute__((always_inline)) bool relax_claim(void *label, uint32_t u,
+                                                              uint64_t prio, uint64_t mask,
+                                                              bool alone, uint64_t *d,
+                                                              const bool wide)
 {
-	uint64_t w = atomic_load_explicit(p, memory_order_relaxed);
+	uint64_t w = relax_load(label, u, wide);
 	for (;;) {
-		const uint64_t dw = w & ~RELAX_QUEUED;
-		if (!(w & RELAX_QUEUED) || ((dw ^ prio) & mask) || w == UINT64_MAX)
+		const uint64_t dw = w & ~RELAX_MARK(wide);
+		if (!(w & RELAX_MARK(wide)) || ((dw ^ prio) & mask) || w == RELAX_NONE(wide))
 			return false; /* claimed, or queued at another grain */
 		if (alone) {          /* the run's one worker: nobody writes the word meanwhile */
-			atomic_store_explicit(p, dw, memory_order_relaxed);
+			relax_store(label, u, dw, wide);
 			*d = dw;
 			return true;
 		}
-		if (atomic_compare_exchange_weak_explicit(p, &w, dw, memory_order_relaxed,
-		                                          memory_order_relaxed)) {
+		if (relax_cas(label, u, &w, dw, wide)) {
 			*d = dw;
 			return true;
 		}
@@ -79,17 +129,17 @@ relax_claim(_Atomic uint64_t *p, uint64_t prio, uint64_t mask, bool alone, uint6
 
 /* The live form's relaxation: lowers label[v] to nd (marked queued) unless it is at
  * most nd; true when it did, and *push says whether a task must carry it. */
-static inline __attribute__((always_inline)) bool relax_lower_live(_Atomic uint64_t *p, uint64_t nd,
-                                                                   uint64_t mask, bool *push)
+static inline __attribute__((always_inline)) bool
+relax_lower_live(void *label, uint32_t v, uint64_t nd, uint64_t mask, bool *push, const bool wide)
 {
-	uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+	uint64_t old = relax_load(label, v, wide);
 	for (;;) {
-		const uint64_t od = old & ~RELAX_QUEUED;
+		const uint64_t od = old & ~RELAX_MARK(wide);
 		if (nd >= od)
 			return false;
-		if (atomic_compare_exchange_weak_explicit(
-		        p, &old, nd | RELAX_QUEUED, memory_order_relaxed, memory_order_relaxed)) {
-			*push = old == UINT64_MAX || !(old & RELAX_QUEUED) || ((od ^ nd) & mask);
+		if (relax_cas(label, v, &old, nd | RELAX_MARK(wide), wide)) {
+			*push = old == RELAX_NONE(wide) || !(old & RELAX_MARK(wide)) ||
+			        ((od ^ nd) & mask);
 			return true;
 		}
 	}
@@ -107,32 +157,13 @@ static inline __attribute__((always_inline)) const void *relax_at(const void *la
 	            : (const void *)((const uint32_t *)label + v);
 }
 
-static inline __attribute__((always_inline)) uint64_t relax_load(const void *label, uint32_t v,
-                                                                 const bool wide)
-{
-	return wide ? atomic_load_explicit(&((_Atomic uint64_t *)label)[v], memory_order_relaxed)
-	            : atomic_load_explicit(&((_Atomic uint32_t *)label)[v], memory_order_relaxed);
-}
-
 /* Lowers label[v] to nd unless it is already at most nd; true when this call did. */
 static inline __attribute__((always_inline)) bool relax_lower(void *label, uint32_t v, uint64_t nd,
                                                               const bool wide)
 {
-	/* relaxed: the label travels in the task; the scheduler's push/pop orders the rest */
-	if (wide) {
-		_Atomic uint64_t *p = &((_Atomic uint64_t *)label)[v];
-		uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
-		while (nd < old)
-			if (atomic_compare_exchange_weak_explicit(p, &old, nd, memory_order_relaxed,
-			                                          memory_order_relaxed))
-				return true;
-		return false;
-	}
-	_Atomic uint32_t *p = &((_Atomic uint32_t *)label)[v];
-	uint32_t old = atomic_load_explicit(p, memory_order_relaxed);
-	while ((uint32_t)nd < old)
-		if (atomic_compare_exchange_weak_explicit(
-		        p, &old, (uint32_t)nd, memory_order_relaxed, memory_order_relaxed))
+	uint64_t old = relax_load(label, v, wide);
+	while (nd < old)
+		if (relax_cas(label, v, &old, nd, wide))
 			return true;
 	return false;
 }
@@ -144,8 +175,7 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 	const uint32_t u = (uint32_t)t->data;
 	uint64_t d = wide ? t->prio : (uint32_t)t->prio;
 	if (live) {
-		if (!relax_claim(&((_Atomic uint64_t *)s->label)[u], t->prio, s->live_mask,
-		                 s->alone, &d))
+		if (!relax_claim(s->label, u, t->prio, s->live_mask, s->alone, &d, wide))
 			return false;
 	} else if (d > relax_load(s->label, u, wide))
 		return false; /* stale: its arcs are not read (nor decoded) */
@@ -163,10 +193,14 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 		for (unsigned i = 0; i < k; i++) {
 			const uint64_t nd = d + (weighted ? wb[i] : 1);
+			if (weighted && !wide && __builtin_expect(nd > s->limit, 0)) {
+				atomic_store_explicit(s->overflow, true, memory_order_relaxed);
+				continue; /* the caller runs again with 64-bit labels */
+			}
 			if (live) {
 				bool push;
-				if (relax_lower_live(&((_Atomic uint64_t *)s->label)[vb[i]], nd,
-				                     s->live_mask, &push)) {
+				if (relax_lower_live(s->label, vb[i], nd, s->live_mask, &push,
+				                     wide)) {
 					if (count)
 						s->count[ctx->tid].set++;
 					if (push)
@@ -188,7 +222,7 @@ relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx
 {
 	const uint32_t u = (uint32_t)t->data;
 	/* live: the mark is ignored, and a task carries at least its node's distance */
-	const uint64_t d = wide ? t->prio | (live ? RELAX_QUEUED : 0) : (uint32_t)t->prio;
+	const uint64_t d = (wide ? t->prio : (uint32_t)t->prio) | (live ? RELAX_MARK(wide) : 0);
 	if (ahead >= 2) { /* the node's own label, then its arc range, then its arcs */
 		if (ahead >= 3)
 			ordo_prefetch(relax_at(s->label, u, wide));

@@ -21,35 +21,29 @@
 #include "relax.h"
 
 /* The operator and its pipeline hook (relax.h), compiled once per representation
- * (ORDO_GRAPH_OPERATOR): cz is a constant in each. */
-static inline __attribute__((always_inline)) bool
-sssp_op_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
-{
-	return relax_task(ctx, t, user, cz, true, true, false, false);
-}
-static inline __attribute__((always_inline)) void
-sssp_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
-{
-	relax_prefetch(t, ahead, user, cz, true, false);
-}
-/* the live form (relax.h): one queued task per node and grain */
-static inline __attribute__((always_inline)) bool
-sssp_live_body(struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)
-{
-	return relax_task(ctx, t, user, cz, true, true, false, true);
-}
-static inline __attribute__((always_inline)) void
-sssp_live_prefetch_body(const struct ordo_task *t, unsigned ahead, void *user, const bool cz)
-{
-	relax_prefetch(t, ahead, user, cz, true, true);
-}
+ * (ORDO_GRAPH_OPERATOR): cz is a constant in each; one copy per label width (wide: 64
+ * bits) and form (live: one queued task per node and grain). */
+#define SSSP_COPY(NAME, WIDE, LIVE)                                                      \
+	static inline __attribute__((always_inline)) bool NAME##_body(                   \
+	    struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz) \
+	{                                                                                \
+		return relax_task(ctx, t, user, cz, WIDE, true, false, LIVE);            \
+	}                                                                                \
+	static inline __attribute__((always_inline)) void NAME##_prefetch_body(          \
+	    const struct ordo_task *t, unsigned ahead, void *user, const bool cz)        \
+	{                                                                                \
+		relax_prefetch(t, ahead, user, cz, WIDE, LIVE);                          \
+	}                                                                                \
+	ORDO_GRAPH_OPERATOR(NAME, NAME##_body, bool, struct ordo_tctx *ctx,              \
+	                    const struct ordo_task *t, void *user)                       \
+	ORDO_GRAPH_HOOK(NAME##_prefetch, NAME##_prefetch_body)
 
-ORDO_GRAPH_OPERATOR(sssp_op, sssp_op_body, bool, struct ordo_tctx *ctx, const struct ordo_task *t,
-                    void *user)
-ORDO_GRAPH_HOOK(sssp_prefetch, sssp_prefetch_body)
-ORDO_GRAPH_OPERATOR(sssp_live, sssp_live_body, bool, struct ordo_tctx *ctx,
-                    const struct ordo_task *t, void *user)
-ORDO_GRAPH_HOOK(sssp_live_prefetch, sssp_live_prefetch_body)
+SSSP_COPY(sssp_op, true, false)
+SSSP_COPY(sssp_live, true, true)
+SSSP_COPY(sssp_nop, false, false)
+SSSP_COPY(sssp_nlive, false, true)
+
+_Static_assert(ORDO_SSSP_NARROW_MAX == RELAX_NARROW_MAX, "one limit for 32-bit distances");
 
 bool ordo_sssp_live_fits(const struct ordo_graph *g)
 {
@@ -63,9 +57,29 @@ int ordo_sssp(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *w
 	return ordo_sssp_live(g, src, wl, o, -1, dist, st, err);
 }
 
-int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
-                   const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
-                   struct ordo_run_stats *st, struct ordo_err *err)
+/* Every label to unreached (the source's to 0, marked queued in the live form). */
+static void labels_init(void *label, bool wide, bool live, uint32_t n, uint32_t src, int threads)
+{
+#pragma omp parallel for num_threads(threads) schedule(static)
+	for (uint64_t v = 0; v < n; v++)
+		relax_store(label, (uint32_t)v, RELAX_NONE(wide), wide);
+	relax_store(label, src, live ? RELAX_MARK(wide) : 0, wide);
+}
+
+/* A run cut short leaves marks: distances without them. */
+static void labels_unmark(void *label, bool wide, uint32_t n)
+{
+	for (uint32_t v = 0; v < n; v++) {
+		const uint64_t w = relax_load(label, v, wide);
+		if (w != RELAX_NONE(wide))
+			relax_store(label, v, w & ~RELAX_MARK(wide), wide);
+	}
+}
+
+/* Both widths' run: label is _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n]. */
+static int sssp_labels(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                       const struct ordo_exec_opts *o, int grain, void *label, bool wide,
+                       _Atomic bool *overflow, struct ordo_run_stats *st, struct ordo_err *err)
 {
 	if (grain > 64)
 		return ordo_err_set(err, ORDO_EINVAL, "grain %d is not 0..64", grain);
@@ -76,32 +90,62 @@ int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_schedul
 	if (src >= g->n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
 		                    g->n);
-#pragma omp parallel for num_threads(o->topo->nthreads) schedule(static)
-	for (uint64_t v = 0; v < g->n; v++)
-		atomic_store_explicit(&dist[v], ORDO_DIST_INF, memory_order_relaxed);
-	atomic_store_explicit(&dist[src], live ? RELAX_QUEUED : 0, memory_order_relaxed);
+	labels_init(label, wide, live, g->n, src, o->topo->nthreads);
 	struct ordo_task init = {0, src};
-	struct relax_ctx s = {
-	    ordo_arcs_memo_run(),  g, dist, NULL, live ? ordo_live_mask((unsigned)grain) : 0,
-	    o->topo->nthreads == 1};
+	struct relax_ctx s = {ordo_arcs_memo_run(),
+	                      g,
+	                      label,
+	                      NULL,
+	                      live ? ordo_live_mask((unsigned)grain) : 0,
+	                      o->topo->nthreads == 1,
+	                      RELAX_NARROW_MAX,
+	                      overflow};
 	struct ordo_exec_opts eo = *o;
 	/* user: this context */
-	eo.prefetch = live ? (g->cz ? sssp_live_prefetch_cz : sssp_live_prefetch_plain)
-	                   : (g->cz ? sssp_prefetch_cz : sssp_prefetch_plain);
+	const bool cz = g->cz;
+	eo.prefetch = wide ? (live ? (cz ? sssp_live_prefetch_cz : sssp_live_prefetch_plain)
+	                           : (cz ? sssp_op_prefetch_cz : sssp_op_prefetch_plain))
+	                   : (live ? (cz ? sssp_nlive_prefetch_cz : sssp_nlive_prefetch_plain)
+	                           : (cz ? sssp_nop_prefetch_cz : sssp_nop_prefetch_plain));
 	eo.prefetch_stages = ordo_graph_prefetch_stages(g);
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_SSSP_LOOKAHEAD;
-	ordo_operator op =
-	    live ? (g->cz ? sssp_live_cz : sssp_live_plain) : (g->cz ? sssp_op_cz : sssp_op_plain);
+	ordo_operator op = wide ? (live ? (cz ? sssp_live_cz : sssp_live_plain)
+	                                : (cz ? sssp_op_cz : sssp_op_plain))
+	                        : (live ? (cz ? sssp_nlive_cz : sssp_nlive_plain)
+	                                : (cz ? sssp_nop_cz : sssp_nop_plain));
 	const int rc = ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, op, &s, st, err);
-	if (rc && live) /* a run cut short leaves marks: distances without them */
-		for (uint64_t v = 0; v < g->n; v++) {
-			const uint64_t w = atomic_load_explicit(&dist[v], memory_order_relaxed);
-			if (w != ORDO_DIST_INF)
-				atomic_store_explicit(&dist[v], w & ~RELAX_QUEUED,
-				                      memory_order_relaxed);
-		}
+	if (rc && live)
+		labels_unmark(label, wide, g->n);
 	return rc;
+}
+
+int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                   const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
+                   struct ordo_run_stats *st, struct ordo_err *err)
+{
+	return sssp_labels(g, src, wl, o, grain, dist, true, NULL, st, err);
+}
+
+int ordo_sssp_narrow(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                     const struct ordo_exec_opts *o, int grain, _Atomic uint32_t *dist,
+                     bool *overflow, struct ordo_run_stats *st, struct ordo_err *err)
+{
+	_Atomic bool over = false;
+	const int rc = sssp_labels(g, src, wl, o, grain, dist, false, &over, st, err);
+	*overflow = atomic_load_explicit(&over, memory_order_relaxed);
+	return rc;
+}
+
+void ordo_sssp_widen(const _Atomic uint32_t *narrow, _Atomic uint64_t *dist, uint32_t n,
+                     int threads)
+{
+#pragma omp parallel for num_threads(threads) schedule(static)
+	for (uint64_t v = 0; v < n; v++) {
+		const uint32_t d = atomic_load_explicit(&narrow[v], memory_order_relaxed);
+		atomic_store_explicit(&dist[v], d == UINT32_MAX ? ORDO_DIST_INF : d,
+		                      memory_order_relaxed);
+	}
 }
 
 /* ---- Dijkstra with an indexed 4-ary heap (decrease-key) ---- */

@@ -4,6 +4,7 @@ import hashlib
 import itertools
 import json
 import os
+import shlex
 import re
 import subprocess
 import sys
@@ -125,18 +126,22 @@ def parse_noises(args):
 
 
 def parse_variants(args):
-    """--variant NAME=BIN_DIR (repeatable): the same cells on several builds (an A/B).
-    Parsed once, by main, into args.variants (command-line order)."""
+    """--variant NAME=BIN_DIR[::OPTIONS] (repeatable): the same cells on several builds, or
+    on one build with different options (an A/B): `new=build/algorithms::--labels 64`.
+    BIN_DIR may be empty (`w64=::--labels 64`: the --bin binaries). Parsed once, by main,
+    into args.variants {name: (bin_dir, [options])} (command-line order)."""
     out = {}
     for v in getattr(args, "variant", None) or []:
-        name, eq, d = v.partition("=")
-        if not eq or not name or not d:
-            die("--variant takes NAME=BIN_DIR, not %r" % v)
+        name, eq, rest = v.partition("=")
+        d, _, opts = rest.partition("::")
+        if not eq or not name or not (d or opts):
+            die("--variant takes NAME=BIN_DIR or NAME=BIN_DIR::OPTIONS, not %r" % v)
         if name in out:
             die("--variant %s given twice" % name)
+        d = d or args.bin
         if not any(os.access(os.path.join(d, a), os.X_OK) for a in APPS):
             die("--variant %s: no ordo binaries in %s" % (name, d))
-        out[name] = os.path.abspath(d)
+        out[name] = (os.path.abspath(d), shlex.split(opts))
     return out
 
 

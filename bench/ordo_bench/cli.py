@@ -2,7 +2,8 @@
 
   ordo-bench run     --apps sssp --inputs road2k,FILE,gen:SPEC --wl SPEC... [options]
   ordo-bench compare --apps sssp --inputs yardsticks [options]   (every scheduler)
-  ordo-bench run     ... --variant old=DIR --variant new=DIR   (an A/B of two builds)
+  ordo-bench run     ... --variant old=DIR --variant new=DIR   (an A/B of two builds;
+                     NAME=DIR::OPTIONS or NAME=::OPTIONS: of an app's options)
   ordo-bench report  RESULTS.jsonl... [--csv FILE]
   ordo-bench plot    RESULTS.jsonl... --out DIR   (heatmaps, speedup vs threads, tasks
                                                    per thread, rank error)
@@ -152,9 +153,11 @@ def parser():
                        help="build folder (generated inputs are cached in BUILD/bench-cache)")
 
     def variants(p):
-        p.add_argument("--variant", action="append", metavar="NAME=BIN_DIR",
-                       help="repeatable: run every cell with each build's binaries (an A/B; "
-                            "the report gives each build's time over the first's)")
+        p.add_argument("--variant", action="append", metavar="NAME=BIN_DIR[::OPTIONS]",
+                       help="repeatable: run every cell with each build's binaries, or with "
+                            "more options for the app (`w64=::--labels 64`: the --bin "
+                            "binaries with --labels 64); an A/B: the report gives each "
+                            "variant's time over the first's")
         p.add_argument("--noise", action="append", metavar="KIND",
                        help="repeatable: run every cell beside interference: none (quiet), "
                             "spin:N or alloc:N (N busy or allocating threads), proc:APP (a "

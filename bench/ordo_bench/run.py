@@ -42,7 +42,7 @@ def environment(args):
 
 
 def cell_command(c, path, args):
-    bindir = args.variants.get(c.get("variant"), args.bin)
+    bindir, vopts = args.variants.get(c.get("variant"), (args.bin, []))
     wl = [] if c["wl"] == "default" else ["--wl", c["wl"]]  # default: the app's own choice
     # --sim: the threads are simulated workers (the linearized executor)
     sim = getattr(args, "sim", None)
@@ -50,7 +50,7 @@ def cell_command(c, path, args):
         ["--sim", str(c["threads"]) + (":" + sim if sim else "")]
     cmd = [os.path.join(bindir, c["app"]), path] + workers + wl + [
         "-n", str(args.trials), "--seed", str(c["seed"]), "--format", "json", "-q"]
-    return cmd + shlex.split(args.extra or "")
+    return cmd + shlex.split(args.extra or "") + vopts
 
 
 class Noise:
@@ -155,7 +155,8 @@ def cmd_run(args, schedulers=None):
                      if r.get("error", "").startswith("timeout")}
     env = environment(args)
     if args.variants:
-        env["variants"] = [[k, v] for k, v in args.variants.items()]
+        env["variants"] = [[k, d + ("::" + shlex.join(o) if o else "")]
+                           for k, (d, o) in args.variants.items()]
     if args.noises:
         env["noises"] = args.noises
     t0 = time.time()
@@ -232,14 +233,15 @@ def cmd_jobs(args):
     for rnd, c in schedule(cells, args.rounds):
         name = hashlib.sha1(cell_key(c).encode()).hexdigest()[:12]
         out = os.path.join(os.path.abspath(args.dir), "cell-%s-r%d.jsonl" % (name, rnd))
-        bindir = args.variants.get(c.get("variant"), args.bin)
+        bindir, vopts = args.variants.get(c.get("variant"), (args.bin, []))
+        extra = " ".join(x for x in [args.extra or "", shlex.join(vopts)] if x)
         # the script itself (its shebang finds python3 on PATH): a job file that also
         # runs on a cluster node, where this machine's Python path means nothing
         argv = [me, "cell", "--cell", json.dumps(c), "--round", str(rnd),
                 "--trials", str(args.trials), "--bin", os.path.abspath(bindir),
                 "--build", os.path.abspath(args.build), "--out", out]
-        if args.extra:
-            argv += ["--extra", args.extra]
+        if extra:
+            argv += ["--extra", extra]
         if getattr(args, "sim", None) is not None:
             argv += ["--sim=" + args.sim]
         if args.timeout:
