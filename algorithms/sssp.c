@@ -10,8 +10,9 @@
 #include "ordo_apps.h"
 #include "ordo_cli.h"
 #include "ordo_sssp.h"
+#include "ordo_util.h"
 
-enum { O_PARENTS = ORDO_APP_OPT_KEY, O_LIVE, O_LABELS };
+enum { O_PARENTS = ORDO_APP_OPT_KEY, O_LIVE, O_LABELS, O_LEAVES };
 
 static const struct ordo_cli_opt sssp_opts[] = {
     {"parents", O_PARENTS, NULL,
@@ -25,6 +26,10 @@ static const struct ordo_cli_opt sssp_opts[] = {
      "bits of the distances the run keeps (auto, the default: 32, and once a distance "
      "would pass 2^31 - 2, that trial again and every later one in 64; the answer is "
      "64-bit either way)"},
+    {"leaves", O_LEAVES, "on|off",
+     "on (the default): nodes whose task could lower no distance (no arc, or one back to "
+     "the only node with arcs into them) get their distance without a task, so a run can "
+     "do fewer tasks than Dijkstra settles; off: a task for every node, as Dijkstra"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -35,6 +40,7 @@ struct sssp_options {
 	bool parents;
 	int live;   /* LIVE_AUTO, LIVE_OFF or a grain */
 	int labels; /* LABELS_* */
+	bool leaves;
 };
 
 static int option(void *opts, int key, const char *arg, struct ordo_err *err)
@@ -42,6 +48,13 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	struct sssp_options *o = opts;
 	if (key == O_PARENTS) {
 		o->parents = true;
+		return 0;
+	}
+	if (key == O_LEAVES) {
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return ordo_err_set(err, ORDO_EINVAL, "--leaves %s: expected on or off",
+			                    arg);
+		o->leaves = arg[1] == 'n';
 		return 0;
 	}
 	if (key == O_LABELS) {
@@ -66,7 +79,7 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	return rc;
 }
 
-static const struct sssp_options sssp_defaults = {false, LIVE_AUTO, LABELS_AUTO};
+static const struct sssp_options sssp_defaults = {false, LIVE_AUTO, LABELS_AUTO, true};
 
 struct sssp_state {
 	const struct ordo_graph *g;
@@ -76,6 +89,7 @@ struct sssp_state {
 	int labels;               /* --labels */
 	int threads;              /* for widening */
 	FILE *report;
+	uint64_t *leaves; /* ordo_sssp_leaves', or NULL (--leaves off) */
 	uint64_t *ref;
 	bool parents;     /* --parents */
 	int live;         /* --live */
@@ -105,6 +119,17 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		s->narrow = ordo_alloc_huge((size_t)g->n * sizeof *s->narrow + 8);
 	if (!s->dist || !s->ref || (s->labels != LABELS_64 && !s->narrow))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
+	if (!opt->leaves)
+		return 0;
+	const double t0 = ordo_now();
+	uint64_t count;
+	if (ordo_sssp_leaves(g, s->threads, &s->leaves, &count, err))
+		return err->code;
+	if (s->report)
+		fprintf(s->report,
+		        "leaves: %llu nodes whose task could lower no distance get theirs without "
+		        "one (found in %.3f s; --leaves off: a task for every node)\n",
+		        (unsigned long long)count, ordo_now() - t0);
 	return 0;
 }
 
@@ -113,6 +138,7 @@ static void fini(void *st)
 	struct sssp_state *s = st;
 	free(s->dist);
 	free(s->narrow);
+	free(s->leaves);
 	free(s->ref);
 	free(s->parent);
 	free(s);
@@ -157,11 +183,11 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 		            ? (int)ordo_scheduler_grain(wl)
 		            : LIVE_OFF;
 	s->widen = false;
+	struct ordo_sssp_run r = {.grain = grain, .leaves = s->leaves};
 	if (s->narrow) {
-		bool overflow;
-		int rc =
-		    ordo_sssp_narrow(s->g, q->source, wl, o, grain, s->narrow, &overflow, rs, err);
-		if (rc || !overflow) {
+		r.narrow = s->narrow;
+		int rc = ordo_sssp_run(s->g, q->source, wl, o, &r, rs, err);
+		if (rc || !r.overflow) {
 			s->widen = !rc;
 			return rc;
 		}
@@ -177,11 +203,14 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 		free(s->narrow);
 		s->narrow = NULL;
 		struct ordo_run_stats first = *rs;
-		rc = ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
+		r.narrow = NULL;
+		r.dist = s->dist;
+		rc = ordo_sssp_run(s->g, q->source, wl, o, &r, rs, err);
 		add_run(rs, &first);
 		return rc;
 	}
-	return ordo_sssp_live(s->g, q->source, wl, o, grain, s->dist, rs, err);
+	r.dist = s->dist;
+	return ordo_sssp_run(s->g, q->source, wl, o, &r, rs, err);
 }
 
 /* The answer array from the last run's 32-bit distances (outside the timed run). */

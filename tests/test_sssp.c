@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ordo_edges.h"
 #include "ordo_gen.h"
 #include "ordo_io.h"
 #include "ordo_sssp.h"
@@ -44,6 +45,11 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 	uint32_t src = ordo_graph_pick_source(g, 1, 0);
 	cr_assert_neq(src, UINT32_MAX);
 	cr_assert_eq(ordo_dijkstra(g, src, ref, &settled, &e), 0);
+	uint64_t *leaves, nleaves, reached_leaves = 0;
+	cr_assert_eq(ordo_sssp_leaves(g, 2, &leaves, &nleaves, &e), 0);
+	for (uint32_t v = 0; v < g->n; v++)
+		reached_leaves +=
+		    v != src && ref[v] != ORDO_DIST_INF && ordo_sssp_is_leaf(leaves, v);
 	for (int i = 0; i < ordo_scheduler_count(); i++) {
 		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
 		for (int T = 1; T <= maxT; T *= (T == 4 ? 4 : 2)) {
@@ -69,9 +75,11 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 			                  : T == 2 ? 0
 			                  : T == 4 ? 64
 			                           : 3;
-			/* each form with 64-bit labels, then with 32-bit ones */
+			/* each form with 64-bit labels, then with 32-bit ones; the middle
+			 * two without tasks for the leaves */
 			for (int form = 0; form < 4; form++) {
 				const bool live = form & 1, wide = form < 2;
+				const bool leaf = form == 1 || form == 2;
 				if (form) {
 					ordo_scheduler_destroy(&wl);
 					cr_assert_eq(ordo_scheduler_create(ops->name, NULL, &topo,
@@ -79,18 +87,18 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 					             0);
 				}
 				struct ordo_run_stats st;
-				if (wide) {
-					cr_assert_eq(ordo_sssp_live(g, src, &wl, &o,
-					                            live ? grain : -1, dist, &st,
-					                            &e),
-					             0, "%s", e.msg);
-				} else {
-					bool over = true;
-					cr_assert_eq(ordo_sssp_narrow(g, src, &wl, &o,
-					                              live ? grain : -1, narrow,
-					                              &over, &st, &e),
-					             0, "%s", e.msg);
-					cr_assert(!over, "%s: a 32-bit overflow", ops->name);
+				struct ordo_sssp_run r = {live ? grain : -1, leaf ? leaves : NULL,
+				                          wide ? dist : NULL, wide ? NULL : narrow,
+				                          form != 0}; /* a run clears overflow */
+				if (form == 0)                        /* the plain entry point */
+					cr_assert_eq(
+					    ordo_sssp_live(g, src, &wl, &o, r.grain, dist, &st, &e),
+					    0, "%s", e.msg);
+				else
+					cr_assert_eq(ordo_sssp_run(g, src, &wl, &o, &r, &st, &e), 0,
+					             "%s", e.msg);
+				cr_assert(!r.overflow, "%s: a 32-bit overflow", ops->name);
+				if (!wide) {
 					for (uint32_t v = 0; v < g->n; v++) /* stale values */
 						atomic_store(&dist[v], 12345);
 					ordo_sssp_widen(narrow, dist, g->n, T);
@@ -106,9 +114,12 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 				uint64_t reached;
 				cr_assert(ordo_check_get(&c, "reached", &reached));
 				cr_assert_eq(reached, settled);
-				cr_assert_geq(st.tasks, settled,
-				              "%s: fewer tasks than settled nodes", ops->name);
-				cr_assert_eq(st.tasks - st.empty >= settled, true);
+				/* a task for each reached node but the leaves (the source's
+				 * is the initial one) */
+				const uint64_t need = settled - (leaf ? reached_leaves : 0);
+				cr_assert_geq(st.tasks - st.empty, need,
+				              "%s: fewer useful tasks than settled nodes",
+				              ops->name);
 			}
 			ordo_scheduler_destroy(&wl);
 			ordo_topology_free(&topo);
@@ -117,6 +128,7 @@ static void run_all_one(const struct ordo_graph *g, const char *what, int maxT)
 	free(ref);
 	free(dist);
 	free(narrow);
+	free(leaves);
 }
 
 /* Every scheduler on g, then on its compressed copy (up to 4 threads). */
@@ -252,6 +264,36 @@ Test(sssp, live_form_drops_the_stale_duplicates)
 	ordo_graph_free(g);
 }
 
+/* Leaves: exactly the nodes whose task could lower nothing, directed (one pass over the
+ * arcs) and marked symmetric (degree <= 1). */
+Test(sssp, leaves_are_the_nodes_whose_task_lowers_nothing)
+{
+	struct ordo_graph *g, *sym;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_load(ORDO_TEST_DIR "/fixtures/leaves.txt", NULL, &g, NULL, &e), 0, "%s",
+	             e.msg);
+	cr_assert_eq(g->n, 8);
+	for (int T = 1; T <= 2; T++) {
+		uint64_t *leaves, count;
+		cr_assert_eq(ordo_sssp_leaves(g, T, &leaves, &count, &e), 0);
+		const bool want[8] = {false, true, false, true, true, false, true, true};
+		for (uint32_t v = 0; v < 8; v++)
+			cr_assert_eq(ordo_sssp_is_leaf(leaves, v), want[v], "node %u", v);
+		cr_assert_eq(count, 5);
+		free(leaves);
+	}
+	cr_assert_eq(ordo_graph_symmetrized(g, 2, &sym, NULL, &e), 0, "%s", e.msg);
+	cr_assert(sym->flags & ORDO_GRAPH_SYMMETRIC);
+	uint64_t *leaves, count;
+	cr_assert_eq(ordo_sssp_leaves(sym, 2, &leaves, &count, &e), 0);
+	for (uint32_t v = 0; v < 8; v++)
+		cr_assert_eq(ordo_sssp_is_leaf(leaves, v), ordo_graph_degree(sym, v) <= 1,
+		             "node %u", v);
+	free(leaves);
+	ordo_graph_free(sym);
+	ordo_graph_free(g);
+}
+
 /* 32-bit labels: a distance past ORDO_SSSP_NARROW_MAX is reported, never wrapped, and
  * one that reaches it exactly is kept; every scheduler, 1 and 2 threads, both forms. */
 Test(sssp, narrow_labels_report_their_overflow)
@@ -278,12 +320,12 @@ Test(sssp, narrow_labels_report_their_overflow)
 				             0);
 				struct ordo_exec_opts o = {.topo = &topo, .seed = 1};
 				struct ordo_run_stats st;
-				bool over = src != 0;
-				cr_assert_eq(
-				    ordo_sssp_narrow(g, src, &wl, &o,
-				                     live ? (int)ordo_scheduler_grain(&wl) : -1,
-				                     narrow, &over, &st, &e),
-				    0, "%s", e.msg);
+				struct ordo_sssp_run r = {live ? (int)ordo_scheduler_grain(&wl)
+				                               : -1,
+				                          NULL, NULL, narrow, src != 0};
+				cr_assert_eq(ordo_sssp_run(g, src, &wl, &o, &r, &st, &e), 0, "%s",
+				             e.msg);
+				const bool over = r.overflow;
 				cr_assert_eq(over, src == 0,
 				             "%s, %d threads, live %d, from %u: overflow %d", name,
 				             T, live, src, over);

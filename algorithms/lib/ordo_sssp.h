@@ -3,7 +3,7 @@
  * scheduler, the exact sequential baseline (Dijkstra), and verification.
  *
  * Distances are 64-bit (UINT64_MAX = unreached), so long road paths never overflow; a
- * run may keep them in 32 bits while they fit (ordo_sssp_narrow).
+ * run may keep them in 32 bits while they fit (ordo_sssp_run).
  */
 #ifndef ORDO_SSSP_H
 #define ORDO_SSSP_H
@@ -49,14 +49,39 @@ int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_schedul
                    struct ordo_run_stats *st, struct ordo_err *err);
 bool ordo_sssp_live_fits(const struct ordo_graph *g);
 
-/* The same with 32-bit distances (UINT32_MAX = unreached): half the bytes per label,
- * for graphs whose distances stay at most ORDO_SSSP_NARROW_MAX. A relaxation past that
- * lowers nothing and sets *overflow; the distances are then not exact, and the caller
- * runs again with ordo_sssp_live (the app's --labels auto does). */
+/* Leaves: nodes whose task could never lower a distance, so a run gives them their
+ * distance and no task. Node v is one when it has no arc, or one arc v -> u and every
+ * arc into v comes from u (then d(v) >= d(u) + w(u, v) >= d(u), whatever the weights'
+ * order: v's arc cannot lower u). On a graph marked symmetric that is degree <= 1; on
+ * another one pass over every arc checks where the arcs into the candidates come from,
+ * with `threads` threads. *leaves: a bitmap of n bits (free() it), *count its ones.
+ * On road2k 407,165 of 4.2 million nodes are leaves, on rmat20 139,000 of the 645,000
+ * it reaches (bench/LOG.md, "Leaves"). ENOMEM. */
+int ordo_sssp_leaves(const struct ordo_graph *g, int threads, uint64_t **leaves, uint64_t *count,
+                     struct ordo_err *err);
+static inline bool ordo_sssp_is_leaf(const uint64_t *leaves, uint32_t v)
+{
+	return (leaves[v >> 6] >> (v & 63)) & 1;
+}
+
+/* One run, every form: a task per relaxation or the live form (grain), 64-bit or 32-bit
+ * distances, tasks for every node or none for the leaves. Exactly one of dist and
+ * narrow is set. 32-bit distances (UINT32_MAX = unreached) hold up to
+ * ORDO_SSSP_NARROW_MAX: a relaxation past it lowers nothing and sets `overflow`, and
+ * the distances are then not exact (the caller runs again with 64 bits: the app's
+ * --labels auto does). With leaves a run's tasks can be fewer than Dijkstra's settled
+ * nodes. Errors: those of ordo_sssp_live. */
 #define ORDO_SSSP_NARROW_MAX ((UINT32_C(1) << 31) - 2)
-int ordo_sssp_narrow(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
-                     const struct ordo_exec_opts *o, int grain, _Atomic uint32_t *dist,
-                     bool *overflow, struct ordo_run_stats *st, struct ordo_err *err);
+struct ordo_sssp_run {
+	int grain;                /* the live form's grain (0..64), or -1: a task per relaxation */
+	const uint64_t *leaves;   /* ordo_sssp_leaves' bitmap, or NULL */
+	_Atomic uint64_t *dist;   /* 64-bit distances, n of them, or NULL and ... */
+	_Atomic uint32_t *narrow; /* ... 32-bit ones */
+	bool overflow;            /* out: a 32-bit distance would have passed the limit */
+};
+int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, struct ordo_sssp_run *r,
+                  struct ordo_run_stats *st, struct ordo_err *err);
 /* dist[v] = narrow[v], UINT32_MAX becoming ORDO_DIST_INF; with `threads` threads. */
 void ordo_sssp_widen(const _Atomic uint32_t *narrow, _Atomic uint64_t *dist, uint32_t n,
                      int threads);

@@ -27,6 +27,9 @@
  * s->limit (RELAX_NARROW_MAX) lowers nothing and raises *s->overflow instead; the
  * caller then runs again with 64-bit labels (ordo_sssp_run).
  *
+ * Leaves (s->leaves, ordo_sssp_leaves): nodes whose task could lower no label. A
+ * relaxation lowers a leaf's label (never marked) and pushes nothing.
+ *
  * The prefetch hook is the executor's three-stage pipeline: a held task's label and arc
  * range, then its arcs, then its neighbours' labels (for writing), each stage one task
  * run ahead of the next.
@@ -57,6 +60,7 @@ struct relax_ctx {
 	bool alone;                /* the run has one worker: the live form's claim is a store */
 	uint64_t limit;            /* narrow weighted labels: the largest distance they hold */
 	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
+	const uint64_t *leaves;    /* nodes lowered without a task (a bitmap), or NULL */
 };
 
 #define RELAX_QUEUED   (UINT64_C(1) << 63)
@@ -196,6 +200,11 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 			if (weighted && !wide && __builtin_expect(nd > s->limit, 0)) {
 				atomic_store_explicit(s->overflow, true, memory_order_relaxed);
 				continue; /* the caller runs again with 64-bit labels */
+			}
+			if (s->leaves && ((s->leaves[vb[i] >> 6] >> (vb[i] & 63)) & 1)) {
+				if (relax_lower(s->label, vb[i], nd, wide) && count)
+					s->count[ctx->tid].set++;
+				continue;
 			}
 			if (live) {
 				bool push;

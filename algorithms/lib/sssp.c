@@ -76,22 +76,27 @@ static void labels_unmark(void *label, bool wide, uint32_t n)
 	}
 }
 
-/* Both widths' run: label is _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n]. */
-static int sssp_labels(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
-                       const struct ordo_exec_opts *o, int grain, void *label, bool wide,
-                       _Atomic bool *overflow, struct ordo_run_stats *st, struct ordo_err *err)
+int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
+                  const struct ordo_exec_opts *o, struct ordo_sssp_run *r,
+                  struct ordo_run_stats *st, struct ordo_err *err)
 {
+	const int grain = r->grain;
 	if (grain > 64)
 		return ordo_err_set(err, ORDO_EINVAL, "grain %d is not 0..64", grain);
 	if (grain >= 0 && !ordo_sssp_live_fits(g))
 		return ordo_err_set(err, ORDO_EINVAL,
 		                    "the live form needs fewer than 2^31 nodes (n = %u)", g->n);
-	const bool live = grain >= 0;
+	if (!r->dist == !r->narrow)
+		return ordo_err_set(err, ORDO_EINVAL, "one of dist and narrow, not %s",
+		                    r->dist ? "both" : "neither");
+	const bool live = grain >= 0, wide = r->dist;
+	void *label = wide ? (void *)r->dist : (void *)r->narrow;
 	if (src >= g->n)
 		return ordo_err_set(err, ORDO_EINVAL, "source %u is not a node (n = %u)", src,
 		                    g->n);
 	labels_init(label, wide, live, g->n, src, o->topo->nthreads);
 	struct ordo_task init = {0, src};
+	_Atomic bool overflow = false;
 	struct relax_ctx s = {ordo_arcs_memo_run(),
 	                      g,
 	                      label,
@@ -99,7 +104,8 @@ static int sssp_labels(const struct ordo_graph *g, uint32_t src, struct ordo_sch
 	                      live ? ordo_live_mask((unsigned)grain) : 0,
 	                      o->topo->nthreads == 1,
 	                      RELAX_NARROW_MAX,
-	                      overflow};
+	                      &overflow,
+	                      r->leaves};
 	struct ordo_exec_opts eo = *o;
 	/* user: this context */
 	const bool cz = g->cz;
@@ -117,6 +123,7 @@ static int sssp_labels(const struct ordo_graph *g, uint32_t src, struct ordo_sch
 	const int rc = ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, op, &s, st, err);
 	if (rc && live)
 		labels_unmark(label, wide, g->n);
+	r->overflow = atomic_load_explicit(&overflow, memory_order_relaxed);
 	return rc;
 }
 
@@ -124,17 +131,58 @@ int ordo_sssp_live(const struct ordo_graph *g, uint32_t src, struct ordo_schedul
                    const struct ordo_exec_opts *o, int grain, _Atomic uint64_t *dist,
                    struct ordo_run_stats *st, struct ordo_err *err)
 {
-	return sssp_labels(g, src, wl, o, grain, dist, true, NULL, st, err);
+	struct ordo_sssp_run r = {.grain = grain, .dist = dist};
+	return ordo_sssp_run(g, src, wl, o, &r, st, err);
 }
 
-int ordo_sssp_narrow(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
-                     const struct ordo_exec_opts *o, int grain, _Atomic uint32_t *dist,
-                     bool *overflow, struct ordo_run_stats *st, struct ordo_err *err)
+/* Is v's one arc (v has exactly one) to u? */
+static bool one_arc_to(const struct ordo_graph *g, uint32_t v, uint32_t u)
 {
-	_Atomic bool over = false;
-	const int rc = sssp_labels(g, src, wl, o, grain, dist, false, &over, st, err);
-	*overflow = atomic_load_explicit(&over, memory_order_relaxed);
-	return rc;
+	struct ordo_arcs a = ordo_graph_arcs(g, v);
+	uint32_t t, w;
+	return ordo_arcs_next(&a, &t, &w) && t == u;
+}
+
+int ordo_sssp_leaves(const struct ordo_graph *g, int threads, uint64_t **leaves, uint64_t *count,
+                     struct ordo_err *err)
+{
+	const uint64_t words = (uint64_t)g->n / 64 + 1;
+	_Atomic uint64_t *bits = calloc(words, sizeof *bits);
+	if (!bits)
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the leaves");
+		/* the candidates: no arc, or one */
+#pragma omp parallel for num_threads(threads) schedule(static)
+	for (uint64_t k = 0; k < words; k++) {
+		uint64_t x = 0;
+		for (uint64_t v = k * 64; v < g->n && v < k * 64 + 64; v++)
+			if (ordo_graph_degree(g, (uint32_t)v) <= 1)
+				x |= UINT64_C(1) << (v & 63);
+		atomic_store_explicit(&bits[k], x, memory_order_relaxed);
+	}
+	/* a candidate with one arc v -> u stays one only if every arc into it is u's
+	 * (relaxed: the bits only go down, and the loop's end orders them for the caller) */
+	if (!(g->flags & ORDO_GRAPH_SYMMETRIC)) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4096)
+		for (uint64_t u = 0; u < g->n; u++) {
+			uint32_t v, w;
+			for (struct ordo_arcs a = ordo_graph_arcs(g, (uint32_t)u);
+			     ordo_arcs_next(&a, &v, &w);) {
+				const uint64_t bit = UINT64_C(1) << (v & 63);
+				if ((atomic_load_explicit(&bits[v >> 6], memory_order_relaxed) &
+				     bit) &&
+				    ordo_graph_degree(g, v) == 1 && !one_arc_to(g, v, (uint32_t)u))
+					atomic_fetch_and_explicit(&bits[v >> 6], ~bit,
+					                          memory_order_relaxed);
+			}
+		}
+	}
+	uint64_t c = 0;
+	for (uint64_t k = 0; k < words; k++)
+		c += (uint64_t)__builtin_popcountll(
+		    atomic_load_explicit(&bits[k], memory_order_relaxed));
+	*leaves = (uint64_t *)bits;
+	*count = c;
+	return 0;
 }
 
 void ordo_sssp_widen(const _Atomic uint32_t *narrow, _Atomic uint64_t *dist, uint32_t n,
