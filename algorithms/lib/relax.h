@@ -57,7 +57,7 @@ struct relax_ctx {
 	void *label;               /* _Atomic uint64_t[n] (wide) or _Atomic uint32_t[n] */
 	struct relax_count *count; /* per thread, for counting copies; else unused */
 	uint64_t live_mask;        /* the live form's grain (bits that count), see above */
-	bool alone;                /* the run has one worker: the live form's claim is a store */
+	bool alone;                /* the run has one worker: label writes are plain stores */
 	uint64_t limit;            /* narrow weighted labels: the largest distance they hold */
 	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
 	const uint64_t *leaves;    /* nodes lowered without a task (a bitmap), or NULL */
@@ -89,8 +89,12 @@ static inline __attribute__((always_inline)) void relax_store(void *label, uint3
 }
 
 static inline __attribute__((always_inline)) bool relax_cas(void *label, uint32_t v, uint64_t *old,
-                                                            uint64_t x, const bool wide)
+                                                            uint64_t x, const bool wide, bool alone)
 {
+	if (alone) { /* the run's one worker: nobody writes the word meanwhile */
+		relax_store(label, v, x, wide);
+		return true;
+	}
 	if (wide)
 		return atomic_compare_exchange_weak_explicit(&((_Atomic uint64_t *)label)[v], old,
 		                                             x, memory_order_relaxed,
@@ -119,12 +123,7 @@ static inline __attribute__((always_inline)) bool relax_claim(void *label, uint3
 		const uint64_t dw = w & ~RELAX_MARK(wide);
 		if (!(w & RELAX_MARK(wide)) || ((dw ^ prio) & mask) || w == RELAX_NONE(wide))
 			return false; /* claimed, or queued at another grain */
-		if (alone) {          /* the run's one worker: nobody writes the word meanwhile */
-			relax_store(label, u, dw, wide);
-			*d = dw;
-			return true;
-		}
-		if (relax_cas(label, u, &w, dw, wide)) {
+		if (relax_cas(label, u, &w, dw, wide, alone)) {
 			*d = dw;
 			return true;
 		}
@@ -133,15 +132,17 @@ static inline __attribute__((always_inline)) bool relax_claim(void *label, uint3
 
 /* The live form's relaxation: lowers label[v] to nd (marked queued) unless it is at
  * most nd; true when it did, and *push says whether a task must carry it. */
-static inline __attribute__((always_inline)) bool
-relax_lower_live(void *label, uint32_t v, uint64_t nd, uint64_t mask, bool *push, const bool wide)
+static inline __attribute__((always_inline)) bool relax_lower_live(void *label, uint32_t v,
+                                                                   uint64_t nd, uint64_t mask,
+                                                                   bool *push, const bool wide,
+                                                                   bool alone)
 {
 	uint64_t old = relax_load(label, v, wide);
 	for (;;) {
 		const uint64_t od = old & ~RELAX_MARK(wide);
 		if (nd >= od)
 			return false;
-		if (relax_cas(label, v, &old, nd | RELAX_MARK(wide), wide)) {
+		if (relax_cas(label, v, &old, nd | RELAX_MARK(wide), wide, alone)) {
 			*push = old == RELAX_NONE(wide) || !(old & RELAX_MARK(wide)) ||
 			        ((od ^ nd) & mask);
 			return true;
@@ -163,11 +164,11 @@ static inline __attribute__((always_inline)) const void *relax_at(const void *la
 
 /* Lowers label[v] to nd unless it is already at most nd; true when this call did. */
 static inline __attribute__((always_inline)) bool relax_lower(void *label, uint32_t v, uint64_t nd,
-                                                              const bool wide)
+                                                              const bool wide, bool alone)
 {
 	uint64_t old = relax_load(label, v, wide);
 	while (nd < old)
-		if (relax_cas(label, v, &old, nd, wide))
+		if (relax_cas(label, v, &old, nd, wide, alone))
 			return true;
 	return false;
 }
@@ -202,20 +203,20 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 				continue; /* the caller runs again with 64-bit labels */
 			}
 			if (s->leaves && ((s->leaves[vb[i] >> 6] >> (vb[i] & 63)) & 1)) {
-				if (relax_lower(s->label, vb[i], nd, wide) && count)
+				if (relax_lower(s->label, vb[i], nd, wide, s->alone) && count)
 					s->count[ctx->tid].set++;
 				continue;
 			}
 			if (live) {
 				bool push;
-				if (relax_lower_live(s->label, vb[i], nd, s->live_mask, &push,
-				                     wide)) {
+				if (relax_lower_live(s->label, vb[i], nd, s->live_mask, &push, wide,
+				                     s->alone)) {
 					if (count)
 						s->count[ctx->tid].set++;
 					if (push)
 						ordo_push(ctx, nd, vb[i]);
 				}
-			} else if (relax_lower(s->label, vb[i], nd, wide)) {
+			} else if (relax_lower(s->label, vb[i], nd, wide, s->alone)) {
 				if (count)
 					s->count[ctx->tid].set++;
 				ordo_push(ctx, nd, vb[i]);
