@@ -215,7 +215,7 @@ const struct ordo_app_kernel ordo_kernel_pagerank = {
      * 2 threads fifo took 0.46 s (work 0.97), obim:delta=56 0.72 s (1.53), pmod 0.80 s
      * (1.61), obim:delta=52 1.34 s (3.47), smq 35.8 s (28.7). */
     .default_wl = "fifo",
-    .wl_params = "delta=56", /* a bucketed scheduler: 16 powers of two a bucket */
+    .wl_params = ORDO_PAGERANK_WL_PARAMS, /* a bucketed scheduler a user picks */
     .uses_scheduler = uses_scheduler,
     .query = ORDO_APP_QUERY_NONE,
     .needs = ORDO_APP_NEEDS_SELF_LOOPS,

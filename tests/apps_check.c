@@ -30,8 +30,8 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t cap, con
 typedef int (*one_run)(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *wl,
                        const struct ordo_exec_opts *o, void *user, char *msg, size_t cap);
 
-static int every_scheduler(const char *what, int maxT, one_run fn, void *user, char *msg,
-                           size_t cap)
+static int every_scheduler(const char *what, int maxT, const char *overrides, one_run fn,
+                           void *user, char *msg, size_t cap)
 {
 	for (int i = 0; i < ordo_scheduler_count(); i++) {
 		const struct ordo_scheduler_ops *ops = ordo_scheduler_at(i);
@@ -41,7 +41,7 @@ static int every_scheduler(const char *what, int maxT, one_run fn, void *user, c
 			if (ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e))
 				return FAIL("topology: %s", e.msg);
 			struct ordo_scheduler wl;
-			if (ordo_scheduler_create(ops->name, NULL, &topo, 7, &wl, &e)) {
+			if (ordo_scheduler_create(ops->name, overrides, &topo, 7, &wl, &e)) {
 				ordo_topology_free(&topo);
 				return FAIL("%s: %s", ops->name, e.msg);
 			}
@@ -214,7 +214,7 @@ int apps_bfs_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 		FAIL("%s has no arc", what);
 	else if (ordo_bfs_seq(g, j.src, j.ref, &j.visited, &e))
 		FAIL("%s", e.msg);
-	else if (!(rc = every_scheduler(what, maxT, bfs_one, &j, msg, cap)))
+	else if (!(rc = every_scheduler(what, maxT, NULL, bfs_one, &j, msg, cap)))
 		rc = bfs_frontier_all(g, what, maxT, j.ref, j.level, msg, cap);
 	free(j.ref);
 	free((void *)j.level);
@@ -300,7 +300,7 @@ int apps_astar_all(const struct ordo_graph *g, const char *what, int maxT, int p
 			     (unsigned long long)expanded, (unsigned long long)settled);
 			goto out_geo;
 		}
-		if ((rc = every_scheduler(what, maxT, astar_one, &j, msg, cap)))
+		if ((rc = every_scheduler(what, maxT, NULL, astar_one, &j, msg, cap)))
 			goto out_geo;
 	}
 	rc = 0;
@@ -363,7 +363,7 @@ int apps_mst_all(const struct ordo_graph *g, const char *what, int maxT, char *m
 	struct ordo_err e = {0};
 	if (ordo_kruskal(g, &j.ref, &e) || ordo_mst_create(g, &j.m, &e))
 		return FAIL("%s: %s", what, e.msg);
-	int rc = every_scheduler(what, maxT, mst_one, &j, msg, cap);
+	int rc = every_scheduler(what, maxT, NULL, mst_one, &j, msg, cap);
 	/* a scan is shared once a component's segments make two items (MST_SCAN_CHUNK,
 	 * lib/mst_cand.c): a forest of 10,000 edges has such a component, whose scans
 	 * are shared under most schedules, so some of its runs must have been */
@@ -447,7 +447,7 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
 		rc = FAIL("%s: out of memory", what);
 	else if (ordo_kcore_seq(g, j.ref, &e))
 		rc = FAIL("%s: %s", what, e.msg);
-	else if (!(rc = every_scheduler(what, maxT, kcore_one, &j, msg, cap)))
+	else if (!(rc = every_scheduler(what, maxT, NULL, kcore_one, &j, msg, cap)))
 		rc = kcore_peel_all(g, what, maxT, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.core);
@@ -538,7 +538,7 @@ int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *ms
 		rc = FAIL("%s: out of memory", what);
 	else if (ordo_cc_seq(g, j.ref, &k, &e))
 		rc = FAIL("%s: %s", what, e.msg);
-	else if (!(rc = every_scheduler(what, maxT, cc_one, &j, msg, cap)))
+	else if (!(rc = every_scheduler(what, maxT, NULL, cc_one, &j, msg, cap)))
 		rc = cc_afforest_all(what, maxT, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.label);
@@ -610,8 +610,8 @@ static int pr_pull_all(struct pr_job *j, const char *what, int maxT, char *msg, 
 	return rc;
 }
 
-int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
-                      size_t cap)
+int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol,
+                      const char *wl_params, char *msg, size_t cap)
 {
 	const size_t n = (size_t)g->n + 1;
 	struct pr_job j = {g, malloc(n * sizeof *j.ref), ordo_pagerank_tau(g->n, 0.85, tol), tol,
@@ -628,7 +628,7 @@ int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, do
 	else if (ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1) > tol)
 		rc = FAIL("%s: the sequential push is %g from the reference", what,
 		          ordo_check_distance(seq, j.ref, g->n, ORDO_NORM_L1));
-	else if (!(rc = every_scheduler(what, maxT, pr_one, &j, msg, cap)))
+	else if (!(rc = every_scheduler(what, maxT, wl_params, pr_one, &j, msg, cap)))
 		rc = pr_pull_all(&j, what, maxT, msg, cap);
 	free(j.ref);
 	free((void *)j.rank);
@@ -682,7 +682,7 @@ int apps_sssp_live_all(const struct ordo_graph *g, const char *what, int maxT, c
 	else if (ordo_dijkstra(g, j.src, j.ref, &j.settled, &e))
 		rc = FAIL("%s: %s", what, e.msg);
 	else
-		rc = every_scheduler(what, maxT, live_one, &j, msg, cap);
+		rc = every_scheduler(what, maxT, NULL, live_one, &j, msg, cap);
 	free(j.ref);
 	free((void *)j.dist);
 	return rc;

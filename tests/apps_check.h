@@ -31,13 +31,15 @@ int apps_kcore_all(const struct ordo_graph *g, const char *what, int maxT, char 
  * propagation, then Afforest with 0, 1 and 2 sampling rounds. */
 int apps_cc_all(const struct ordo_graph *g, const char *what, int maxT, char *msg, size_t cap);
 /* PageRank (damping 0.85) within tol in L1 of a power iteration: the sequential push,
- * then every scheduler. */
+ * then every scheduler, each given wl_params where it has them and they are not its
+ * defaults (NULL: none; ORDO_PAGERANK_WL_PARAMS: as the pagerank binary runs them), then
+ * the pull sweeps. */
+int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol,
+                      const char *wl_params, char *msg, size_t cap);
 /* SSSP's live form (ordo_sssp_live) with every scheduler at 1, 2, 4 and maxT threads, a
  * different grain at each, against Dijkstra. */
 int apps_sssp_live_all(const struct ordo_graph *g, const char *what, int maxT, char *msg,
                        size_t cap);
-int apps_pagerank_all(const struct ordo_graph *g, const char *what, int maxT, double tol, char *msg,
-                      size_t cap);
 
 /* A ladder of H rails of W nodes (arcs of weight 1 along a rail, all ties) joined by
  * rungs heavier further along (1000 + column), symmetric. A rail of a few thousand

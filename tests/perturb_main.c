@@ -95,7 +95,7 @@ static int apps(uint64_t seed, int T, unsigned parts, char *msg, size_t cap)
 		if (!rc && (parts & P_LIVE) && k < 2)
 			rc = apps_sssp_live_all(g, specs[k], T, msg, cap);
 		if (!rc && (parts & P_LIVE) && k < 2)
-			rc = apps_pagerank_all(g, specs[k], T, 1e-2, msg, cap);
+			rc = apps_pagerank_all(g, specs[k], T, 1e-2, NULL, msg, cap);
 		ordo_graph_free(g);
 		ordo_graph_free(s);
 		if (rc)

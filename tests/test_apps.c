@@ -428,8 +428,10 @@ Test(pagerank, hand_computed_ranks_and_the_check)
 	ordo_pagerank_check(4, got, ref, 1e-6, &k);
 	cr_expect(!k.pass && strstr(k.first, "above the tolerance"), "%s", k.first);
 	char msg[512];
-	cr_assert_eq(apps_pagerank_all(star, "star", 16, 1e-6, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(apps_pagerank_all(cyc, "cycle", 16, 1e-6, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(apps_pagerank_all(star, "star", 16, 1e-6, NULL, msg, sizeof msg), 0, "%s",
+	             msg);
+	cr_assert_eq(apps_pagerank_all(cyc, "cycle", 16, 1e-6, NULL, msg, sizeof msg), 0, "%s",
+	             msg);
 	ordo_graph_free(cyc);
 	ordo_graph_free(star);
 }
@@ -443,8 +445,8 @@ Test(pagerank, every_scheduler_on_generated_graphs, .timeout = 600)
 		struct ordo_err e = {0};
 		cr_assert_eq(ordo_generate(specs[i], 0, &g, NULL, 0, &e), 0, "%s", e.msg);
 		char msg[512];
-		cr_assert_eq(apps_pagerank_all(g, specs[i], 16, 1e-2, msg, sizeof msg), 0, "%s",
-		             msg);
+		cr_assert_eq(apps_pagerank_all(g, specs[i], 16, 1e-2, NULL, msg, sizeof msg), 0,
+		             "%s", msg);
 		ordo_graph_free(g);
 	}
 }

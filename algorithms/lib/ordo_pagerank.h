@@ -71,6 +71,12 @@ int ordo_pagerank_seq(const struct ordo_graph *g, double d, double tau, double *
  * at its default delta of 10 took 35 times the sequential tasks on rmat8 at one thread,
  * and far longer at two, its buckets one per task). */
 unsigned ordo_pagerank_grain(const struct ordo_scheduler *wl);
+/* The bucket width the pagerank binary gives a scheduler that has one and is not told
+ * (obim, pmod, smq:pq=bucket): 16 powers of two of a residual a bucket. A width far
+ * below 48 gives every residual a bucket of its own, and OBIM, whose buckets live on
+ * and are rescanned from the lowest one pushed to, slows down with their number: on
+ * ca-AstroPh at one thread obim:delta=10 ran over a minute, delta=56 0.1 s. */
+#define ORDO_PAGERANK_WL_PARAMS "delta=56"
 
 /* The same on wl: priority = the residual, larger first (ordo_prio_of_double_desc), at
  * most one task queued per node and grain (ordo_live.h), each run with the node's live
