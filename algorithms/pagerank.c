@@ -117,9 +117,11 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		        s->d, s->tol, s->tau);
 	else if (env->report)
 		fprintf(env->report,
-		        "pagerank: pull sweeps (--algo pull), no scheduler (--wl or --algo push "
-		        "runs one), damping %g, tolerance %g (L1, normalised ranks)\n",
-		        s->d, s->tol);
+		        "pagerank: pull sweeps (--algo pull; Gauss-Seidel, %s shares), no "
+		        "scheduler (--wl or --algo push runs one), damping %g, tolerance %g (L1, "
+		        "normalised ranks)\n",
+		        ordo_pagerank_float_shares(s->d, s->tol) ? "float" : "double", s->d,
+		        s->tol);
 	return 0;
 }
 

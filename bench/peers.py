@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """peers.py - ordo beside GAPBS (sbeamer/gapbs), built by the user outside this tree, on
 the yardsticks: BFS and SSSP from node 0 (DIMACS node 1), and connected components
-(components: GAPBS's cc, Afforest, beside ordo's default, Afforest too), interleaved rounds, each process
-timed by its own kernel clock; prints the medians and ordo's time over GAPBS's.
+(components: GAPBS's cc, Afforest, beside ordo's default, Afforest too) and PageRank
+(pagerank: GAPBS's pr, Gauss-Seidel pull, beside ordo's default pull sweeps, both
+stopping at the same L1 step), interleaved rounds, each process timed by its own kernel
+clock; prints the medians and ordo's time over GAPBS's.
 
   bench/peers.py GAPBS_DIR [--apps bfs,sssp] [--graphs road2k,rmat20] [--threads 1,2]
                  [--rounds 3] [--trials 5] [--ordo-wl bfs=direction:auto ...]
                  [--gapbs-delta sssp/road2k=DELTA ...] [--bin build/algorithms]
                  [--ordo-reorder ORDER|GRAPH=ORDER,... [--gapbs-reorder]] [--ordo-dedup]
+                 [--pr-step EPS]
 
-GAPBS_DIR holds GAPBS's `bfs`, `sssp`, `cc` and `converter` (`make` there). Its serialized
-graphs (.sg for BFS, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
+GAPBS_DIR holds GAPBS's `bfs`, `sssp`, `cc`, `pr` and `converter` (`make` there). Its
+serialized graphs (.sg for BFS, components and PageRank, .wsg for SSSP) are made once from the yardsticks' DIMACS files by
 its converter, into GAPBS_DIR/ordo-yardsticks/. The yardsticks come from
 bench/yardsticks.sh (ORDO_BENCH_DATA to reuse a directory; it needs ../shared/tools).
 Every ordo trial is verified; a GAPBS run counts only if it says it verified (-v).
@@ -20,6 +23,12 @@ ordo's SSSP runs at its own default (`--ordo-wl sssp=default`: no --wl, the delt
 the graph).
 Both take the thread count from the same number (OMP_NUM_THREADS for GAPBS). Run it on
 a quiet machine: GAPBS's level-synchronous loops suffer badly from oversubscription.
+
+PageRank: GAPBS's pr stops when a sweep changes the scores by less than --pr-step (default
+1e-4) in L1 (`-i 1000 -t EPS`); ordo's pagerank stops at the same step with --tolerance
+EPS 2d / (1 - d)^2 (d = 0.85: its rule bounds the normalised ranks' L1 error by that;
+ordo_pagerank.h). Use --ordo-dedup there: PageRank of a graph with duplicate arcs is
+another vector, and GAPBS's builder drops them.
 
 --ordo-dedup runs ordo on the yardsticks loaded with --dedup (made once, GRAPH-dedup.ordo):
 GAPBS's builder drops duplicate arcs and self-loops, so this is the same graph it runs.
@@ -40,8 +49,11 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDO_WL = {"bfs": "direction:auto", "sssp": "default", "components": "default"}
-GAPBS_NAME = {"components": "cc"}  # GAPBS's binary for an app of a name of its own
+ORDO_WL = {"bfs": "direction:auto", "sssp": "default", "components": "default",
+           "pagerank": "default"}
+GAPBS_NAME = {"components": "cc", "pagerank": "pr"}  # GAPBS's binary, where its own name
+WHOLE_GRAPH = ("components", "pagerank")  # apps without a source
+DAMPING = 0.85  # GAPBS's kDamp, and ordo's default
 GAPBS_DELTA = {("sssp", "road2k"): 4096, ("sssp", "rmat20"): 32}
 
 
@@ -111,10 +123,11 @@ def gapbs_graph(gdir, data, graph, weighted, src=None, tag=""):
     return path
 
 
-def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
+def run_gapbs(gdir, app, path, threads, trials, delta, source=0, extra=()):
     cmd = [os.path.join(gdir, GAPBS_NAME.get(app, app)), "-f", path, "-n", str(trials), "-v"]
-    if app != "components":  # the whole graph
+    if app not in WHOLE_GRAPH:
         cmd += ["-r", str(source)]
+    cmd += list(extra)
     if app == "sssp":
         cmd += ["-d", str(delta)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -126,7 +139,7 @@ def run_gapbs(gdir, app, path, threads, trials, delta, source=0):
     return times
 
 
-def run_ordo(bin_dir, app, path, threads, trials, wl, source=0):
+def run_ordo(bin_dir, app, path, threads, trials, wl, source=0, extra=()):
     """ordo's per-trial kernel ms (every trial verified) and the scheduler it ran; source
     None for an app without one (mst). Also used by galois_peer.py."""
     # "direction:D" runs bfs's frontier mode (--direction D) instead of a scheduler
@@ -134,13 +147,40 @@ def run_ordo(bin_dir, app, path, threads, trials, wl, source=0):
            [] if wl == "default" else ["--wl", wl])  # default: the app's own choice
     where = [] if source is None else ["-r", str(source)]
     cmd = [os.path.join(bin_dir, app), path, "-t", str(threads)] + where + [
-        "-n", str(trials), "--format", "json", "-q"] + how
+        "-n", str(trials), "--format", "json", "-q"] + how + list(extra)
     p = subprocess.run(cmd, capture_output=True, text=True)
     recs = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
     if p.returncode or len(recs) != trials or any(r["verify"] != "PASS" for r in recs):
         die("%s failed or did not verify:\n%s" % (" ".join(cmd), p.stderr[-500:]))
     return [r["time_s"] * 1e3 for r in recs], wl if wl.startswith("direction:") else \
         recs[0]["scheduler"]
+
+
+def print_table(a, apps, graphs, threads, wl, names, times, orders, ordo_extra):
+    med = statistics.median
+    print("| app | graph | threads | GAPBS ms | ordo ms | ordo scheduler | ordo / GAPBS |")
+    print("|---|---|---|---|---|---|---|")
+    for app in apps:
+        for g in graphs:
+            for t in threads:
+                ga, ob = med(times[(app, g, t, "gapbs")]), med(times[(app, g, t, "ordo")])
+                how = "Afforest (no scheduler)" if app == "components" and wl[app] == "default" \
+                    else "pull sweeps (no scheduler)" if app == "pagerank" and \
+                    wl[app] == "default" else "`%s`" % names[(app, g)]
+                print("| %s | %s | %d | %.1f | %.1f | %s | %.2f |" % (
+                    app, g, t, ga, ob, how, ob / ga))
+    print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
+          "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
+    if "pagerank" in apps:
+        print("(PageRank: both stop at an L1 step of %g: GAPBS `-t %g`, ordo `--tolerance "
+              "%s`)" % (a.pr_step, a.pr_step, ordo_extra["pagerank"][1]))
+    if a.ordo_dedup:
+        print("(ordo on the yardsticks loaded with --dedup, as GAPBS's builder drops "
+              "duplicate arcs and self-loops)")
+    if orders:
+        print("(ordo on the yardsticks renumbered with --reorder: %s; GAPBS on %s)" % (
+            ", ".join("%s %s" % kv for kv in sorted(orders.items())),
+            "the same renumbered graphs" if a.gapbs_reorder else "the input order"))
 
 
 def main():
@@ -157,6 +197,7 @@ def main():
     ap.add_argument("--ordo-reorder", metavar="ORDER|GRAPH=ORDER,...")
     ap.add_argument("--gapbs-reorder", action="store_true")
     ap.add_argument("--ordo-dedup", action="store_true")
+    ap.add_argument("--pr-step", type=float, default=1e-4, metavar="EPS")
     ap.add_argument("--bin", default=os.environ.get("ORDO_BIN",
                                                     os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
@@ -187,6 +228,9 @@ def main():
     if any(o not in ("rcm", "bfs", "degree", "hilbert") for o in orders.values()):
         die("--ordo-reorder: an order is rcm, bfs, degree or hilbert")
     threads = [int(t) for t in a.threads.split(",")]
+    gapbs_extra = {"pagerank": ["-i", "1000", "-t", repr(a.pr_step)]}
+    ordo_extra = {"pagerank": ["--tolerance",
+                               repr(a.pr_step * 2 * DAMPING / (1 - DAMPING) ** 2)]}
     times, names = {}, {}
     for rnd in range(a.rounds):
         for app in apps:
@@ -208,33 +252,15 @@ def main():
                     for side in sides:
                         if side == "gapbs":
                             v = run_gapbs(a.gapbs_dir, app, gpath, t, a.trials,
-                                          delta.get((app, g), 1), gsrc)
+                                          delta.get((app, g), 1), gsrc,
+                                          gapbs_extra.get(app, ()))
                         else:
-                            v, names[(app, g)] = run_ordo(a.bin, app, opath, t, a.trials,
-                                                          wl[app], None if app == "components" else 0)
+                            v, names[(app, g)] = run_ordo(
+                                a.bin, app, opath, t, a.trials, wl[app],
+                                None if app in WHOLE_GRAPH else 0, ordo_extra.get(app, ()))
                         times.setdefault((app, g, t, side), []).extend(v)
         print("peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
-    med = statistics.median
-    print("| app | graph | threads | GAPBS ms | ordo ms | ordo scheduler | ordo / GAPBS |")
-    print("|---|---|---|---|---|---|---|")
-    for app in apps:
-        for g in graphs:
-            for t in threads:
-                ga, ob = med(times[(app, g, t, "gapbs")]), med(times[(app, g, t, "ordo")])
-                how = "Afforest (no scheduler)" if app == "components" and wl[app] == "default" \
-                    else "`%s`" % names[(app, g)]
-                print("| %s | %s | %d | %.1f | %.1f | %s | %.2f |" % (
-                    app, g, t, ga, ob, how, ob / ga))
-    print("(medians of %d trials per side: %d interleaved rounds x %d, alternating which "
-          "side goes first)" % (a.rounds * a.trials, a.rounds, a.trials))
-    if a.ordo_dedup:
-        print("(ordo on the yardsticks loaded with --dedup, as GAPBS's builder drops "
-              "duplicate arcs and self-loops)")
-    if orders:
-        print("(ordo on the yardsticks renumbered with --reorder: %s; GAPBS on %s)" % (
-            ", ".join("%s %s" % kv for kv in sorted(orders.items())),
-            "the same renumbered graphs" if a.gapbs_reorder else "the input order"))
-
+    print_table(a, apps, graphs, threads, wl, names, times, orders, ordo_extra)
 
 if __name__ == "__main__":
     main()

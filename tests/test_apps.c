@@ -451,6 +451,60 @@ Test(pagerank, every_scheduler_on_generated_graphs, .timeout = 600)
 	}
 }
 
+/* The pull's Gauss-Seidel sweeps: float shares exactly where their rounding is a
+ * sixteenth of the stopping step or less, and either way within the tolerance at 1, 2
+ * and 4 threads; at one thread (deterministic) no more sweeps than the Jacobi power
+ * iteration needs for the same rule. */
+Test(pagerank, pull_sweeps_meet_the_tolerance_with_either_share, .timeout = 120)
+{
+	cr_expect(ordo_pagerank_float_shares(0.85, 1e-2));
+	cr_expect(ordo_pagerank_float_shares(0.85, 1e-4));
+	cr_expect(!ordo_pagerank_float_shares(0.85, 5e-5));
+	cr_expect(!ordo_pagerank_float_shares(0.85, 1e-6));
+	cr_expect(!ordo_pagerank_float_shares(0.99, 1e-2), "d = 0.99 leaves a step of 5e-7");
+	struct ordo_graph *g, *gt;
+	struct ordo_err e = {0};
+	cr_assert_eq(ordo_generate("rmat:scale=12,ef=8", 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_graph_transposed(g, 2, &gt, &e), 0, "%s", e.msg);
+	const uint32_t n = g->n;
+	uint32_t *deg = malloc(n * sizeof *deg);
+	double *ref = malloc(n * sizeof *ref);
+	_Atomic double *rank = malloc(n * sizeof *rank);
+	cr_assert(deg && ref && rank);
+	for (uint32_t v = 0; v < n; v++)
+		deg[v] = (uint32_t)ordo_graph_degree(g, v);
+	const double tols[] = {1e-2, 1e-4, 5e-5, 1e-7};
+	for (size_t i = 0; i < sizeof tols / sizeof *tols; i++) {
+		uint64_t it, at_tol;
+		cr_assert_eq(ordo_pagerank_reference(g, 0.85, tols[i], ref, &it, &at_tol, NULL, &e),
+		             0);
+		for (int T = 1; T <= 4; T *= 2) {
+			struct ordo_topology topo;
+			cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0, "%s",
+			             e.msg);
+			struct ordo_pagerank_stats st;
+			cr_assert_eq(
+			    ordo_pagerank_pull(gt, deg, &topo, 0.85, tols[i], rank, &st, &e), 0,
+			    "%s", e.msg);
+			ordo_topology_free(&topo);
+			cr_expect_eq(st.float_shares, ordo_pagerank_float_shares(0.85, tols[i]));
+			struct ordo_check c;
+			ordo_check_init(&c);
+			ordo_pagerank_check(n, rank, ref, tols[i], &c);
+			cr_expect(c.pass, "tolerance %g, %d threads: %s", tols[i], T, c.first);
+			if (T == 1)
+				cr_expect(st.sweeps >= 1 && st.sweeps <= at_tol,
+				          "tolerance %g: %llu Gauss-Seidel sweeps, the power "
+				          "iteration %llu",
+				          tols[i], (unsigned long long)st.sweeps,
+				          (unsigned long long)at_tol);
+		}
+	}
+	free(deg), free(ref), free((void *)rank);
+	ordo_graph_free(gt);
+	ordo_graph_free(g);
+}
+
 /* Every app on compressed copies of the fixtures and of generated graphs: the same
  * sequential answers as the plain graph, and every scheduler verified. */
 Test(compressed, every_app_on_fixtures_and_generated_graphs, .timeout = 600)
@@ -482,6 +536,8 @@ Test(compressed, every_app_on_fixtures_and_generated_graphs, .timeout = 600)
 		cr_assert_eq(apps_mst_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
 		cr_assert_eq(apps_kcore_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
 		cr_assert_eq(apps_cc_all(sc, name, 4, msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(apps_pagerank_all(gc, name, 4, 1e-2, NULL, msg, sizeof msg), 0, "%s",
+		             msg);
 		if (g->coord_kind != ORDO_COORD_NONE && ordo_graph_weighted(g))
 			cr_assert_eq(apps_astar_all(gc, name, 4, 2, msg, sizeof msg), 0, "%s", msg);
 		ordo_graph_free(gc);
