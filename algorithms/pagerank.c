@@ -26,7 +26,7 @@ static const struct ordo_cli_opt pr_opts[] = {
      "the L1 distance of the normalised ranks from the exact ones that the run may leave, "
      "and the check's bound (1e-4)"},
     {"algo", O_ALGO, "pull|push",
-     "pull (default): power-iteration sweeps over the in-arcs, no scheduler; push: "
+     "pull (default): Gauss-Seidel sweeps over the in-arcs, no scheduler; push: "
      "residual push on a scheduler (--wl; the default when --wl is given)"},
     {NULL, 0, NULL, NULL},
 };

@@ -45,7 +45,7 @@ static inline bool ordo_pagerank_done(double step, double d, double tol)
 /* What a pull run did. */
 struct ordo_pagerank_stats {
 	double seconds;
-	uint64_t sweeps; /* power-iteration sweeps, each over every node and in-arc */
+	uint64_t sweeps; /* Gauss-Seidel sweeps, each over every node and in-arc */
 	int threads;
 	bool float_shares; /* the shares were floats (the tolerance allowed it) */
 };
