@@ -351,6 +351,9 @@ expect2 "kcore --algo bogus" "expected peel or bounds" "$bin/kcore" --gen rmat:s
 "$bin/components" --gen road:W=20,H=10 -n 1 --wl fifo --format json | grep -q '"components":1,"largest":200,"verify":"PASS"' || fail "components --wl fifo on a road"
 # pagerank: its real figure in the records, its options refused by name
 "$bin/pagerank" --gen rmat:scale=9,ef=4 -n 1 -t 2 --tolerance 1e-3 --format json | grep -q '"l1_error":[0-9.e-]*,"reference_iterations":[0-9]*,"verify":"PASS"' || fail "pagerank's record"
+# a bucket width that gives every residual its own bucket is said, once; the app's own is not
+[ "$("$bin/pagerank" --gen rmat:scale=8,ef=4 --wl obim:delta=10 -n 2 2>&1 | grep -c "every residual gets a bucket of its own")" = 1 ] || fail "pagerank: no note on obim:delta=10"
+"$bin/pagerank" --gen rmat:scale=8,ef=4 --wl obim -n 1 2>&1 | grep -q "bucket of its own" && fail "pagerank: a note on obim's delta=56"
 expect2 "pagerank --damping 1" "--damping 1: expected a number in (0, 1)" "$bin/pagerank" --gen rmat:scale=8,ef=4 --damping 1
 expect2 "pagerank --tolerance x" "--tolerance x: expected a number > 0" "$bin/pagerank" --gen rmat:scale=8,ef=4 --tolerance x
 expect2 "components --algo bogus" "expected afforest or lp" "$bin/components" --gen rmat:scale=8,ef=4 --algo up
