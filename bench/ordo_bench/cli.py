@@ -170,7 +170,8 @@ def parser():
     variants(p)
     p.add_argument("--wl", action="append",
                    help="scheduler spec, grids allowed (repeatable); `default`: the app's own "
-                        "choice (no --wl given to it)")
+                        "choice (no --wl given to it); without --wl: smq (as the recorded "
+                        "commands of bench/LOG.md assume)")
     p = sub.add_parser("compare", help="every registered scheduler at its defaults")
     common(p)
     paths(p)
