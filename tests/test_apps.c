@@ -455,24 +455,23 @@ Test(pagerank, every_scheduler_on_generated_graphs, .timeout = 600)
  * sixteenth of the stopping step or less, and either way within the tolerance at 1, 2
  * and 4 threads; at one thread (deterministic) no more sweeps than the Jacobi power
  * iteration needs for the same rule. */
-Test(pagerank, pull_sweeps_meet_the_tolerance_with_either_share, .timeout = 120)
+static void pull_case(const char *spec, bool directed)
 {
-	cr_expect(ordo_pagerank_float_shares(0.85, 1e-2));
-	cr_expect(ordo_pagerank_float_shares(0.85, 1e-4));
-	cr_expect(!ordo_pagerank_float_shares(0.85, 5e-5));
-	cr_expect(!ordo_pagerank_float_shares(0.85, 1e-6));
-	cr_expect(!ordo_pagerank_float_shares(0.99, 1e-2), "d = 0.99 leaves a step of 5e-7");
 	struct ordo_graph *g, *gt;
 	struct ordo_err e = {0};
-	cr_assert_eq(ordo_generate("rmat:scale=12,ef=8", 0, &g, NULL, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(ordo_generate(spec, 0, &g, NULL, 0, &e), 0, "%s", e.msg);
 	cr_assert_eq(ordo_graph_transposed(g, 2, &gt, &e), 0, "%s", e.msg);
 	const uint32_t n = g->n;
 	uint32_t *deg = malloc(n * sizeof *deg);
 	double *ref = malloc(n * sizeof *ref);
 	_Atomic double *rank = malloc(n * sizeof *rank);
 	cr_assert(deg && ref && rank);
-	for (uint32_t v = 0; v < n; v++)
+	bool differ = false; /* some in-degree is not the out-degree */
+	for (uint32_t v = 0; v < n; v++) {
 		deg[v] = (uint32_t)ordo_graph_degree(g, v);
+		differ = differ || deg[v] != ordo_graph_degree(gt, v);
+	}
+	cr_assert_eq(differ, directed, "%s", spec);
 	const double tols[] = {1e-2, 1e-4, 5e-5, 1e-7};
 	for (size_t i = 0; i < sizeof tols / sizeof *tols; i++) {
 		uint64_t it, at_tol;
@@ -491,7 +490,8 @@ Test(pagerank, pull_sweeps_meet_the_tolerance_with_either_share, .timeout = 120)
 			struct ordo_check c;
 			ordo_check_init(&c);
 			ordo_pagerank_check(n, rank, ref, tols[i], &c);
-			cr_expect(c.pass, "tolerance %g, %d threads: %s", tols[i], T, c.first);
+			cr_expect(c.pass, "%s, tolerance %g, %d threads: %s", spec, tols[i], T,
+			          c.first);
 			if (T == 1)
 				cr_expect(st.sweeps >= 1 && st.sweeps <= at_tol,
 				          "tolerance %g: %llu Gauss-Seidel sweeps, the power "
@@ -503,6 +503,19 @@ Test(pagerank, pull_sweeps_meet_the_tolerance_with_either_share, .timeout = 120)
 	free(deg), free(ref), free((void *)rank);
 	ordo_graph_free(gt);
 	ordo_graph_free(g);
+}
+
+Test(pagerank, pull_sweeps_meet_the_tolerance_with_either_share, .timeout = 120)
+{
+	cr_expect(ordo_pagerank_float_shares(0.85, 1e-2));
+	cr_expect(ordo_pagerank_float_shares(0.85, 1e-4));
+	cr_expect(!ordo_pagerank_float_shares(0.85, 5e-5));
+	cr_expect(!ordo_pagerank_float_shares(0.85, 1e-6));
+	cr_expect(!ordo_pagerank_float_shares(0.99, 1e-2), "d = 0.99 leaves a step of 5e-7");
+	/* symmetric (d / deg(v) from the offsets) and directed (from an array) */
+	const char *specs[] = {"rmat:scale=12,ef=8", "rmat:scale=12,ef=8,sym=0"};
+	for (int gi = 0; gi < 2; gi++)
+		pull_case(specs[gi], gi == 1);
 }
 
 /* Every app on compressed copies of the fixtures and of generated graphs: the same

@@ -89,9 +89,9 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
  *
  * A sum over v's in-neighbours is a bare loop over its heads on a plain graph (no
  * weights read, no representation test per arc). Where every node's in-degree is its
- * out-degree (`sym`: a symmetric graph, found in the first pass), d / deg(v) comes from
- * the offsets the sum reads anyway instead of its own array (road2k 0.9x the time). The shares are
- * relaxed atomics: other threads' sweeps write them meanwhile (plain loads and stores on x86).
+ * out-degree (`sym`: a symmetric graph, found before the sweeps), d / deg(v) comes from
+ * the offsets the sum reads anyway instead of an array of its own, which is not made. The shares
+ * are relaxed atomics: other threads' sweeps write them meanwhile (plain loads and stores on x86).
  *
  * Gauss-Seidel: node v's new rank, from the shares as they are (updated earlier in this
  * sweep, by this thread or another, or not yet), replaces the old one at once, and so
@@ -111,22 +111,23 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 #define PULL_SWEEPS(SHARE)                                                                  \
 	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,  \
 	                                    int T, double d, double tol, double slack,          \
-	                                    double *x, double *dw, _Atomic SHARE *share)        \
+	                                    bool sym, double *x, double *dw,                    \
+	                                    _Atomic SHARE *share)                               \
 	{                                                                                      \
 		const uint32_t n = gt->n;                                                          \
 		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);               \
 		uint64_t sweeps = 0;                                                               \
 		double step = 0; /* the L1 change of a sweep: shared, reduced */                   \
-		bool done = false, sym = !gt->cz; /* below */                                      \
+		bool done = false;                                                                 \
 		_Pragma("omp parallel num_threads(T)")                                             \
 		{                                                                                  \
-			_Pragma("omp for schedule(static) reduction(&& : sym)")                        \
+			_Pragma("omp for schedule(static)")                                            \
 			for (uint32_t v = 0; v < n; v++) {                                             \
-				/* (each thread's copy of sym starts true) */                             \
-				sym = sym && !gt->cz && deg[v] == gt->off[v + 1] - gt->off[v];             \
-				dw[v] = deg[v] ? d / deg[v] : 0;                                           \
+				const double w = deg[v] ? d / deg[v] : 0;                                  \
+				if (!sym)                                                                  \
+					dw[v] = w;                                                             \
 				x[v] = x0;                                                                 \
-				atomic_store_explicit(&share[v], (SHARE)(x0 * dw[v]), memory_order_relaxed);\
+				atomic_store_explicit(&share[v], (SHARE)(x0 * w), memory_order_relaxed);   \
 			}                                                                              \
 			while (!done) {                                                                \
 				_Pragma("omp for schedule(dynamic, 4096) reduction(+ : step)")             \
@@ -180,9 +181,12 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 	const int T = topo->nthreads;
 	/* float shares: half the bytes of the array every sweep reads at random */
 	const bool narrow = ordo_pagerank_float_shares(d, tol);
-	double *x = malloc((n ? n : 1) * sizeof *x), *dw = malloc((n ? n : 1) * sizeof *dw);
+	bool sym = !gt->cz; /* every in-degree the out-degree: no array of d / deg(v) */
+	for (uint32_t v = 0; sym && v < n; v++)
+		sym = deg[v] == gt->off[v + 1] - gt->off[v];
+	double *x = malloc((n ? n : 1) * sizeof *x), *dw = sym ? NULL : malloc(n * sizeof *dw);
 	void *share = malloc((n ? n : 1) * (narrow ? sizeof(float) : sizeof(double)));
-	if (!x || !dw || !share) {
+	if (!x || (!sym && n && !dw) || !share) {
 		free(x), free(dw), free(share);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for PageRank sweeps");
 	}
@@ -194,9 +198,10 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 	got = omp_get_num_threads();
 	uint64_t sweeps = 0;
 	if (got == T)
-		sweeps =
-		    narrow ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-51, x, dw, share)
-		           : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-51, x, dw, share);
+		sweeps = narrow
+		             ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-51, sym, x, dw,
+		                                 share)
+		             : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-51, sym, x, dw, share);
 	free(share), free(dw);
 	if (got != T) {
 		free(x);
