@@ -208,9 +208,14 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 		return ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
 		                    got);
 	}
-	normalise(x, n);
+	/* normalised into rank on the same threads */
+	double sum = 0;
+#pragma omp parallel for num_threads(T) schedule(static) reduction(+ : sum)
 	for (uint32_t v = 0; v < n; v++)
-		atomic_store_explicit(&rank[v], x[v], memory_order_relaxed);
+		sum += x[v];
+#pragma omp parallel for num_threads(T) schedule(static)
+	for (uint32_t v = 0; v < n; v++)
+		atomic_store_explicit(&rank[v], sum > 0 ? x[v] / sum : x[v], memory_order_relaxed);
 	free(x);
 	if (st)
 		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T, narrow};
