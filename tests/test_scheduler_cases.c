@@ -460,6 +460,39 @@ Test(reld, only_the_owner_dequeues)
 	rig_free(&r);
 }
 
+/* OBIM with a rescan period, 2 threads (thread 0 the leader): thread 1's scan finds
+ * nothing, so its scan start is raised past every bucket; a chunk thread 0 then files in
+ * the bucket thread 1 last worked must not become thread 1's through its fast path, out
+ * of every scan start's reach: a rescan that jumps past it would leave its tasks to
+ * nobody (the lost-task stall of pmod:period=3 under ThreadSanitizer). */
+Test(obim, a_chunk_filed_after_a_failed_scan_stays_in_reach)
+{
+	struct rig r;
+	rig_init(&r, "obim:delta=0,chunk=2,period=1", 2, 0);
+	struct ordo_task x;
+	push1(&r, 1, 10);
+	cr_assert_eq(pop1(&r, 1), 10, "pop 0 of thread 1 (a rescan) finds its own task");
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[1], &x), "nothing anywhere");
+	cr_assert(!r.wl.ops->pop(r.wl.wl, r.ctx[1], &x), "still nothing");
+	/* bucket 10: a shared chunk of two and a private one; 30 the same; 20 private */
+	const uint64_t p0[] = {10, 10, 10, 30, 30, 30, 20};
+	for (int i = 0; i < 7; i++)
+		push1(&r, 0, p0[i]);
+	cr_assert_eq(pop1(&r, 1), 10, "thread 1 takes the shared chunk of bucket 10");
+	cr_assert_eq(pop1(&r, 0), 10, "thread 0 its private chunk of bucket 10");
+	cr_assert_eq(pop1(&r, 0), 20, "then bucket 20: its scan start is 20 now");
+	/* thread 1's pop 4 rescans: from its scan start (10 if it took the chunk by a
+	 * scan), else from the leader's, 20: past the task it holds in bucket 10 */
+	int popped = 4, idle = 0;
+	for (int k = 0; idle < 8 && k < 200; k++) {
+		const bool got = r.wl.ops->pop(r.wl.wl, r.ctx[(k + 1) & 1], &x); /* 1 first */
+		popped += got;
+		idle = got ? 0 : idle + 1;
+	}
+	cr_assert_eq(popped, 8, "%d of 8 tasks popped before both threads ran dry", popped);
+	rig_free(&r);
+}
+
 /* ---- PMOD: its adaptation decisions on scripted sequences (mostly one thread, which
  * makes them on its own slow pops), and the order across a change ---- */
 

@@ -546,9 +546,16 @@ static bool slow_pop(struct ordo_sched_state *w, struct ordo_tctx *ctx, struct t
 		return true;
 	/* Nothing at or above ss: a thread other than the leader starts its next scan at
 	 * the leader's (or at its own next push). What it passed over that another thread
-	 * pushed meanwhile stays within that pusher's scan start. */
-	if ((int)ctx->tid != leader)
+	 * pushed meanwhile stays within that pusher's scan start. It also lets go of its
+	 * current bucket: its fast path (core_pop) would otherwise take a chunk that
+	 * another thread files there into its own pop chunk, which no scan start then
+	 * covers; a rescan (period) that jumped past that bucket left the chunk's tasks
+	 * to nobody (a lost-task stall of PMOD with period=3 under ThreadSanitizer). */
+	if ((int)ctx->tid != leader) {
 		atomic_store_explicit(&l->scan_start, UINT64_MAX, memory_order_relaxed);
+		l->current = NULL;
+		l->cur_index = UINT64_MAX;
+	}
 	return false;
 }
 
