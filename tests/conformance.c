@@ -472,7 +472,7 @@ enum shape { SHAPE_TREE, SHAPE_CHAIN, SHAPE_CATERPILLAR };
 
 /* The flaky wrapper over n tasks of one shape. */
 static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, enum seating how,
-                     char *msg, size_t cap)
+                     const struct ordo_sim *sim, char *msg, size_t cap)
 {
 	const bool chain = shape != SHAPE_TREE; /* one or two tasks pending at a time */
 	struct ordo_topology topo;
@@ -486,6 +486,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 	                             : "");
 	if (seats)
 		snprintf(what + strlen(what), sizeof what - strlen(what), " with %d seats", seats);
+	if (sim)
+		snprintf(what + strlen(what), sizeof what - strlen(what), ", simulated");
 	struct ordo_scheduler wl;
 	if (conf_open(spec, T, 0, 5, what, &topo, &wl, msg, cap))
 		return -1;
@@ -521,7 +523,8 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 	struct ordo_exec_opts o = {.topo = &topo,
 	                           .seed = 3,
 	                           .seats = how == SEAT_ALL ? 0 : seats,
-	                           .seat_shuffle = how == SEAT_SHUFFLE ? 32 : 0};
+	                           .seat_shuffle = how == SEAT_SHUFFLE ? 32 : 0,
+	                           .sim = sim};
 	int rc = run_counted(&o, &f.ops, (struct ordo_sched_state *)&f, init, ninit, &s, &st, what,
 	                     msg, cap);
 	if (!rc && st.failed_pops == 0) {
@@ -557,22 +560,59 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 
 int conf_spurious(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, false, 0, SEAT_ALL, msg, cap);
+	return flaky_run(spec, T, n, false, 0, SEAT_ALL, NULL, msg, cap);
 }
 
 int conf_chain(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, true, 0, SEAT_ALL, msg, cap);
+	return flaky_run(spec, T, n, true, 0, SEAT_ALL, NULL, msg, cap);
 }
 
 int conf_caterpillar(const char *spec, int T, uint64_t n, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, SHAPE_CATERPILLAR, 0, SEAT_ALL, msg, cap);
+	return flaky_run(spec, T, n, SHAPE_CATERPILLAR, 0, SEAT_ALL, NULL, msg, cap);
 }
 
 int conf_parking(const char *spec, int T, uint64_t n, int seats, bool chain, char *msg, size_t cap)
 {
-	return flaky_run(spec, T, n, chain, seats, SEAT_SHUFFLE, msg, cap);
+	return flaky_run(spec, T, n, chain, seats, SEAT_SHUFFLE, NULL, msg, cap);
+}
+
+int conf_simulated(const char *spec, int P, uint64_t n, const struct ordo_sim *sim, char *msg,
+                   size_t cap)
+{
+	char desc[96], what[192];
+	ordo_sim_describe(sim, P, desc, sizeof desc);
+	snprintf(what, sizeof what, "%s, --sim %s, tree of %llu tasks", spec, desc,
+	         (unsigned long long)n);
+	struct ordo_topology topo;
+	struct ordo_scheduler wl;
+	if (conf_open(spec, P, 0, 7, what, &topo, &wl, msg, cap))
+		return -1;
+	struct ordo_task root = {0, 0};
+	struct seen_ctx s = {.count = calloc(n, sizeof *s.count), .n = n, .fanout_limit = n};
+	struct ordo_run_stats st;
+	struct ordo_exec_opts o = {
+	    .topo = &topo, .seed = 11, .lookahead = ORDO_LOOKAHEAD_OFF, .sim = sim};
+	int rc = run_counted(&o, wl.ops, wl.wl, &root, 1, &s, &st, what, msg, cap);
+	if (!rc && (st.sim.workers != P || st.sim.pops != st.tasks ||
+	            (st.sim.ranked && st.sim.unmatched))) {
+		snprintf(msg, cap,
+		         "%s: %d workers reported, %llu pops of %llu tasks, %llu unmatched", what,
+		         st.sim.workers, (unsigned long long)st.sim.pops,
+		         (unsigned long long)st.tasks, (unsigned long long)st.sim.unmatched);
+		rc = -1;
+	}
+	free(s.count);
+	ordo_scheduler_destroy(&wl);
+	ordo_topology_free(&topo);
+	if (rc)
+		return -1;
+	/* the flaky wrapper: spurious failures and privately held batches, a tree, a chain */
+	if (flaky_run(spec, P, n, SHAPE_TREE, 0, SEAT_ALL, sim, msg, cap) ||
+	    flaky_run(spec, P, n / 20 + 2, SHAPE_CHAIN, 0, SEAT_ALL, sim, msg, cap))
+		return -1;
+	return 0;
 }
 
 int conf_sssp(const char *spec, int T, char *msg, size_t cap)
@@ -642,9 +682,9 @@ int conf_edges(const struct ordo_scheduler_ops *ops, int T, int seats, uint64_t 
 			else
 				snprintf(spec, sizeof spec, "%s:%s=%lld", ops->name, p->name,
 				         (long long)ends[e]);
-			if (flaky_run(spec, T, n, false, seats, SEAT_FIXED, msg, cap) ||
-			    flaky_run(spec, T, n, false, seats, SEAT_SHUFFLE, msg, cap) ||
-			    flaky_run(spec, T, n / 10, true, 1, SEAT_SHUFFLE, msg, cap))
+			if (flaky_run(spec, T, n, false, seats, SEAT_FIXED, NULL, msg, cap) ||
+			    flaky_run(spec, T, n, false, seats, SEAT_SHUFFLE, NULL, msg, cap) ||
+			    flaky_run(spec, T, n / 10, true, 1, SEAT_SHUFFLE, NULL, msg, cap))
 				return -1;
 		}
 	}

@@ -49,6 +49,12 @@ int conf_edges(const struct ordo_scheduler_ops *ops, int T, int seats, uint64_t 
  * executor's status (ORDO_ESCHEDULER expected, in about a second: the watchdog) with
  * its message in msg. */
 int conf_lost(const char *spec, int T, int seats, char *msg, size_t cap);
+/* Under the linearized executor (ordo_exec_opts.sim) with P virtual workers drawn by
+ * `sim`: a tree of n tasks once each, and the flaky wrapper's tree and chain; the
+ * simulator's lost-task check (pops failing in a row while tasks are pending) turns a
+ * scheduler that strands a task into an error instead of a hang. Deterministic. */
+int conf_simulated(const char *spec, int P, uint64_t n, const struct ordo_sim *sim, char *msg,
+                   size_t cap);
 /* SSSP on a generated road graph and an R-MAT graph, verified against Dijkstra. */
 int conf_sssp(const char *spec, int T, char *msg, size_t cap);
 
