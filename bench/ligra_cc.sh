@@ -30,8 +30,9 @@ add() { # name, input file
 		echo "ligra_cc.sh: skipping $1: $2 is missing" >&2
 		return
 	fi
-	"$bin/ordo-convert" "$2" --symmetrize --dedup -o "$tmp/$1.ordo" 2>/dev/null
-	"$bin/ordo-convert" "$tmp/$1.ordo" -o "$tmp/$1.w.adj" 2>/dev/null
+	"$bin/ordo-convert" "$2" --symmetrize --dedup -o "$tmp/$1.ordo" 2>"$tmp/log" &&
+		"$bin/ordo-convert" "$tmp/$1.ordo" -o "$tmp/$1.w.adj" 2>"$tmp/log" ||
+		{ cat "$tmp/log" >&2; echo "ligra_cc.sh: converting $2 failed" >&2; exit 1; }
 	n=$(sed -n 2p "$tmp/$1.w.adj")
 	m=$(sed -n 3p "$tmp/$1.w.adj")
 	{ echo AdjacencyGraph; sed -n "2,$((3 + n + m))p" "$tmp/$1.w.adj"; } >"$tmp/$1.adj"
@@ -54,6 +55,14 @@ for r in 1 2 3; do
 	done
 done >"$tmp/times"
 ! grep -q FAIL "$tmp/times" || { echo "ligra_cc.sh: an ordo run did not verify" >&2; exit 1; }
+for g in $graphs; do # 15 times per side and cell, or a run failed (Ligra checks nothing)
+	for t in 1 2; do
+		for side in ligra ordo; do
+			k=$(awk -v s="$side" -v g="$g" -v t="$t" '$1 == s && $2 == g && $3 == t' "$tmp/times" | wc -l)
+			[ "$k" -eq 15 ] || { echo "ligra_cc.sh: $side on $g at $t threads gave $k of 15 times" >&2; exit 1; }
+		done
+	done
+done
 med() { # side, graph, threads
 	awk -v s="$1" -v g="$2" -v t="$3" '$1 == s && $2 == g && $3 == t {print $4}' "$tmp/times" |
 		sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'

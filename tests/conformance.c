@@ -486,8 +486,11 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 	                             : "");
 	if (seats)
 		snprintf(what + strlen(what), sizeof what - strlen(what), " with %d seats", seats);
-	if (sim)
-		snprintf(what + strlen(what), sizeof what - strlen(what), ", simulated");
+	if (sim) {
+		char desc[96];
+		ordo_sim_describe(sim, T, desc, sizeof desc);
+		snprintf(what + strlen(what), sizeof what - strlen(what), ", --sim %s", desc);
+	}
 	struct ordo_scheduler wl;
 	if (conf_open(spec, T, 0, 5, what, &topo, &wl, msg, cap))
 		return -1;
@@ -595,12 +598,15 @@ int conf_simulated(const char *spec, int P, uint64_t n, const struct ordo_sim *s
 	struct ordo_exec_opts o = {
 	    .topo = &topo, .seed = 11, .lookahead = ORDO_LOOKAHEAD_OFF, .sim = sim};
 	int rc = run_counted(&o, wl.ops, wl.wl, &root, 1, &s, &st, what, msg, cap);
-	if (!rc && (st.sim.workers != P || st.sim.pops != st.tasks ||
-	            (st.sim.ranked && st.sim.unmatched))) {
+	/* 20-bit priorities: every pop is ranked and matched to its push (delayed) */
+	if (!rc && (st.sim.workers != P || st.sim.pops != st.tasks || !st.sim.delayed ||
+	            st.sim.unmatched)) {
 		snprintf(msg, cap,
-		         "%s: %d workers reported, %llu pops of %llu tasks, %llu unmatched", what,
-		         st.sim.workers, (unsigned long long)st.sim.pops,
-		         (unsigned long long)st.tasks, (unsigned long long)st.sim.unmatched);
+		         "%s: %d workers reported, %llu pops of %llu tasks, pops %s matched to "
+		         "pushes, %llu unmatched",
+		         what, st.sim.workers, (unsigned long long)st.sim.pops,
+		         (unsigned long long)st.tasks, st.sim.delayed ? "were" : "were not",
+		         (unsigned long long)st.sim.unmatched);
 		rc = -1;
 	}
 	free(s.count);

@@ -67,8 +67,9 @@ ParameterizedTest(int *i, conformance, simulated, .timeout = 900)
 {
 	char msg[1024];
 	const struct ordo_sim dists[] = {{0}, {.slow = 1, .f = 0.01}, {.cores = 4, .slice = 50}};
-	/* fewer tasks for more workers: an idle worker's step is a failed pop, and OBIM's
-	 * scans every bucket above its start (about 1000 here), so its cost grows with P */
+	/* fewer tasks for more workers: an idle worker's step is a failed pop, and an idle
+	 * OBIM worker scans every bucket above its start (about 1000 here), so a run's
+	 * cost grows with P */
 	const struct {
 		int P;
 		uint64_t n;
