@@ -4,7 +4,8 @@ this tree and found through an environment variable; interleaved rounds on the
 yardsticks, every side verified, kernel medians, ordo's time over the fastest peer's.
 
   bench/sssp_peers.py [--graphs road2k,rmat20] [--threads 1,2] [--rounds 3] [--trials 5]
-                      [--ordo SPEC ...] [--bin build/algorithms] [--raw FILE]
+                      [--ordo SPEC ...] [--ordo-reorder GRAPH=ORDER,...]
+                      [--bin build/algorithms] [--raw FILE]
 
 Peers (a missing one is named and skipped; none found is an error):
   ORDO_GAPBS  GAPBS's folder (sbeamer/gapbs; `make`): its sssp and converter. Its
@@ -13,10 +14,25 @@ Peers (a missing one is named and skipped; none found is an error):
   ORDO_WASP   Wasp's sssp binary (DIPSA-QUB/wasp; `cmake` + `make sssp` in build/: the
               binary is build/src/sssp-int32), -d 2048 (road2k) / 1 (rmat20), as the
               issue measured; it reads GAPBS's .wsg (so ORDO_GAPBS is needed too).
-  ORDO_RHO, ORDO_GBBS, ORDO_MBQ  not driven yet: named as missing with what to build.
+  ORDO_RHO    a Parallel-SSSP folder (ucrparlay/Parallel-SSSP, with cmuparlay/parlaylib
+              checked out in its parlaylib/; 9e60787 works). Its own main times ten hashed
+              sources, so this script compiles bench/peer_drivers/rho_sssp.cc around its
+              unmodified solver header into ORDO_RHO/ordo-rho-sssp (once, or when the
+              driver is newer) and runs rho-stepping from node 0 at its default rho (2^20),
+              on GAPBS's .wsg (so ORDO_GAPBS is needed too), pulling on the symmetric graphs.
+  ORDO_GBBS   a GBBS folder whose libraries are built: the copy vendored in
+              ucrparlay/Parallel-KCore (baselines/gbbs; `make ROOTDIR=../../../` in
+              benchmarks/PositiveWeightSSSP/DeltaStepping). GBBS's main prints no answer,
+              so bench/peer_drivers/gbbs_sssp.cc, compiled into ORDO_GBBS/ordo-gbbs-sssp,
+              runs its DeltaStepping unmodified and checks it; -delta 2048 (road2k) / 8
+              (rmat20), the best of a one-thread sweep (RESULTS), on WeightedAdjacencyGraph
+              files that ordo-convert writes once into ORDO_GBBS/ordo-yardsticks/.
+  ORDO_MBQ    not driven yet: named as missing with what to build.
 
 ordo runs its default (no --wl: the scheduler and delta its graph choose) and each
---ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11). Each trial is verified; a peer's
+--ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11); --ordo-reorder road2k=hilbert,
+rmat20=rcm adds its default on copies renumbered in those orders (made once with
+ordo-convert --reorder; still from the input's node 0), the issue's 0.85x target. Each trial is verified; a peer's
 run counts only if it printed its own verification PASS. The ratio column is ordo's
 median over the fastest peer's median in the same run. --raw FILE appends every
 measurement as a JSON line when it is made (a run cut short keeps what it measured).
@@ -35,12 +51,85 @@ import peers  # noqa: E402  (bench/peers.py: the yardsticks, GAPBS's graphs, ord
 
 GAPBS_D = {"road2k": 4096, "rmat20": 2}
 WASP_D = {"road2k": 2048, "rmat20": 1}
+GBBS_D = {"road2k": 2048, "rmat20": 8}
 NOT_DRIVEN = {
-    "ORDO_RHO": "rho-stepping (ucrparlay/Parallel-SSSP with ParlayLib; a node-0 driver "
-                "around its solver header)",
-    "ORDO_GBBS": "GBBS delta-stepping (the copy vendored in ucrparlay/Parallel-KCore)",
     "ORDO_MBQ": "MBQ (mcj-group/mbq: LLVM 14, fmt and Boost)",
 }
+DRIVERS = os.path.join(HERE, "peer_drivers")
+
+
+def built_driver(name, out, cmd):
+    """Compile bench/peer_drivers/NAME.cc into OUT with CMD (a list), unless OUT is newer
+    than the source; a failed build is an error that shows the compiler's last words."""
+    src = os.path.join(DRIVERS, name + ".cc")
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+        return out
+    print("sssp_peers.py: compiling %s into %s" % (src, out), file=sys.stderr)
+    p = subprocess.run(cmd + [src, "-o", out + ".part"], capture_output=True, text=True)
+    if p.returncode:
+        peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
+    os.replace(out + ".part", out)
+    return out
+
+
+def rho_driver(folder):
+    return built_driver("rho_sssp", os.path.join(folder, "ordo-rho-sssp"), [
+        "g++", "-std=c++17", "-O3", "-mcx16", "-march=native", "-pthread", "-I" + folder,
+        "-I" + os.path.join(folder, "parlaylib", "include")])
+
+
+def gbbs_driver(folder):
+    libs = [os.path.join(folder, "bin", "gbbs", x) for x in
+            ("graph_io.a", "io.a", "encodings/byte.a", "encodings/byte_pd.a",
+             "encodings/byte_pd_amortized.a")]
+    missing = [x for x in libs if not os.path.exists(x)]
+    if missing:
+        peers.die("ORDO_GBBS: %s is not built (run `make ROOTDIR=../../../` in "
+                  "benchmarks/PositiveWeightSSSP/DeltaStepping)" % missing[0])
+    out = os.path.join(folder, "ordo-gbbs-sssp")
+    src = os.path.join(DRIVERS, "gbbs_sssp.cc")
+    fresh = os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)
+    if not fresh:
+        print("sssp_peers.py: compiling %s into %s" % (src, out), file=sys.stderr)
+        p = subprocess.run([
+            "g++", "-std=c++17", "-O3", "-DNDEBUG", "-DGBBSLONG", "-DAMORTIZEDPD",
+            "-DUSEMALLOC", "-mcx16", "-march=native", "-pthread", "-I" + folder,
+            "-I" + os.path.join(folder, "external", "parlaylib", "include"),
+            "-I" + os.path.join(folder, "benchmarks", "PositiveWeightSSSP", "DeltaStepping"),
+            src, "-o", out + ".part", "-Wl,--start-group"] + libs + ["-Wl,--end-group"],
+            capture_output=True, text=True)
+        if p.returncode:
+            peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
+        os.replace(out + ".part", out)
+    return out
+
+
+def gbbs_graph(bin_dir, folder, data, graph):
+    """FOLDER/ordo-yardsticks/GRAPH.adj, the yardstick as a WeightedAdjacencyGraph, made
+    once by ordo-convert."""
+    d = os.path.join(folder, "ordo-yardsticks")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, graph + ".adj")
+    if not os.path.exists(path):
+        cmd = [os.path.join(bin_dir, "ordo-convert"), os.path.join(data, graph + ".ordo"),
+               "-o", path + ".part", "--to", "ligra"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            peers.die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
+        os.replace(path + ".part", path)
+    return path
+
+
+def run_driver(cmd, threads):
+    """A peer driver's per-trial ms; every trial must print Verification: PASS."""
+    env = dict(os.environ, PARLAY_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)", p.stdout, re.M)]
+    ok = len(re.findall(r"^Verification:\s+PASS", p.stdout, re.M))
+    if p.returncode or not times or ok != len(times):
+        peers.die("%s failed or did not verify:\n%s" % (" ".join(cmd),
+                                                         (p.stdout + p.stderr)[-500:]))
+    return times
 
 
 def run_wasp(binary, path, threads, trials, delta):
@@ -70,6 +159,22 @@ def find_peers():
     else:
         missing.append("Wasp (ORDO_WASP: the sssp-int32 binary of a DIPSA-QUB/wasp build, "
                        "with ORDO_GAPBS for its input files%s)" % (", got %s" % w if w else ""))
+    r = os.environ.get("ORDO_RHO")
+    if r and os.path.exists(os.path.join(r, "sssp.h")) and os.path.isdir(
+            os.path.join(r, "parlaylib", "include")) and "GAPBS" in found:
+        found["rho-stepping"] = rho_driver(r)
+    else:
+        missing.append("rho-stepping (ORDO_RHO: a ucrparlay/Parallel-SSSP folder with "
+                       "parlaylib/ checked out, and ORDO_GAPBS for its input files%s)" %
+                       (", got %s" % r if r else ""))
+    b = os.environ.get("ORDO_GBBS")
+    if b and os.path.exists(os.path.join(b, "benchmarks", "PositiveWeightSSSP",
+                                         "DeltaStepping", "DeltaStepping.h")):
+        found["GBBS"] = gbbs_driver(b)
+    else:
+        missing.append("GBBS delta-stepping (ORDO_GBBS: the gbbs folder vendored in "
+                       "ucrparlay/Parallel-KCore, its libraries built%s)" %
+                       (", got %s" % b if b else ""))
     for var, what in NOT_DRIVEN.items():
         missing.append("%s (%s: not driven by this script yet)" % (what, var))
     return found, missing
@@ -84,6 +189,8 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--ordo", action="append", default=[], metavar="SPEC",
                     help="a --wl spec to run beside ordo's default")
+    ap.add_argument("--ordo-reorder", metavar="GRAPH=ORDER,...",
+                    help="also ordo's default on copies renumbered in ORDER")
     ap.add_argument("--raw", help="append each measurement to this file (JSON lines)")
     ap.add_argument("--bin", default=os.environ.get(
         "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
@@ -99,7 +206,15 @@ def main():
         peers.die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
     data = y.stdout.strip()
     graphs, threads = a.graphs.split(","), [int(t) for t in a.threads.split(",")]
-    sides = list(found) + ["ordo"] + ["ordo " + s for s in a.ordo]
+    reorder = {}
+    for item in filter(None, (a.ordo_reorder or "").split(",")):
+        g, _, o = item.partition("=")
+        if g not in graphs or o not in ("rcm", "bfs", "degree", "hilbert"):
+            peers.die("--ordo-reorder: GRAPH=ORDER with a graph of --graphs and an order "
+                      "of rcm, bfs, degree or hilbert, got %s" % item)
+        reorder[g] = o
+    sides = list(found) + ["ordo"] + (["ordo renumbered"] if reorder else []) + \
+        ["ordo " + s for s in a.ordo]
     times, used = {}, {}
     for rnd in range(a.rounds):
         for g in graphs:
@@ -114,6 +229,19 @@ def main():
                                             GAPBS_D.get(g, 1))
                     elif side == "Wasp":
                         v = run_wasp(found["Wasp"], wsg, t, a.trials, WASP_D.get(g, 1))
+                    elif side == "rho-stepping":
+                        v = run_driver([found[side], wsg, "-r", "0", "-n", str(a.trials),
+                                        "-s"], t)
+                    elif side == "GBBS":
+                        adj = gbbs_graph(a.bin, os.environ["ORDO_GBBS"], data, g)
+                        v = run_driver([found[side], adj, "-r", "0", "-n", str(a.trials),
+                                        "-d", str(GBBS_D.get(g, 1))], t)
+                    elif side == "ordo renumbered":
+                        if g not in reorder:
+                            continue
+                        v, used[(side, g)] = peers.run_ordo(
+                            a.bin, "sssp", peers.reordered(a.bin, data, g, reorder[g],
+                                                           "ordo"), t, a.trials, "default")
                     else:
                         spec = side[5:] or "default"
                         v, used[(side, g)] = peers.run_ordo(a.bin, "sssp", opath, t,
@@ -126,27 +254,32 @@ def main():
         print("sssp_peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
     med = statistics.median
     peer_names = list(found)
-    cols = ["%s t%d" % (g, t) for g in graphs for t in threads]
-    print("| SSSP, ms (median) | " + " | ".join(cols) + " |")
+    cols = [(g, t) for g in graphs for t in threads]
+
+    def cell(side, g, t, fmt, scale=1.0):
+        v = times.get((side, g, t))
+        return fmt % (med(v) / scale) if v else "-"
+
+    print("| SSSP, ms (median) | " + " | ".join("%s t%d" % c for c in cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
     for side in sides:
-        label = side if side in found else "ordo `%s`" % (
-            used[(side, graphs[0])] if side == "ordo" else side[5:])
-        if side == "ordo":
-            label = "ordo default (" + ", ".join(
-                "%s `%s`" % (g, used[(side, g)]) for g in graphs) + ")"
-        print("| %s | " % label + " | ".join(
-            "%.0f" % med(times[(side, g, t)]) for g in graphs for t in threads) + " |")
+        label = side if side in found else "ordo `%s`" % side[5:]
+        if side in ("ordo", "ordo renumbered"):
+            label = "ordo default%s (" % (" renumbered" if side != "ordo" else "") + \
+                ", ".join("%s `%s`%s" % (g, used[(side, g)], ", " + reorder[g]
+                                         if side != "ordo" else "")
+                          for g in graphs if (side, g) in used) + ")"
+        print("| %s | " % label + " | ".join(cell(side, g, t, "%.0f") for g, t in cols) +
+              " |")
     for side in [s for s in sides if s not in found]:
-        print("| %s / fastest peer | " % ("default" if side == "ordo" else side[5:]) +
-              " | ".join("%.2f" % (med(times[(side, g, t)]) / min(
-                  med(times[(p, g, t)]) for p in peer_names)) for g in graphs
-                  for t in threads) + " |")
+        name = {"ordo": "default", "ordo renumbered": "renumbered"}.get(side, side[5:])
+        print("| %s / fastest peer | " % name + " | ".join(
+            cell(side, g, t, "%.2f", min(med(times[(p, g, t)]) for p in peer_names))
+            for g, t in cols) + " |")
     print("(medians of %d trials per side: %d interleaved rounds x %d, the order of the "
-          "sides reversed every other round; peers: %s; deltas GAPBS %s, Wasp %s)" % (
-              a.rounds * a.trials, a.rounds, a.trials, ", ".join(peer_names),
-              GAPBS_D, WASP_D))
-
+          "sides reversed every other round; peers: %s; deltas GAPBS %s, Wasp %s, GBBS %s; "
+          "rho-stepping's rho 2^20)" % (a.rounds * a.trials, a.rounds, a.trials,
+                                        ", ".join(peer_names), GAPBS_D, WASP_D, GBBS_D))
 
 if __name__ == "__main__":
     main()
