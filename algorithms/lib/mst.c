@@ -321,11 +321,17 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
 	}
 	m->sweep = ordo_mst_sweep_nodes(n);
+	m->heap_at = ORDO_MST_HEAP_AT;
 	m->aoff[0] = 0;
 	for (size_t u = 0; u < n; u++)
 		m->aoff[u + 1] = m->aoff[u] + ordo_graph_degree(g, (uint32_t)u);
 	*out = m;
 	return 0;
+}
+
+void ordo_mst_set_heap_at(struct ordo_mst *m, uint32_t nodes)
+{
+	m->heap_at = nodes;
 }
 
 /* The arrays of the last run's components. */
@@ -349,6 +355,9 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->pick);
 	free(m->init);
 	free(m->cslot);
+	for (uint32_t i = 0; m->cand && i < m->capcand; i++)
+		if (m->cand[i].seg != m->cand[i].own)
+			free(m->cand[i].seg); /* a heap (NULL when never used) */
 	free(m->cand);
 	if (m->segs)
 		segs_free_all(m);

@@ -14,6 +14,62 @@ static inline struct mst_edge front(const struct mst_node *nd, uint32_t x)
 	return (struct mst_edge){nd[x].fw, x, nd[x].fo};
 }
 
+/* ---- a giant's candidates: a binary min-heap by front (seg[0] the lightest) ---- */
+
+static void heap_up(const struct mst_node *nd, uint32_t *h, uint32_t i)
+{
+	const uint32_t x = h[i];
+	const struct mst_edge k = front(nd, x);
+	while (i) {
+		const uint32_t p = (i - 1) / 2;
+		const struct mst_edge kp = front(nd, h[p]);
+		if (!edge_less(&k, &kp))
+			break;
+		h[i] = h[p], i = p;
+	}
+	h[i] = x;
+}
+
+static void heap_down(const struct mst_node *nd, uint32_t *h, uint32_t n, uint32_t i)
+{
+	const uint32_t x = h[i];
+	const struct mst_edge k = front(nd, x);
+	for (uint32_t l; (l = 2 * i + 1) < n;) {
+		struct mst_edge kl = front(nd, h[l]);
+		if (l + 1 < n) {
+			const struct mst_edge kr = front(nd, h[l + 1]);
+			if (edge_less(&kr, &kl))
+				l++, kl = kr;
+		}
+		if (!edge_less(&kl, &k))
+			break;
+		h[i] = h[l], i = l;
+	}
+	h[i] = x;
+}
+
+/* Room for need candidates in a heap (whose seg is its own allocation); false when out
+ * of memory. */
+static bool heap_room(struct mst_cand *c, uint32_t need)
+{
+	if (c->cap >= need)
+		return true;
+	uint64_t cap = (uint64_t)c->cap * 2;
+	cap = cap < need ? need : cap;
+	cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+	uint32_t *seg = realloc(c->seg, cap * sizeof *seg);
+	if (!seg)
+		return false;
+	c->seg = seg, c->cap = (uint32_t)cap;
+	return true;
+}
+
+/* Empties c for a full scan to rebuild (its room stays). */
+static inline void cand_clear(struct mst_cand *c)
+{
+	c->n = 0, c->valid = true, c->floored = false;
+}
+
 static inline void lower_floor(struct mst_cand *c, const struct mst_edge *k)
 {
 	if (!c->floored || edge_less(k, &c->floor))
@@ -25,8 +81,17 @@ static inline void lower_floor(struct mst_cand *c, const struct mst_edge *k)
 void mst_cand_add(struct mst_cand *c, const struct mst_node *nd, uint32_t x)
 {
 	const struct mst_edge k = front(nd, x);
-	if (c->n == MST_CAND) {
-		const struct mst_edge last = front(nd, c->seg[MST_CAND - 1]);
+	if (c->heap) { /* out of memory, x is left out: below the floor */
+		if (!heap_room(c, c->n + 1)) {
+			lower_floor(c, &k);
+			return;
+		}
+		c->seg[c->n] = x;
+		heap_up(nd, c->seg, c->n++);
+		return;
+	}
+	if (c->n == c->cap) {
+		const struct mst_edge last = front(nd, c->seg[c->cap - 1]);
 		if (!edge_less(&k, &last)) {
 			lower_floor(c, &k);
 			return;
@@ -87,6 +152,13 @@ static uint32_t cand_lightest(struct ordo_mst *m, uint32_t r, struct mst_cand *c
 			return ro;
 		}
 		/* x's front moved on (or x is empty): re-sort it */
+		if (c->heap) {
+			if (!left)
+				c->seg[0] = c->seg[--c->n];
+			if (c->n)
+				heap_down(nd, c->seg, c->n, 0);
+			continue;
+		}
 		memmove(c->seg, c->seg + 1, --c->n * sizeof *c->seg);
 		if (left)
 			mst_cand_add(c, nd, x);
@@ -103,7 +175,7 @@ static uint32_t ring_scan(struct ordo_mst *m, uint32_t r, struct mst_cand *c, st
 	struct mst_node *nd = m->node;
 	uint32_t s = NIL, h = nd[r].head;
 	if (c)
-		*c = (struct mst_cand){.valid = true};
+		cand_clear(c);
 	if (h == NIL)
 		return NIL;
 	for (uint32_t p = h, x = nd[h].next;;) {
@@ -149,7 +221,7 @@ static uint32_t scan_range(struct ordo_mst *m, uint32_t r, uint32_t *id, uint32_
 	struct mst_node *nd = m->node;
 	uint32_t s = NIL, k = lo;
 	if (c)
-		*c = (struct mst_cand){.valid = true};
+		cand_clear(c);
 	for (uint32_t i = lo; i < hi; i++) {
 		if (i + 2 * MST_SEGS_AHEAD < hi)
 			ordo_prefetch(&nd[id[i + 2 * MST_SEGS_AHEAD]]);
@@ -218,10 +290,18 @@ static int cmp_u32(const void *a, const void *b)
 
 /* The invariant of a list that a full scan made (checked builds): every non-empty
  * segment of the array that the list leaves out has a front no lighter than the floor,
- * and a list without a floor leaves none out. */
+ * and a list without a floor leaves none out; a heap is in heap order. */
 static bool cand_holds(const struct ordo_mst *m, const struct mst_segs *L, const struct mst_cand *c)
 {
-	uint32_t listed[MST_CAND];
+	for (uint32_t i = 1; c->heap && i < c->n; i++) { /* a heap: no front above its parent's */
+		const struct mst_edge k = front(m->node, c->seg[i]);
+		const struct mst_edge kp = front(m->node, c->seg[(i - 1) / 2]);
+		if (edge_less(&k, &kp))
+			return false;
+	}
+	uint32_t *listed = malloc((c->n ? c->n : 1) * sizeof *listed);
+	if (!listed) /* out of memory: unchecked */
+		return true;
 	memcpy(listed, c->seg, c->n * sizeof *listed);
 	qsort(listed, c->n, sizeof *listed, cmp_u32);
 	for (uint32_t i = 0; i < L->n; i++) {
@@ -229,10 +309,92 @@ static bool cand_holds(const struct ordo_mst *m, const struct mst_segs *L, const
 		if (!m->node[x].n || bsearch(&x, listed, c->n, sizeof *listed, cmp_u32))
 			continue;
 		const struct mst_edge k = front(m->node, x);
-		if (!c->floored || edge_less(&k, &c->floor))
+		if (!c->floored || edge_less(&k, &c->floor)) {
+			free(listed);
 			return false;
+		}
 	}
+	free(listed);
 	return true;
+}
+
+/* Is part a's next front (at pos[a]) lighter than part b's? */
+static inline bool part_less(const struct mst_node *nd, const struct scan_part *part,
+                             const uint32_t *pos, uint32_t a, uint32_t b)
+{
+	const struct mst_edge ka = front(nd, part[a].c.seg[pos[a]]);
+	const struct mst_edge kb = front(nd, part[b].c.seg[pos[b]]);
+	return edge_less(&ka, &kb);
+}
+
+static void part_sift(const struct mst_node *nd, const struct scan_part *part, const uint32_t *pos,
+                      uint32_t *heap, uint32_t h, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, min = i;
+		if (l < h && part_less(nd, part, pos, heap[l], heap[min]))
+			min = l;
+		if (l + 1 < h && part_less(nd, part, pos, heap[l + 1], heap[min]))
+			min = l + 1;
+		if (min == i)
+			return;
+		const uint32_t t = heap[i];
+		heap[i] = heap[min], heap[min] = t, i = min;
+	}
+}
+
+/* c's list (cleared) from the k parts' sorted lists: their c->cap lightest fronts by a
+ * k-way merge, O(cap log k); the lightest front not taken and every part's floor bound
+ * c's floor. (Adding the parts' fronts one by one into a sorted list costs up to its
+ * length per front: with a giant's 4096 and parts that list their whole range, 60 ms a
+ * scan on rmat20.) Out of memory, it does just that. */
+static void cand_merge(const struct mst_node *nd, struct mst_cand *c, const struct scan_part *part,
+                       uint32_t k)
+{
+	uint32_t *heap = malloc(2 * (size_t)k * sizeof *heap), *pos = heap ? heap + k : NULL, h = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		if (part[i].c.floored)
+			lower_floor(c, &part[i].c.floor);
+		if (!heap) {
+			for (uint32_t q = 0; q < part[i].c.n; q++)
+				mst_cand_add(c, nd, part[i].c.seg[q]);
+		} else if (part[i].c.n) {
+			pos[i] = 0, heap[h++] = i;
+		}
+	}
+	if (!heap)
+		return;
+	for (uint32_t i = h / 2; i-- > 0;)
+		part_sift(nd, part, pos, heap, h, i);
+	while (h && c->n < c->cap) {
+		const uint32_t t = heap[0];
+		c->seg[c->n++] = part[t].c.seg[pos[t]++];
+		if (pos[t] == part[t].c.n)
+			heap[0] = heap[--h];
+		part_sift(nd, part, pos, heap, h, 0);
+	}
+	if (h) { /* the lightest front left out */
+		const struct mst_edge k0 = front(nd, part[heap[0]].c.seg[pos[heap[0]]]);
+		lower_floor(c, &k0);
+	}
+	free(heap);
+}
+
+/* A heap's rebuild from the n non-empty segments id[0, n): a heapify, O(n); out of
+ * memory, those past its room are left out (below the floor). */
+static void heap_fill(const struct mst_node *nd, struct mst_cand *c, const uint32_t *id, uint32_t n)
+{
+	cand_clear(c);
+	heap_room(c, n);
+	const uint32_t k = n < c->cap ? n : c->cap;
+	memcpy(c->seg, id, k * sizeof *id);
+	for (uint32_t i = k; i < n; i++) {
+		const struct mst_edge e = front(nd, id[i]);
+		lower_floor(c, &e);
+	}
+	c->n = k;
+	for (uint32_t i = k / 2; i-- > 0;)
+		heap_down(nd, c->seg, k, i);
 }
 
 /* ring_scan over r's array: emptied segments leave it; with c, the list is rebuilt. */
@@ -243,25 +405,28 @@ static uint32_t segs_scan(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r,
 	struct scan_part *part = k > 1 ? malloc(k * sizeof *part) : NULL;
 	if (!part) /* one item, or out of memory: alone */
 		return scan_range(m, r, L->id, 0, n, c, best, &L->n, counted);
-	struct scan_job j = {.m = m, .r = r, .n = n, .id = L->id, .cand = c != NULL, .part = part};
+	/* the parts list their lightest fronts for a sorted list; a heap is made from the
+	 * whole array after */
+	const bool lists = c && !c->heap;
+	for (uint32_t i = 0; lists && i < k; i++)
+		part[i].c.seg = part[i].c.own, part[i].c.cap = MST_CAND, part[i].c.heap = false;
+	struct scan_job j = {.m = m, .r = r, .n = n, .id = L->id, .cand = lists, .part = part};
 	ordo_task_loop(ctx, scan_item, &j, k);
 	uint32_t s = NIL, at = 0;
 	if (c)
-		*c = (struct mst_cand){.valid = true};
+		cand_clear(c);
 	for (uint32_t i = 0; i < k; i++) {
 		const struct scan_part *p = &part[i];
 		if (p->s != NIL && (s == NIL || edge_less(&p->best, best)))
 			*best = p->best, s = p->s;
-		if (c) { /* a front left out of a part's list is left out of the whole's */
-			for (uint32_t q = 0; q < p->c.n; q++)
-				mst_cand_add(c, m->node, p->c.seg[q]);
-			if (p->c.floored)
-				lower_floor(c, &p->c.floor);
-		}
 		memmove(L->id + at, L->id + (size_t)i * MST_SCAN_CHUNK, p->kept * sizeof *L->id);
 		at += p->kept;
 	}
 	L->n = at;
+	if (lists)
+		cand_merge(m->node, c, part, k);
+	else if (c)
+		heap_fill(m->node, c, L->id, at);
 	free(part);
 	if (MST_CHECKED && c && !cand_holds(m, L, c))
 		atomic_store_explicit(&m->cand_broken, true, memory_order_relaxed);
@@ -363,7 +528,7 @@ static struct mst_cand *cand_of(struct ordo_mst *m, uint32_t r, uint32_t size)
 		if (i >= m->capcand)
 			return NULL;
 		m->cslot[r] = i;
-		m->cand[i] = (struct mst_cand){0}; /* no list yet: the first look scans */
+		mst_cand_init(&m->cand[i]); /* no list yet: the first look scans */
 	}
 	return &m->cand[m->cslot[r]];
 }
@@ -375,6 +540,11 @@ uint32_t mst_lightest(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uin
 	uint32_t s = c ? cand_lightest(m, r, c, best, counted) : NIL;
 	if (s != NIL)
 		return s;
+	if (c && !c->heap && size > m->heap_at) { /* a giant */
+		uint32_t *seg = malloc(4 * MST_CAND * sizeof *seg);
+		if (seg) /* the scan below makes the heap; out of memory, the list stays */
+			c->seg = seg, c->cap = 4 * MST_CAND, c->heap = true;
+	}
 	struct mst_segs *L = size > MST_GROW_MAX ? segs_of(m, r) : NULL;
 	return L ? segs_scan(ctx, m, r, L, c, best, counted) : ring_scan(m, r, c, best, counted);
 }

@@ -66,6 +66,7 @@ struct ordo_mst {
 	struct mst_cand *cand; /* lists of big components */
 	uint32_t capcand;
 	_Atomic uint32_t ncand;
+	uint32_t heap_at;      /* a component past this many nodes keeps a heap (struct mst_cand) */
 	uint32_t *sslot;       /* per root: its array in segs, NIL when it has none */
 	struct mst_segs *segs; /* segment arrays of components past MST_GROW_MAX nodes */
 	uint32_t capsegs;
@@ -196,13 +197,33 @@ static inline bool stale(uint32_t size, uint64_t prio)
  * arc leaving the component. A merge adds the absorbed segments' fronts (a walk of the
  * smaller ring); when no candidate qualifies, a full scan rebuilds the list. */
 #define MST_CAND 256
+/* A giant component (past m->heap_at nodes, ORDO_MST_HEAP_AT unless set) keeps every
+ * non-empty segment as a candidate instead, in a binary min-heap by front: no floor, so
+ * no rescans. On rmat20 at two threads the other thread's merges into the giant push
+ * fronts out of its 256-long list and lower its floor, and each time the list runs into
+ * the floor the giant is scanned again (1-77 scans per run against 1 at one thread); a
+ * sorted list of 4096 for every component ended most rescans but cost 1.6x on road2k at
+ * one thread (many mid-sized components each kept a list 16 times longer), and for the
+ * giant alone still 30-60 ms a rescan in shifts of 16 KB. */
 struct mst_cand {
-	uint32_t n;            /* candidates, lightest front first */
+	uint32_t n;            /* candidates: lightest front first, or a heap */
+	uint32_t cap;          /* room in seg */
 	bool valid;            /* made by a full scan (else: scan first) */
 	bool floored;          /* false: every non-empty segment is a candidate */
+	bool heap;             /* seg is a min-heap that grows (a giant's), not a sorted list */
 	struct mst_edge floor; /* the lightest front left out */
-	uint32_t seg[MST_CAND];
+	uint32_t *seg;         /* own, or a heap's array */
+	uint32_t own[MST_CAND];
 };
+
+/* An empty list (no scan yet: not valid) with room for MST_CAND, freeing a heap. */
+static inline void mst_cand_init(struct mst_cand *c)
+{
+	if (c->seg && c->seg != c->own)
+		free(c->seg);
+	c->n = 0, c->cap = MST_CAND, c->valid = c->floored = c->heap = false;
+	c->seg = c->own;
+}
 
 static inline struct mst_segs *segs_of(struct ordo_mst *m, uint32_t r)
 {

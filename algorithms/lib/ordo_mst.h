@@ -39,6 +39,14 @@ struct ordo_mst;
 int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct ordo_err *err);
 void ordo_mst_free(struct ordo_mst *m);
 
+/* A component past this many nodes keeps all its segments' fronts in a heap, so that
+ * finding its lightest arc after a merge never needs a scan of all its segments again;
+ * a smaller one past 1024 nodes keeps its 256 lightest (a rescan when they run out).
+ * ordo_mst_set_heap_at changes it for the runs that follow (the tests make every
+ * listed component keep a heap with 0, and none with UINT32_MAX). */
+#define ORDO_MST_HEAP_AT (UINT32_C(1) << 17)
+void ordo_mst_set_heap_at(struct ordo_mst *m, uint32_t nodes);
+
 /* A task goes on with the component it merged into while that has at most this many
  * nodes, so one task makes at most this many merges. */
 #define ORDO_MST_GROW_MAX 32
