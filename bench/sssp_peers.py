@@ -27,7 +27,13 @@ Peers (a missing one is named and skipped; none found is an error):
               runs its DeltaStepping unmodified and checks it; -delta 2048 (road2k) / 8
               (rmat20), the best of a one-thread sweep (RESULTS), on WeightedAdjacencyGraph
               files that ordo-convert writes once into ORDO_GBBS/ordo-yardsticks/.
-  ORDO_MBQ    not driven yet: named as missing with what to build.
+  ORDO_MBQ    MBQ's sssp-cpu (mcj-group/mbq 25d3583 with its galois submodule fa1415c and
+              cps 29eb151; Debian's llvm-14-dev, libfmt-dev, libboost-serialization-dev and
+              libboost-iostreams-dev; in galois/libsupport/CMakeLists.txt the FetchContent of
+              fmt replaced by find_package(fmt REQUIRED); cmake -DLLVM_DIR=/usr/lib/llvm-14/
+              lib/cmake/llvm and make sssp-cpu): -algo=MQBucket with MBQ_ARGS below, on a
+              Galois .gr that ordo-convert writes once beside the yardsticks (GRAPH.ggr); a
+              process per trial, its runtime_ms, its own verification.
 
 ordo runs its default (no --wl: the scheduler and delta its graph choose) and each
 --ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11); --ordo-reorder road2k=hilbert,
@@ -52,9 +58,11 @@ import peers  # noqa: E402  (bench/peers.py: the yardsticks, GAPBS's graphs, ord
 GAPBS_D = {"road2k": 4096, "rmat20": 2}
 WASP_D = {"road2k": 2048, "rmat20": 1}
 GBBS_D = {"road2k": 2048, "rmat20": 8}
-NOT_DRIVEN = {
-    "ORDO_MBQ": "MBQ (mcj-group/mbq: LLVM 14, fmt and Boost)",
-}
+# MBQ (its MQBucket SSSP): delta, pop batch, push batch, stickiness; queues 4 per thread
+# at one thread and 2 at more, as its authors' scripts (runssspmq.sh: USAr's values for
+# the road graph, LJ's batches for the social one); the deltas from a one-thread sweep
+MBQ_ARGS = {"road2k": (10, 64, 8, 64), "rmat20": (2, 128, 128, 1)}
+NOT_DRIVEN = {}
 DRIVERS = os.path.join(HERE, "peer_drivers")
 
 
@@ -132,6 +140,38 @@ def run_driver(cmd, threads):
     return times
 
 
+def mbq_graph(bin_dir, data, graph):
+    """data/GRAPH.ggr, the yardstick in Galois' binary format, made once by ordo-convert."""
+    path = os.path.join(data, graph + ".ggr")
+    if not os.path.exists(path):
+        cmd = [os.path.join(bin_dir, "ordo-convert"), os.path.join(data, graph + ".ordo"),
+               "-o", path + ".part", "--to", "galois"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            peers.die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
+        os.replace(path + ".part", path)
+    return path
+
+
+def run_mbq(binary, path, threads, trials, graph):
+    """MBQ's runtime_ms (its kernel) of one process per trial, each verified by its own
+    check ("Verification successful")."""
+    d, b1, b2, stick = MBQ_ARGS.get(graph, (1, 128, 128, 1))
+    cmd = [binary, "-startNode", "0", "-delta", str(d), "-threads", str(threads),
+           "-t", str(threads), "-queues", str(4 if threads == 1 else 2 * threads),
+           "-buckets", "64", "-batch1", str(b1), "-batch2", str(b2), "-prefetch", "1",
+           "-stick", str(stick if threads > 1 else 1), "-algo=MQBucket", path]
+    times = []
+    for _ in range(trials):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        t = re.findall(r"^runtime_ms\s+([0-9.]+)", p.stdout, re.M)
+        if p.returncode or len(t) != 1 or "Verification successful" not in p.stdout:
+            peers.die("%s failed or did not verify:\n%s" % (" ".join(cmd),
+                                                            (p.stdout + p.stderr)[-500:]))
+        times.append(float(t[0]))
+    return times
+
+
 def run_wasp(binary, path, threads, trials, delta):
     cmd = [binary, "-f", path, "-n", str(trials), "-r", "0", "-d", str(delta), "-v"]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -175,6 +215,12 @@ def find_peers():
         missing.append("GBBS delta-stepping (ORDO_GBBS: the gbbs folder vendored in "
                        "ucrparlay/Parallel-KCore, its libraries built%s)" %
                        (", got %s" % b if b else ""))
+    q = os.environ.get("ORDO_MBQ")
+    if q and os.access(q, os.X_OK):
+        found["MBQ"] = q
+    else:
+        missing.append("MBQ (ORDO_MBQ: the sssp-cpu binary of mcj-group/mbq's galois, "
+                       "built with `make sssp-cpu`%s)" % (", got %s" % q if q else ""))
     for var, what in NOT_DRIVEN.items():
         missing.append("%s (%s: not driven by this script yet)" % (what, var))
     return found, missing
@@ -232,6 +278,8 @@ def main():
                     elif side == "rho-stepping":
                         v = run_driver([found[side], wsg, "-r", "0", "-n", str(a.trials),
                                         "-s"], t)
+                    elif side == "MBQ":
+                        v = run_mbq(found[side], mbq_graph(a.bin, data, g), t, a.trials, g)
                     elif side == "GBBS":
                         adj = gbbs_graph(a.bin, os.environ["ORDO_GBBS"], data, g)
                         v = run_driver([found[side], adj, "-r", "0", "-n", str(a.trials),
@@ -252,6 +300,12 @@ def main():
                             f.write(json.dumps({"side": side, "graph": g, "threads": t,
                                                 "round": rnd, "ms": v}) + "\n")
         print("sssp_peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
+    print_table(a, found, sides, graphs, threads, times, used, reorder)
+
+
+def print_table(a, found, sides, graphs, threads, times, used, reorder):
+    """The issue's table: each side's medians, then ordo's rows over the fastest peer
+    and each scheduler over its authors' code."""
     med = statistics.median
     peer_names = list(found)
     cols = [(g, t) for g in graphs for t in threads]
@@ -276,10 +330,16 @@ def main():
         print("| %s / fastest peer | " % name + " | ".join(
             cell(side, g, t, "%.2f", min(med(times[(p, g, t)]) for p in peer_names))
             for g, t in cols) + " |")
+    for side in sides:  # a scheduler beside its authors' code: `wasp` / Wasp, `mbq` / MBQ
+        peer = {p.lower(): p for p in peer_names}.get(side[5:])
+        if side.startswith("ordo ") and peer:
+            print("| `%s` / %s | " % (side[5:], peer) + " | ".join(
+                cell(side, g, t, "%.2f", med(times[(peer, g, t)])) for g, t in cols) + " |")
     print("(medians of %d trials per side: %d interleaved rounds x %d, the order of the "
           "sides reversed every other round; peers: %s; deltas GAPBS %s, Wasp %s, GBBS %s; "
-          "rho-stepping's rho 2^20)" % (a.rounds * a.trials, a.rounds, a.trials,
-                                        ", ".join(peer_names), GAPBS_D, WASP_D, GBBS_D))
+          "rho-stepping's rho 2^20; MBQ's delta, batches and stickiness %s)" % (
+              a.rounds * a.trials, a.rounds, a.trials, ", ".join(peer_names), GAPBS_D, WASP_D,
+              GBBS_D, MBQ_ARGS))
 
 if __name__ == "__main__":
     main()
