@@ -66,14 +66,17 @@ NOT_DRIVEN = {}
 DRIVERS = os.path.join(HERE, "peer_drivers")
 
 
-def built_driver(name, out, cmd):
-    """Compile bench/peer_drivers/NAME.cc into OUT with CMD (a list), unless OUT is newer
-    than the source; a failed build is an error that shows the compiler's last words."""
+def built_driver(name, out, cmd, link=()):
+    """Compile bench/peer_drivers/NAME.cc into OUT with CMD (a list; LINK after the
+    source), unless OUT is newer than the source and the header the drivers share; a
+    failed build is an error that shows the compiler's last words."""
     src = os.path.join(DRIVERS, name + ".cc")
-    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+    newest = max(os.path.getmtime(src), os.path.getmtime(os.path.join(DRIVERS, "verdict.hpp")))
+    if os.path.exists(out) and os.path.getmtime(out) >= newest:
         return out
     print("sssp_peers.py: compiling %s into %s" % (src, out), file=sys.stderr)
-    p = subprocess.run(cmd + [src, "-o", out + ".part"], capture_output=True, text=True)
+    p = subprocess.run(cmd + [src, "-o", out + ".part"] + list(link), capture_output=True,
+                       text=True)
     if p.returncode:
         peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
     os.replace(out + ".part", out)
@@ -94,38 +97,31 @@ def gbbs_driver(folder):
     if missing:
         peers.die("ORDO_GBBS: %s is not built (run `make ROOTDIR=../../../` in "
                   "benchmarks/PositiveWeightSSSP/DeltaStepping)" % missing[0])
-    out = os.path.join(folder, "ordo-gbbs-sssp")
-    src = os.path.join(DRIVERS, "gbbs_sssp.cc")
-    fresh = os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)
-    if not fresh:
-        print("sssp_peers.py: compiling %s into %s" % (src, out), file=sys.stderr)
-        p = subprocess.run([
-            "g++", "-std=c++17", "-O3", "-DNDEBUG", "-DGBBSLONG", "-DAMORTIZEDPD",
-            "-DUSEMALLOC", "-mcx16", "-march=native", "-pthread", "-I" + folder,
-            "-I" + os.path.join(folder, "external", "parlaylib", "include"),
-            "-I" + os.path.join(folder, "benchmarks", "PositiveWeightSSSP", "DeltaStepping"),
-            src, "-o", out + ".part", "-Wl,--start-group"] + libs + ["-Wl,--end-group"],
-            capture_output=True, text=True)
-        if p.returncode:
-            peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
-        os.replace(out + ".part", out)
-    return out
+    return built_driver("gbbs_sssp", os.path.join(folder, "ordo-gbbs-sssp"), [
+        "g++", "-std=c++17", "-O3", "-DNDEBUG", "-DGBBSLONG", "-DAMORTIZEDPD", "-DUSEMALLOC",
+        "-mcx16", "-march=native", "-pthread", "-I" + folder,
+        "-I" + os.path.join(folder, "external", "parlaylib", "include"),
+        "-I" + os.path.join(folder, "benchmarks", "PositiveWeightSSSP", "DeltaStepping")],
+        ["-Wl,--start-group"] + libs + ["-Wl,--end-group"])
 
 
-def gbbs_graph(bin_dir, folder, data, graph):
-    """FOLDER/ordo-yardsticks/GRAPH.adj, the yardstick as a WeightedAdjacencyGraph, made
-    once by ordo-convert."""
-    d = os.path.join(folder, "ordo-yardsticks")
-    os.makedirs(d, exist_ok=True)
-    path = os.path.join(d, graph + ".adj")
+def converted(bin_dir, data, graph, path, fmt):
+    """PATH, the yardstick GRAPH in format FMT, made once by ordo-convert."""
     if not os.path.exists(path):
         cmd = [os.path.join(bin_dir, "ordo-convert"), os.path.join(data, graph + ".ordo"),
-               "-o", path + ".part", "--to", "ligra"]
+               "-o", path + ".part", "--to", fmt]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode:
             peers.die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
         os.replace(path + ".part", path)
     return path
+
+
+def gbbs_graph(bin_dir, folder, data, graph):
+    """FOLDER/ordo-yardsticks/GRAPH.adj, the yardstick as a WeightedAdjacencyGraph."""
+    d = os.path.join(folder, "ordo-yardsticks")
+    os.makedirs(d, exist_ok=True)
+    return converted(bin_dir, data, graph, os.path.join(d, graph + ".adj"), "ligra")
 
 
 def run_driver(cmd, threads):
@@ -141,16 +137,8 @@ def run_driver(cmd, threads):
 
 
 def mbq_graph(bin_dir, data, graph):
-    """data/GRAPH.ggr, the yardstick in Galois' binary format, made once by ordo-convert."""
-    path = os.path.join(data, graph + ".ggr")
-    if not os.path.exists(path):
-        cmd = [os.path.join(bin_dir, "ordo-convert"), os.path.join(data, graph + ".ordo"),
-               "-o", path + ".part", "--to", "galois"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode:
-            peers.die("%s failed: %s" % (" ".join(cmd), p.stderr[-300:]))
-        os.replace(path + ".part", path)
-    return path
+    """data/GRAPH.ggr, the yardstick in Galois' binary format."""
+    return converted(bin_dir, data, graph, os.path.join(data, graph + ".ggr"), "galois")
 
 
 def run_mbq(binary, path, threads, trials, graph):
@@ -186,41 +174,42 @@ def run_wasp(binary, path, threads, trials, delta):
 
 
 def find_peers():
+    """The peers found ({name: binary or folder}) and a line for each one missing."""
+    def gapbs_ok(x):
+        return all(os.access(os.path.join(x, b), os.X_OK) for b in ("sssp", "converter"))
+
+    def rho_ok(x):
+        return os.path.exists(os.path.join(x, "sssp.h")) and os.path.isdir(
+            os.path.join(x, "parlaylib", "include"))
+
+    def gbbs_ok(x):
+        return os.path.exists(os.path.join(x, "benchmarks", "PositiveWeightSSSP",
+                                           "DeltaStepping", "DeltaStepping.h"))
+
+    def runnable(x):
+        return os.access(x, os.X_OK)
+
+    # name, variable, found when, what it then runs, needs GAPBS's files, what to give
+    table = [
+        ("GAPBS", "ORDO_GAPBS", gapbs_ok, None, False, "a built sbeamer/gapbs folder"),
+        ("Wasp", "ORDO_WASP", runnable, None, True,
+         "the sssp-int32 binary of a DIPSA-QUB/wasp build"),
+        ("rho-stepping", "ORDO_RHO", rho_ok, rho_driver, True,
+         "a ucrparlay/Parallel-SSSP folder with parlaylib/ checked out"),
+        ("GBBS", "ORDO_GBBS", gbbs_ok, gbbs_driver, False,
+         "the gbbs folder vendored in ucrparlay/Parallel-KCore, its libraries built"),
+        ("MBQ", "ORDO_MBQ", runnable, None, False,
+         "the sssp-cpu binary of mcj-group/mbq's galois, built with `make sssp-cpu`"),
+    ]
     found, missing = {}, []
-    g = os.environ.get("ORDO_GAPBS")
-    if g and all(os.access(os.path.join(g, x), os.X_OK) for x in ("sssp", "converter")):
-        found["GAPBS"] = g
-    else:
-        missing.append("GAPBS (ORDO_GAPBS: a built sbeamer/gapbs folder%s)" %
-                       (", got %s" % g if g else ""))
-    w = os.environ.get("ORDO_WASP")
-    if w and os.access(w, os.X_OK) and "GAPBS" in found:
-        found["Wasp"] = w
-    else:
-        missing.append("Wasp (ORDO_WASP: the sssp-int32 binary of a DIPSA-QUB/wasp build, "
-                       "with ORDO_GAPBS for its input files%s)" % (", got %s" % w if w else ""))
-    r = os.environ.get("ORDO_RHO")
-    if r and os.path.exists(os.path.join(r, "sssp.h")) and os.path.isdir(
-            os.path.join(r, "parlaylib", "include")) and "GAPBS" in found:
-        found["rho-stepping"] = rho_driver(r)
-    else:
-        missing.append("rho-stepping (ORDO_RHO: a ucrparlay/Parallel-SSSP folder with "
-                       "parlaylib/ checked out, and ORDO_GAPBS for its input files%s)" %
-                       (", got %s" % r if r else ""))
-    b = os.environ.get("ORDO_GBBS")
-    if b and os.path.exists(os.path.join(b, "benchmarks", "PositiveWeightSSSP",
-                                         "DeltaStepping", "DeltaStepping.h")):
-        found["GBBS"] = gbbs_driver(b)
-    else:
-        missing.append("GBBS delta-stepping (ORDO_GBBS: the gbbs folder vendored in "
-                       "ucrparlay/Parallel-KCore, its libraries built%s)" %
-                       (", got %s" % b if b else ""))
-    q = os.environ.get("ORDO_MBQ")
-    if q and os.access(q, os.X_OK):
-        found["MBQ"] = q
-    else:
-        missing.append("MBQ (ORDO_MBQ: the sssp-cpu binary of mcj-group/mbq's galois, "
-                       "built with `make sssp-cpu`%s)" % (", got %s" % q if q else ""))
+    for name, var, ok, make, needs_gapbs, what in table:
+        x = os.environ.get(var)
+        if x and ok(x) and (not needs_gapbs or "GAPBS" in found):
+            found[name] = make(x) if make else x
+        else:
+            missing.append("%s (%s: %s%s%s)" % (
+                name, var, what, ", and ORDO_GAPBS for its input files" if needs_gapbs
+                else "", ", got %s" % x if x else ""))
     for var, what in NOT_DRIVEN.items():
         missing.append("%s (%s: not driven by this script yet)" % (what, var))
     return found, missing
