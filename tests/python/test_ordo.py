@@ -467,12 +467,7 @@ def test_mst_of_a_directed_graph_symmetrises_a_copy():
     del sym
 
 
-def test_ctrl_c_stops_a_run_cleanly():
-    import signal
-    import subprocess
-    import sys
-    import time
-    child = r"""
+CTRL_C_CHILD = r"""
 import numpy as np, ordo, sys
 k = 700  # a k x k grid, both directions, random weights
 u = np.arange(k * k).reshape(k, k)
@@ -495,19 +490,44 @@ except KeyboardInterrupt as e:
 print("not interrupted", flush=True)
 sys.exit(1)
 """
-    env = dict(os.environ)
-    p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+
+
+def ctrl_c_child(delay):
+    """Runs CTRL_C_CHILD, sends it Ctrl-C `delay` seconds after it is ready, and checks
+    that the run stopped cleanly and soon: 1000 trials take minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     assert p.stdout.readline().strip() == "ready"
-    time.sleep(1.5)
+    time.sleep(delay)
     t0 = time.time()
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise AssertionError("Ctrl-C did not stop the run within 60 s:\n" + out)
     assert p.returncode == 0, (out, err)
     assert "interrupted: ordo: the run was stopped (Ctrl-C)" in out
     assert "after: PASS" in out
     assert "kept: " in out
     assert time.time() - t0 < 20
+    return out
+
+
+def test_ctrl_c_stops_a_run_cleanly():
+    ctrl_c_child(1.5)  # most likely inside a trial
+
+
+def test_ctrl_c_before_the_first_trial_is_not_lost():
+    # at once: while the session opens (about a second here), with Python's own
+    # handler in place; it once marked the signal pending and ordo ran every trial
+    out = ctrl_c_child(0)
+    assert "after 0 of 1000 trials" in out, out
 
 
 def test_the_example_script_runs(tmp_path):

@@ -802,12 +802,26 @@ static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, Py
 	for (Py_ssize_t i = 0; out && i < nq; i++) {
 		char *rec = NULL;
 		bool pass = false;
-		sigint_catch();
-		ts = PyEval_SaveThread();
-		rc = ordo_app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
-		PyEval_RestoreThread(ts);
-		sigint_release();
-		if (rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
+		/* A Ctrl-C outside a trial (while the session opened, or between two trials)
+		 * reached Python's handler, not ours: it only marked a signal pending, which
+		 * Python acts on when it next runs bytecode - after every trial (a 1000-trial
+		 * call went on for minutes). Looked at here, it stops the run like ours. */
+		const bool early = PyErr_CheckSignals() < 0;
+		if (early && !PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+			Py_CLEAR(out); /* another handler's exception: it propagates */
+			break;
+		}
+		if (early)
+			PyErr_Clear(); /* raised below, with the finished trials */
+		rc = 0;
+		if (!early) {
+			sigint_catch();
+			ts = PyEval_SaveThread();
+			rc = ordo_app_session_trial(s, &q[i], (int)i + 1, &rec, &pass, &err);
+			PyEval_RestoreThread(ts);
+			sigint_release();
+		}
+		if (early || rc == ORDO_ECANCELED || (!rc && atomic_load(&interrupted))) {
 			/* the trials that finished go with the exception (its `finished`; the
 			 * package makes them Results, `results`) */
 			free(rec);
