@@ -220,6 +220,13 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 	int got_threads = 0;
 	bool oom = false;
 	double t_start = 0, t_end = 0;
+	/* A bound run pins each of its threads to its CPU (thread_start), the caller's too:
+	 * it is OpenMP's thread 0. Its mask is put back after the run, or the caller's next
+	 * run would count one CPU available: `--bind compact` ran every trial after the
+	 * first on one seat, the other worker parked, and called the run oversubscribed. */
+	cpu_set_t caller_mask;
+	const bool restore =
+	    topo->bind != ORDO_BIND_NONE && !sched_getaffinity(0, sizeof caller_mask, &caller_mask);
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(T) reduction(|| : oom)
 	{
@@ -274,6 +281,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 		if (ok && ops->thread_fini)
 			ops->thread_fini(wl, ctx[t]);
 	}
+	if (restore)
+		sched_setaffinity(0, sizeof caller_mask, &caller_mask);
 	int rc = verdict(&r, got_threads, oom, err);
 	if (!rc && stats)
 		collect_stats(&r, t_end - t_start, stats);

@@ -220,6 +220,13 @@ set -e
 [ $st -eq 2 ] || fail "sssp on a malformed file: $st"
 "$bin/sssp" --gen grid:W=30,H=30 -t 16 -n 1 -q --wl fifo || fail "16 threads"
 "$bin/sssp" --gen grid:W=30,H=30 -t 2 -n 1 -q --bind compact || fail "--bind compact"
+# a bound run puts its caller's CPU mask back: every trial gets the seats of the first
+# (they once got one seat after the first trial, the caller pinned to one CPU)
+"$bin/sssp" --gen grid:W=30,H=30 -t 2 -n 3 -q --bind compact --format json >"$tmp/b.json" ||
+	fail "--bind compact, 3 trials"
+seats=$(sed -n 's/.*"seats":\([0-9]*\).*/\1/p' "$tmp/b.json" | tr '\n' ' ')
+want=$(($(nproc) < 2 ? $(nproc) : 2))
+[ "$seats" = "$want $want $want " ] || fail "--bind compact: seats per trial $seats, expected $want each"
 "$bin/sssp" --gen grid:W=30,H=30 -t 3 -n 1 -q --bind scatter || fail "--bind scatter"
 set +e
 OMP_PROC_BIND=close "$bin/sssp" --gen grid:W=8,H=8 --bind compact 2>"$tmp/e3"; st=$?
