@@ -191,6 +191,18 @@ static int sim_for_each(const struct ordo_exec_opts *o, const struct ordo_schedu
 	return rc;
 }
 
+/* Thread t pushes its slice of the initial tasks, in blocks of 4096. */
+static void seed_slice(const struct ordo_scheduler_ops *ops, struct ordo_sched_state *wl,
+                       struct ordo_tctx *c, const struct ordo_task *initial, uint64_t n, int t,
+                       int T)
+{
+	uint64_t lo = n * (uint64_t)t / (uint64_t)T, hi = n * (uint64_t)(t + 1) / (uint64_t)T;
+	atomic_store_explicit(&c->pub_pushed, hi - lo, memory_order_relaxed);
+	c->pushes = hi - lo;
+	for (uint64_t b = lo; b < hi; b += 4096)
+		ops->push(wl, c, initial + b, (size_t)(hi - b < 4096 ? hi - b : 4096));
+}
+
 int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_ops *ops,
                   struct ordo_sched_state *wl, const struct ordo_task *initial, uint64_t n,
                   ordo_operator op, void *user, struct ordo_run_stats *stats, struct ordo_err *err)
@@ -258,16 +270,8 @@ int ordo_for_each(const struct ordo_exec_opts *o, const struct ordo_scheduler_op
 			c->running = &r.seats.held;
 			c->parked_mask = T <= 64 ? &r.parked_mask : NULL;
 		}
-		if (c) {
-			/* seed this thread's slice of the initial tasks */
-			uint64_t lo = n * (uint64_t)t / (uint64_t)T,
-			         hi = n * (uint64_t)(t + 1) / (uint64_t)T;
-			atomic_store_explicit(&c->pub_pushed, hi - lo, memory_order_relaxed);
-			c->pushes = hi - lo;
-			for (uint64_t b = lo; b < hi; b += 4096)
-				ops->push(wl, c, initial + b,
-				          (size_t)(hi - b < 4096 ? hi - b : 4096));
-		}
+		if (c)
+			seed_slice(ops, wl, c, initial, n, t, T);
 #pragma omp barrier
 #pragma omp single
 		t_start = ordo_now();

@@ -750,6 +750,21 @@ static PyObject *answers_of(struct ordo_app_session *s)
 	return answers;
 }
 
+/* A stopped run's KeyboardInterrupt, carrying the finished trials `out` as its
+ * `finished` (the package makes them Results, `results`). */
+static void raise_stopped(PyObject *out, Py_ssize_t nq)
+{
+	PyObject *msg = PyUnicode_FromFormat(
+	    "ordo: the run was stopped (Ctrl-C) after %zd of %zd trials; the unfinished one is "
+	    "dropped, the finished ones are the exception's .results",
+	    PyList_GET_SIZE(out), nq);
+	PyObject *exc = msg ? PyObject_CallOneArg(PyExc_KeyboardInterrupt, msg) : NULL;
+	if (exc && !PyObject_SetAttrString(exc, "finished", out))
+		PyErr_SetObject(PyExc_KeyboardInterrupt, exc);
+	Py_XDECREF(exc);
+	Py_XDECREF(msg);
+}
+
 /* py_run's work: one session, one trial per query, the GIL released while ordo runs. */
 static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, PyObject *tgts,
                             const char *wl, long long delta, int threads, unsigned long long seed,
@@ -825,17 +840,7 @@ static PyObject *run_trials(const char *app, GraphObject *go, PyObject *srcs, Py
 			/* the trials that finished go with the exception (its `finished`; the
 			 * package makes them Results, `results`) */
 			free(rec);
-			PyObject *msg = PyUnicode_FromFormat(
-			    "ordo: the run was stopped (Ctrl-C) after %zd of %zd trials; the "
-			    "unfinished one is dropped, the finished ones are the exception's "
-			    ".results",
-			    PyList_GET_SIZE(out), nq);
-			PyObject *exc =
-			    msg ? PyObject_CallOneArg(PyExc_KeyboardInterrupt, msg) : NULL;
-			if (exc && !PyObject_SetAttrString(exc, "finished", out))
-				PyErr_SetObject(PyExc_KeyboardInterrupt, exc);
-			Py_XDECREF(exc);
-			Py_XDECREF(msg);
+			raise_stopped(out, nq);
 			Py_CLEAR(out);
 			break;
 		}
