@@ -475,14 +475,23 @@ src = np.concatenate([u[:, :-1].ravel(), u[:-1, :].ravel()])
 dst = np.concatenate([u[:, 1:].ravel(), u[1:, :].ravel()])
 w = np.random.default_rng(1).integers(1, 1000, len(src))
 g = ordo.Graph.from_edges(src, dst, w, symmetrize=True)
-print("ready", flush=True)
+core_run = ordo._core.run
+def announced(*a, **k):  # "ready" just as the core is entered: the Ctrl-C finds it there
+    if not getattr(announced, "said", False):
+        announced.said = True
+        print("ready", flush=True)
+    return core_run(*a, **k)
+ordo._core.run = announced
 try:
     ordo.sssp(g, [0] * 1000, scheduler="fifo", threads=2)
 except KeyboardInterrupt as e:
     print("interrupted:", e, flush=True)
     # the trials that finished come with it, each a verified Result
     assert all(r.verified and r.record["verify"] == "PASS" for r in e.results)
-    assert ("after %d of 1000 trials" % len(e.results)) in str(e), (str(e), len(e.results))
+    # ordo's own message, unless the signal beat the core's entry by a few bytecodes
+    # (Python's plain KeyboardInterrupt then, with no trial run and results still a list)
+    assert ("after %d of 1000 trials" % len(e.results)) in str(e) or (
+        not str(e) and e.results == []), (str(e), len(e.results))
     print("kept:", len(e.results), flush=True)
     r = ordo.sssp(g, 5, threads=1)   # the package still works after it
     print("after:", r.record["verify"], flush=True)
@@ -492,7 +501,7 @@ sys.exit(1)
 """
 
 
-def ctrl_c_child(delay):
+def ctrl_c_child(delay, message=True):
     """Runs CTRL_C_CHILD, sends it Ctrl-C `delay` seconds after it is ready, and checks
     that the run stopped cleanly and soon: 1000 trials take minutes."""
     import signal
@@ -512,7 +521,8 @@ def ctrl_c_child(delay):
         out, err = p.communicate()
         raise AssertionError("Ctrl-C did not stop the run within 60 s:\n" + out)
     assert p.returncode == 0, (out, err)
-    assert "interrupted: ordo: the run was stopped (Ctrl-C)" in out
+    assert "interrupted:" in out
+    assert not message or "interrupted: ordo: the run was stopped (Ctrl-C)" in out, out
     assert "after: PASS" in out
     assert "kept: " in out
     assert time.time() - t0 < 20
@@ -526,8 +536,9 @@ def test_ctrl_c_stops_a_run_cleanly():
 def test_ctrl_c_before_the_first_trial_is_not_lost():
     # at once: while the session opens (about a second here), with Python's own
     # handler in place; it once marked the signal pending and ordo ran every trial
-    out = ctrl_c_child(0)
-    assert "after 0 of 1000 trials" in out, out
+    # (it fails on the old code by running on past 60 s)
+    out = ctrl_c_child(0, message=False)
+    assert "kept: 0" in out, out
 
 
 def test_the_example_script_runs(tmp_path):

@@ -274,6 +274,18 @@ class Result:
 
 def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
          options=None, seats=None, coop=None, sim=None):
+    try:
+        return _run_trials(app, g, sources, targets, scheduler, threads, seed, verify, delta,
+                           lookahead, options, seats, coop, sim)
+    except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results (none
+        # when it came before the core ran, in the checks below: still a list to read)
+        fin = getattr(e, "finished", [])
+        e.results = _results(app, g, fin, verify) if fin else []
+        raise
+
+
+def _run_trials(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
+                options, seats, coop, sim):
     if not isinstance(g, Graph):
         g = _graph_of(g, app)
     threads = _integer(threads, "threads", 0, 4096)
@@ -293,16 +305,12 @@ def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, look
     # flag "name"; None and False are not given
     opts = [k if v is True else "%s=%s" % (k, v)
             for k, v in (options or {}).items() if v is not None and v is not False]
-    try:
-        out = _core.run(app, g._g, sources=sources, targets=targets, scheduler=scheduler,
-                        delta=-1 if delta is None else delta, threads=threads, seed=seed,
-                        verify=bool(verify), lookahead=-1 if lookahead is None else lookahead,
-                        input=g.name, options=opts, seats=None if seats is None else str(seats),
-                        coop=None if not coop else "" if coop is True else str(coop),
-                        sim=None if sim is None else str(sim))
-    except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results
-        e.results = _results(app, g, getattr(e, "finished", []), verify)
-        raise
+    out = _core.run(app, g._g, sources=sources, targets=targets, scheduler=scheduler,
+                    delta=-1 if delta is None else delta, threads=threads, seed=seed,
+                    verify=bool(verify), lookahead=-1 if lookahead is None else lookahead,
+                    input=g.name, options=opts, seats=None if seats is None else str(seats),
+                    coop=None if not coop else "" if coop is True else str(coop),
+                    sim=None if sim is None else str(sim))
     return _results(app, g, out, verify)
 
 
