@@ -115,6 +115,25 @@ def ordo_run(bin_dir, path, threads, trials, tol):
     return [r["time_s"] * 1e3 for r in recs], [r["l1_error"] for r in recs]
 
 
+def graphs_of(names, who):
+    """The graphs of --graphs (issue 46's three) whose input is here, the others said on
+    stderr, and where each comes from (None: a yardstick of bench/yardsticks.sh)."""
+    inputs = os.environ.get("ORDO_INPUTS", os.path.join(HERE, "..", "..", "shared", "inputs"))
+    sources = {"road2k": None, "rmat20": None,
+               "soc-Slashdot0902": os.path.join(inputs, "social", "soc-Slashdot0902.txt.zst")}
+    graphs = []
+    for g in names.split(","):
+        if g not in sources:
+            peers.die("--graphs: one of %s, got %s" % (", ".join(sources), g))
+        if sources[g] is not None and not os.path.exists(sources[g]):
+            print("%s: skipping %s: %s is missing" % (who, g, sources[g]), file=sys.stderr)
+            continue
+        graphs.append(g)
+    if not graphs:
+        peers.die("no graph to run")
+    return graphs, sources
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graphs", default="road2k,rmat20,soc-Slashdot0902")
@@ -128,25 +147,8 @@ def main():
     if not ligra or not os.path.exists(os.path.join(ligra, "apps", "PageRankDelta.C")):
         peers.die("set ORDO_LIGRA to a jshun/ligra clone (got %s)" % ligra)
     binary = driver(ligra)
-    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
-                       text=True)
-    if y.returncode:
-        peers.die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
-    data = y.stdout.strip()
-    inputs = os.environ.get("ORDO_INPUTS", os.path.join(HERE, "..", "..", "shared", "inputs"))
-    sources = {"road2k": None, "rmat20": None,
-               "soc-Slashdot0902": os.path.join(inputs, "social", "soc-Slashdot0902.txt.zst")}
-    graphs = []
-    for g in a.graphs.split(","):
-        if g not in sources:
-            peers.die("--graphs: one of %s, got %s" % (", ".join(sources), g))
-        if sources[g] is not None and not os.path.exists(sources[g]):
-            print("ligra_pagerank.py: skipping %s: %s is missing" % (g, sources[g]),
-                  file=sys.stderr)
-            continue
-        graphs.append(g)
-    if not graphs:
-        peers.die("no graph to run")
+    data = peers.yardsticks()
+    graphs, sources = graphs_of(a.graphs, "ligra_pagerank.py")
     threads = [int(t) for t in a.threads.split(",")]
     files, tol = {}, {}
     for g in graphs:

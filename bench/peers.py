@@ -83,6 +83,15 @@ def reordered(bin_dir, data, graph, order, ext):
     return path
 
 
+def yardsticks():
+    """The folder of the yardsticks, made by bench/yardsticks.sh when missing."""
+    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
+                       text=True)
+    if y.returncode:
+        die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
+    return y.stdout.strip()
+
+
 def deduplicated(bin_dir, data, graph):
     """data/GRAPH-dedup.ordo: one arc per node pair, no self-loops, as GAPBS's builder
     keeps; made once from the yardstick's DIMACS file."""
@@ -213,11 +222,7 @@ def main():
     for tool in [GAPBS_NAME.get(x, x) for x in a.apps.split(",")] + ["converter"]:
         if not os.access(os.path.join(a.gapbs_dir, tool), os.X_OK):
             die("no %s in %s (run make there)" % (tool, a.gapbs_dir))
-    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
-                       text=True)
-    if y.returncode:
-        die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
-    data = y.stdout.strip()
+    data = yardsticks()
     apps, graphs = a.apps.split(","), a.graphs.split(",")
     orders = {}
     for item in (a.ordo_reorder or "").split(","):

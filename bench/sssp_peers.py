@@ -235,11 +235,7 @@ def main():
         print("sssp_peers.py: not found, skipped: " + m, file=sys.stderr)
     if not found:
         peers.die("no peer found: set ORDO_GAPBS (and ORDO_WASP); see --help")
-    y = subprocess.run(["sh", os.path.join(HERE, "yardsticks.sh")], capture_output=True,
-                       text=True)
-    if y.returncode:
-        peers.die("cannot make the yardsticks: " + y.stderr.strip()[-300:])
-    data = y.stdout.strip()
+    data = peers.yardsticks()
     graphs, threads = a.graphs.split(","), [int(t) for t in a.threads.split(",")]
     reorder = {}
     for item in filter(None, (a.ordo_reorder or "").split(",")):
