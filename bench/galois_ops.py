@@ -38,7 +38,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402  (die)
-import ligra_pagerank as lp  # noqa: E402  (graphs_of, prepare: the graphs, reference ranks)
+import ligra_pagerank as lp  # noqa: E402  (graphs_of, prepare, run: graphs, reference ranks)
+from ligra_pagerank import run  # noqa: E402  (a command, or die saying what failed)
 
 CC_DEFAULT = "EdgetiledAsync"
 
@@ -88,13 +89,6 @@ def driver(build):
     os.remove(obj)
     os.replace(out + ".part", out)
     return out
-
-
-def run(cmd, what, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode:
-        peers.die("%s failed (%s):\n%s" % (what, " ".join(cmd), (p.stdout + p.stderr)[-500:]))
-    return p.stdout
 
 
 def as_galois(bin_dir, ordo, gr):
