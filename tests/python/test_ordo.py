@@ -474,7 +474,11 @@ u = np.arange(k * k).reshape(k, k)
 src = np.concatenate([u[:, :-1].ravel(), u[:-1, :].ravel()])
 dst = np.concatenate([u[:, 1:].ravel(), u[1:, :].ravel()])
 w = np.random.default_rng(1).integers(1, 1000, len(src))
-g = ordo.Graph.from_edges(src, dst, w, symmetrize=True)
+if sys.argv[1] == "matrix":  # converted by the call: the Results are of its Graph
+    import scipy.sparse as sp
+    g = sp.coo_matrix((w, (src, dst)), shape=(k * k, k * k)).tocsr()
+else:
+    g = ordo.Graph.from_edges(src, dst, w, symmetrize=True)
 core_run = ordo._core.run
 def announced(*a, **k):  # "ready" just as the core is entered: the Ctrl-C finds it there
     if not getattr(announced, "said", False):
@@ -501,14 +505,14 @@ sys.exit(1)
 """
 
 
-def ctrl_c_child(delay, message=True):
+def ctrl_c_child(delay, message=True, graph="graph"):
     """Runs CTRL_C_CHILD, sends it Ctrl-C `delay` seconds after it is ready, and checks
     that the run stopped cleanly and soon: 1000 trials take minutes."""
     import signal
     import subprocess
     import sys
     import time
-    p = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD], stdout=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD, graph], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     assert p.stdout.readline().strip() == "ready"
     time.sleep(delay)
@@ -531,6 +535,8 @@ def ctrl_c_child(delay, message=True):
 
 def test_ctrl_c_stops_a_run_cleanly():
     ctrl_c_child(1.5)  # most likely inside a trial
+    # a SciPy matrix, converted by the call: the finished trials are Results all the same
+    ctrl_c_child(1.5, graph="matrix")
 
 
 def test_ctrl_c_before_the_first_trial_is_not_lost():

@@ -274,20 +274,21 @@ class Result:
 
 def _run(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
          options=None, seats=None, coop=None, sim=None):
+    graph = g if isinstance(g, Graph) else None
     try:
-        return _run_trials(app, g, sources, targets, scheduler, threads, seed, verify, delta,
-                           lookahead, options, seats, coop, sim)
-    except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results (none
-        # when it came before the core ran, in the checks below: still a list to read)
+        if graph is None:
+            graph = _graph_of(g, app)
+        return _run_trials(app, graph, sources, targets, scheduler, threads, seed, verify,
+                           delta, lookahead, options, seats, coop, sim)
+    except KeyboardInterrupt as e:  # Ctrl-C: the trials that finished, as Results of the
+        # Graph they ran on (none when it came before the core ran: still a list to read)
         fin = getattr(e, "finished", [])
-        e.results = _results(app, g, fin, verify) if fin else []
+        e.results = _results(app, graph, fin, verify) if fin else []
         raise
 
 
 def _run_trials(app, g, sources, targets, scheduler, threads, seed, verify, delta, lookahead,
                 options, seats, coop, sim):
-    if not isinstance(g, Graph):
-        g = _graph_of(g, app)
     threads = _integer(threads, "threads", 0, 4096)
     if not isinstance(verify, (bool, _np.bool_)):
         raise ValueError("verify=%r: expected True or False" % (verify,))
