@@ -50,6 +50,9 @@ static bool buf_push(struct peel_thread *p, uint32_t v)
 	return true;
 }
 
+/* How far ahead along a node's arcs the peel fetches degrees, with threads. */
+enum { PEEL_AHEAD = 24 };
+
 /* Peels p's collection at level k (and what it adds to it). */
 static inline __attribute__((always_inline)) void peel_level(const struct ordo_graph *g,
                                                              _Atomic uint32_t *deg,
@@ -59,7 +62,17 @@ static inline __attribute__((always_inline)) void peel_level(const struct ordo_g
 	for (uint64_t i = 0; i < p->n && !p->grow_failed; i++) {
 		const uint32_t v = p->buf[i];
 		uint32_t u, w;
-		for (struct ordo_arcs a = ordo_graph_arcs(g, v); ordo_arcs_next(&a, &u, &w);) {
+		struct ordo_arcs a = ordo_graph_arcs(g, v);
+		/* a long plain adjacency: the degree PEEL_AHEAD arcs on is fetched while this
+		 * one is lowered (a locked decrement holds back the loads after it; a short
+		 * list's loads are few, and a prefetch of them costs more than it hides) */
+		const bool ahead = shared && !a.cz && a.de - a.d >= 2 * PEEL_AHEAD;
+		if (ahead)
+			for (unsigned j = 0; j < PEEL_AHEAD; j++)
+				__builtin_prefetch(&deg[a.d[j]], 1);
+		while (ordo_arcs_next(&a, &u, &w)) {
+			if (ahead && a.d + PEEL_AHEAD - 1 < a.de)
+				__builtin_prefetch(&deg[a.d[PEEL_AHEAD - 1]], 1);
 			p->arcs++;
 			uint32_t d = atomic_load_explicit(&deg[u], memory_order_relaxed);
 			if (d <= k)
