@@ -44,6 +44,8 @@
 	X(SMQ_HOST_LOCK)  /* smq: between a guest's look at its host's beat and its trylock */   \
 	X(BUCKET_PUBLISH) /* obim/pmod: between creating a bucket and logging it */              \
 	X(MST_LOCK)       /* mst: between testing a lock word and taking it, and holding it */   \
+	X(MST_DEFER)      /* mst: a deferred merge, its list claimed, before its checks */       \
+	X(MST_SETTLE)     /* mst: a giant's holder, a list claimed, before joining from it */    \
 	X(KCORE_LOWER)    /* kcore: lowering an estimate or a peeling degree, and re-checking */ \
 	X(KCORE_SUPPORT)  /* kcore: before a run folds its support count back */                 \
 	X(CC_WAKE)        /* cc: between a look at a root and linking it, a label's fall and */  \

@@ -340,16 +340,15 @@ static int mst_one(const struct ordo_scheduler_ops *ops, struct ordo_scheduler *
 		            (unsigned long long)f.weight, (unsigned long long)f.components,
 		            (unsigned long long)j->ref.weight,
 		            (unsigned long long)j->ref.components);
-	/* every first task (a range of nodes) runs once; a useful task makes 1 to
-	 * ORDO_MST_GROW_MAX merges per node it starts from (a range: up to its size) */
+	/* every first task runs once (one that finds every range claimed is empty), and a
+	 * forest with an edge took a useful task */
 	const uint64_t n = j->ref.edges + j->ref.components, sweep = ordo_mst_sweep_nodes(n);
 	if (st.tasks < (n + sweep - 1) / sweep)
 		return FAIL("%llu tasks, fewer than the %llu first tasks",
 		            (unsigned long long)st.tasks,
 		            (unsigned long long)((n + sweep - 1) / sweep));
-	if ((st.tasks - st.empty) * sweep * ORDO_MST_GROW_MAX < f.edges)
-		return FAIL("%llu useful tasks for %llu merges",
-		            (unsigned long long)(st.tasks - st.empty), (unsigned long long)f.edges);
+	if (f.edges && st.tasks == st.empty)
+		return FAIL("%llu merges and no useful task", (unsigned long long)f.edges);
 	j->loops += st.task_loops;
 	if (st.loop_items_helped && o->topo->nthreads == 1)
 		return FAIL("%llu items helped at one thread",

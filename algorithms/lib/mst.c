@@ -23,7 +23,9 @@
  *      big component is then empty work, and a big s that absorbed r keeps its queued
  *      task while the class stands; see component_task).
  * The first tasks are not one per node but ranges of nodes (sweep_task), each doing the
- * above for every node of its range that is still a component of one node.
+ * above for every node of its range that is still a component of one node; a first
+ * task claims ranges, from its thread's region first, until none is left. A merge into a giant
+ * component is deferred (see "deferred merges"): the giant's next lock holder joins it.
  * A component past MST_GROW_MAX nodes also lists its segments in an array (struct
  * mst_segs), so that a scan reads them in order and prefetches ahead instead of chasing
  * the ring's links, and one past MST_STALE_MAX nodes keeps a list of its lightest
@@ -84,6 +86,119 @@ static inline void join_arcs(struct ordo_mst *m, uint32_t big, uint32_t bsize, u
 	S->head = NIL;
 }
 
+/* ---- deferred merges into a giant ----
+ * On R-MAT nearly every node's lightest arc leads into the giant component, and every
+ * such merge took the giant's lock and wrote its size, ring, segment array and heap:
+ * at two threads those few cache lines went back and forth between the cores for each
+ * of some 600,000 merges, and the first tasks' sweep took 1.6x its one-thread time. So
+ * a task whose lightest arc leads into a giant g (past m->heap_at nodes, and no smaller
+ * than its own component) defers the merge: holding its own root r's lock it records the arc,
+ * links r under g and appends (g, r) to its thread's list, touching only its own lines
+ * and reading g's lock word. Whoever takes g's lock next (g's own task before its scan,
+ * or a merge of g) first joins every list's entries for g (settle): r's arcs, size and
+ * segments become g's, as a merge would have made them. A run on one thread does not
+ * defer: it has no other core to keep the lines from (rmat20 was 1.07x slower with it).
+ * A giant's holder must not miss an entry, and a deferral must not join a giant whose
+ * lock is held, whose arcs are then being scanned or moved. The list's lock word
+ * orders the two: the owner claims it (MST_FREE -> g) and only then reads g's lock word,
+ * giving up if g is locked or no longer a root; the holder, which took g's lock before,
+ * claims each list in turn (MST_FREE -> MST_JOINING), waiting out an owner inside its
+ * few instructions. An owner that finds its list claimed gives up too, and merges the
+ * usual way (which waits for g's lock). Every step is sequentially consistent, so an
+ * owner that claims its list after the holder let it go sees g locked. */
+/* A checked build starts a list small, and frees it when a holder empties it, so that
+ * it grows often while holders join. */
+#define MST_DEFER_CAP0 (MST_CHECKED ? 2 : 1024)
+
+static bool defer_room(struct mst_defer *d)
+{
+	const uint32_t cap = d->cap ? 2 * d->cap : MST_DEFER_CAP0;
+	struct mst_pend *p = cap > d->cap ? realloc(d->p, (size_t)cap * sizeof *p) : NULL;
+	if (!p)
+		return false;
+	d->p = p, d->cap = cap;
+	return true;
+}
+
+/* r (locked, so with no deferred merges of its own: see lock_comp), of rsize nodes,
+ * merges into g by best, its lightest leaving arc, if g is a giant no smaller than r that
+ * is a root and not locked (a merge counted); false: merge the usual way. */
+static bool defer_into(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint32_t rsize,
+                       uint32_t g, const struct mst_edge *best, uint64_t *counted)
+{
+	const uint32_t gsize = size_of(&m->node[g].lsize); /* a peek: looked at again below */
+	if (!m->deferring || gsize <= m->heap_at || gsize < rsize)
+		return false;
+	struct mst_defer *d = &m->defer[ctx->tid];
+	uint32_t fr = MST_FREE;
+	if (!atomic_compare_exchange_strong(&d->into, &fr, g))
+		return false; /* a holder is joining its entries */
+	ORDO_PERTURB_POINT(MST_DEFER);
+	/* the list grows only while claimed: a holder moves its entries meanwhile */
+	const uint32_t w = atomic_load(&m->node[g].lsize);
+	const bool ok =
+	    !(w & LOCKED) && w > m->heap_at && is_root(m, g) && (d->n < d->cap || defer_room(d));
+	if (ok) {
+		m->pick[r] = *best;
+		atomic_store_explicit(&m->parent[r], g, memory_order_relaxed);
+		d->p[d->n++] = (struct mst_pend){g, r};
+		(*counted)++;
+	}
+	atomic_store(&d->into, MST_FREE);
+	return ok;
+}
+
+/* After g's lock is taken: a giant joins every deferred merge into it (see above). A
+ * new size class makes g's queued task out of date, so g gets one for the new class. */
+static void settle(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t g)
+{
+	struct mst_node *nd = m->node;
+	const uint32_t size0 = size_of(&nd[g].lsize);
+	if (size0 <= m->heap_at || !m->deferring)
+		return;
+	uint32_t size = size0;
+	for (int t = 0; t < m->nwork; t++) {
+		struct mst_defer *d = &m->defer[t];
+		for (unsigned round = 0;; round++) {
+			uint32_t fr = MST_FREE;
+			if (atomic_compare_exchange_weak(&d->into, &fr, MST_JOINING))
+				break;
+			ordo_backoff(round);
+		}
+		ORDO_PERTURB_POINT(MST_SETTLE);
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < d->n; i++) {
+			const struct mst_pend e = d->p[i];
+			if (e.g != g) {
+				d->p[k++] = e;
+				continue;
+			}
+			const uint32_t xs = size_of(&nd[e.x].lsize);
+			join_arcs(m, g, size, e.x, xs);
+			size += xs;
+		}
+		d->n = k;
+		if (MST_CHECKED && !k) { /* so that its owner allocates again (MST_DEFER_CAP0) */
+			free(d->p);
+			d->p = NULL, d->cap = 0;
+		}
+		atomic_store(&d->into, MST_FREE);
+	}
+	if (size == size0)
+		return;
+	atomic_store_explicit(&nd[g].lsize, size | LOCKED, memory_order_relaxed);
+	if (prio_of(size) != prio_of(size0))
+		ordo_push(ctx, prio_of(size), g);
+}
+
+/* A component's lock, taken for its arcs: a giant's deferred merges are joined. While
+ * it is held no merge into it is deferred, so its holder may defer its own. */
+static inline void lock_comp(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t x)
+{
+	lock_helping(ctx, &m->node[x].lsize);
+	settle(ctx, m, x);
+}
+
 static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r, uint64_t prio,
                            uint64_t *counted)
 {
@@ -96,18 +211,21 @@ static bool component_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint32_t r
 	 * cache: road2k was up to 1.3x slower leaving it), not for a big one. */
 	if (!is_root(m, r) || stale(size_of(&nd[r].lsize), prio))
 		return false; /* merged away, or grown big since */
-	lock_helping(ctx, &nd[r].lsize);
-	uint32_t size0 = size_of(&nd[r].lsize);
+	lock_comp(ctx, m, r);
+	uint32_t size0 = size_of(&nd[r].lsize), s;
 	if (!is_root(m, r) || stale(size0, prio)) {
 		unlock(&nd[r].lsize);
 		return false;
 	}
 	struct mst_node *C = &nd[r];
 	struct mst_edge best;
-	uint32_t s;
 scan:
 	if ((s = mst_lightest(ctx, m, r, size0, &best, counted)) ==
 	    NIL) { /* no arc leaves: final */
+		unlock(&C->lsize);
+		return true;
+	}
+	if (defer_into(ctx, m, r, size0, s, &best, counted)) {
 		unlock(&C->lsize);
 		return true;
 	}
@@ -117,8 +235,10 @@ scan:
 				lock_helping(ctx, &nd[s].lsize);
 			else if (!try_lock(&nd[s].lsize))
 				break;
-			if (is_root(m, s))
+			if (is_root(m, s)) {
+				settle(ctx, m, s);
 				goto merge;
+			}
 			unlock(&nd[s].lsize); /* s was merged meanwhile: find its new root */
 			s = uf_find(parent, best.other);
 		}
@@ -126,7 +246,7 @@ scan:
 		 * increasing order */
 		unlock(&C->lsize);
 		lock_helping(ctx, &nd[s].lsize);
-		lock_helping(ctx, &C->lsize);
+		lock_comp(ctx, m, r);
 		unlock(&nd[s].lsize);
 		if (!is_root(m, r)) {
 			unlock(&C->lsize);
@@ -210,8 +330,18 @@ static void first_arc_stage(const struct ordo_mst *m, uint64_t u, unsigned ahead
  * this took 0.80x (smq:pq=bucket) and 0.64x (obim:delta=0) the time (bench/LOG.md,
  * "MST: first tasks over ranges of nodes"). The range size
  * depends on n only, so that a run and the one-thread `strict` run that gives the work
- * ratio's denominator make the same first tasks. */
-#define MST_SWEEP (UINT64_C(1) << 63) /* task data: a range's first node */
+ * ratio's denominator make the same first tasks.
+ * A first task does not own a fixed range: each thread of the run has a region of
+ * consecutive nodes, and a first task claims ranges from its thread's region and then
+ * from the others' until none is left (the tasks that come after find none: empty).
+ * Fixed ranges reached the workers in a scheduler's chunks (OBIM: 64 tasks, a quarter
+ * of rmat20's nodes), so one worker could be left alone with the last quarter while the
+ * other, out of small tasks, ran the giant component's task early, one merge a task:
+ * 12,000-105,000 such tasks in the slow 2-thread trials on rmat20 (0.35-0.8 s against
+ * 0.12-0.2). Now the workers sweep until the last range is taken. The regions keep a
+ * thread's ranges next to each other: one shared cursor, handing out neighbouring
+ * ranges to the two threads in turn, took road2k's 2-thread run 1.05-1.14x longer. */
+#define MST_SWEEP (UINT64_C(1) << 63) /* task data: a first task (the rest unused) */
 
 uint32_t ordo_mst_sweep_nodes(uint64_t n)
 {
@@ -221,18 +351,31 @@ uint32_t ordo_mst_sweep_nodes(uint64_t n)
 	                                : (uint32_t)b;
 }
 
-static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t first, uint64_t *counted)
+/* Claims m->sweep_block nodes at a time, from the thread's own region and then from
+ * the others' in turn, until every region is claimed. */
+static bool sweep_task(struct ordo_tctx *ctx, struct ordo_mst *m, uint64_t *counted)
 {
-	const uint64_t n = m->g->n, end = n - first > m->sweep ? first + m->sweep : n;
-	const uint64_t *aoff = m->aoff;
+	const uint64_t blk = m->sweep_block, *aoff = m->aoff;
 	bool did = false;
-	for (uint64_t u = first; u < end; u++) {
-		if (u + 8 < end) /* no root test: with it, road2k measured 1.02-1.05x */
-			ordo_prefetch(&m->base[aoff[u + 8]]);
-		if (u + 4 < end)
-			first_arc_stage(m, u + 4, 1);
-		if (aoff[u + 1] > aoff[u] && is_root(m, u) && size_of(&m->node[u].lsize) == 1)
-			did |= component_task(ctx, m, (uint32_t)u, 1, counted);
+	for (int k = 0; k < m->nwork; k++) {
+		struct mst_work *w = &m->work[(ctx->tid + k) % m->nwork];
+		for (;;) {
+			const uint64_t first =
+			    atomic_fetch_add_explicit(&w->next, blk, memory_order_relaxed);
+			if (first >= w->end)
+				break;
+			const uint64_t end = w->end - first > blk ? first + blk : w->end;
+			for (uint64_t u = first; u < end; u++) {
+				if (u + 8 <
+				    end) /* no root test: with it, road2k measured 1.02-1.05x */
+					ordo_prefetch(&m->base[aoff[u + 8]]);
+				if (u + 4 < end)
+					first_arc_stage(m, u + 4, 1);
+				if (aoff[u + 1] > aoff[u] && is_root(m, u) &&
+				    size_of(&m->node[u].lsize) == 1)
+					did |= component_task(ctx, m, (uint32_t)u, 1, counted);
+			}
+		}
 	}
 	return did;
 }
@@ -242,7 +385,7 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	struct ordo_mst *m = user;
 	uint64_t counted = 0; /* this task's work (a shared scan's items count apart) */
 	const bool did = t->data & MST_SWEEP
-	                     ? sweep_task(ctx, m, t->data & ~MST_SWEEP, &counted)
+	                     ? sweep_task(ctx, m, &counted)
 	                     : component_task(ctx, m, (uint32_t)t->data, t->prio, &counted);
 	m->work[ctx->tid].n += counted;
 	return did;
@@ -255,16 +398,8 @@ static bool mst_op(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 static void mst_prefetch(const struct ordo_task *t, unsigned ahead, void *user)
 {
 	const struct ordo_mst *m = user;
-	if (t->data & MST_SWEEP) { /* the range's first node */
-		const uint64_t u = t->data & ~MST_SWEEP;
-		if (ahead >= 2) {
-			ordo_prefetch(&m->parent[u]);
-			ordo_prefetch(&m->node[u]);
-		} else {
-			ordo_prefetch(&m->base[m->aoff[u]]);
-		}
+	if (t->data & MST_SWEEP) /* its nodes are claimed when it runs */
 		return;
-	}
 	const uint32_t r = (uint32_t)t->data;
 	if (ahead >= 3) {
 		ordo_prefetch(&m->parent[r]);
@@ -321,6 +456,7 @@ int ordo_mst_create(const struct ordo_graph *g, struct ordo_mst **out, struct or
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the MST work space");
 	}
 	m->sweep = ordo_mst_sweep_nodes(n);
+	m->sweep_block = m->sweep;
 	m->heap_at = ORDO_MST_HEAP_AT;
 	m->aoff[0] = 0;
 	for (size_t u = 0; u < n; u++)
@@ -345,10 +481,19 @@ static void segs_free_all(struct ordo_mst *m)
 	atomic_store_explicit(&m->nsegs, 0, memory_order_relaxed);
 }
 
+static void defer_free(struct ordo_mst *m)
+{
+	for (int t = 0; m->defer && t < m->nwork; t++)
+		free(m->defer[t].p);
+	free(m->defer);
+	m->defer = NULL;
+}
+
 void ordo_mst_free(struct ordo_mst *m)
 {
 	if (!m)
 		return;
+	defer_free(m);
 	free(m->parent);
 	free(m->node);
 	free(m->base);
@@ -366,6 +511,40 @@ void ordo_mst_free(struct ordo_mst *m)
 	free(m->aoff);
 	free(m->work);
 	free(m);
+}
+
+/* The run's per-thread state for T threads: work counters, sweep regions, deferral
+ * lists (-1: out of memory). */
+static int threads_prepare(struct ordo_mst *m, int T)
+{
+	const uint64_t n = m->g->n;
+	if (T > m->nwork) {
+		defer_free(m);
+		free(m->work);
+		m->nwork = 0;
+		if (!(m->work = aligned_alloc(64, (size_t)T * sizeof *m->work)))
+			return -1;
+		/* out of memory, no merge is deferred */
+		if ((m->defer = aligned_alloc(64, (size_t)T * sizeof *m->defer)))
+			memset(m->defer, 0, (size_t)T * sizeof *m->defer);
+		m->nwork = T;
+	}
+	memset(m->work, 0, (size_t)T * sizeof *m->work);
+	/* the sweep's regions: T consecutive ones, whole blocks but the last; those of the
+	 * threads an earlier, wider run had are empty */
+	const uint64_t blk = m->sweep_block, share = (n / T + blk - 1) / blk * blk;
+	for (int t = 0; t < m->nwork; t++) {
+		const uint64_t b = t < T && (uint64_t)t * share < n ? (uint64_t)t * share : n;
+		atomic_store_explicit(&m->work[t].next, b, memory_order_relaxed);
+		m->work[t].end = t + 1 < T && n - b > share ? b + share : n;
+	}
+	/* one thread has no one to wait for: it merges into a giant at once */
+	m->deferring = m->defer && T > 1;
+	for (int t = 0; m->defer && t < m->nwork; t++) {
+		m->defer[t].n = 0;
+		atomic_store_explicit(&m->defer[t].into, MST_FREE, memory_order_relaxed);
+	}
+	return 0;
 }
 
 int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ordo_exec_opts *o,
@@ -411,16 +590,17 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ord
 	if (!eo.lookahead)
 		eo.lookahead = ORDO_MST_LOOKAHEAD;
 	const int T = o->topo->nthreads;
-	if (T > m->nwork) {
-		free(m->work);
-		m->nwork = 0;
-		if (!(m->work = aligned_alloc(64, (size_t)T * sizeof *m->work)))
-			return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
-		m->nwork = T;
-	}
-	memset(m->work, 0, (size_t)T * sizeof *m->work);
+	if (threads_prepare(m, T))
+		return ordo_err_set(err, ORDO_ENOMEM, "out of memory");
 	atomic_store_explicit(&m->cand_broken, false, memory_order_relaxed);
 	int rc = ordo_for_each(&eo, wl->ops, wl->wl, m->init, ninit, mst_op, m, st, err);
+	uint64_t unjoined = 0;
+	for (int t = 0; m->defer && t < m->nwork; t++)
+		unjoined += m->defer[t].n;
+	if (!rc && unjoined)
+		rc = ordo_err_set(err, ORDO_EINVAL,
+		                  "mst: %llu merges into a giant component were never joined",
+		                  (unsigned long long)unjoined);
 	if (!rc && atomic_load_explicit(&m->cand_broken, memory_order_relaxed))
 		rc =
 		    ordo_err_set(err, ORDO_EINVAL,
@@ -431,12 +611,19 @@ int ordo_mst_run(struct ordo_mst *m, struct ordo_scheduler *wl, const struct ord
 	for (int t = 0; t < T; t++)
 		f->work += per[t] = m->work[t].n;
 	ordo_spread(per, (size_t)T, &f->work_min, &f->work_median, &f->work_max);
+	uint64_t nodes = 0; /* the roots' sizes: each node counted once, in one component */
 	for (uint64_t v = 0; v < g->n; v++)
 		if (!is_root(m, v)) {
 			f->weight += m->pick[v].w;
 			f->edges++;
+		} else {
+			nodes += size_of(&m->node[v].lsize);
 		}
 	f->components = g->n - f->edges;
+	if (!rc && nodes != g->n)
+		rc = ordo_err_set(err, ORDO_EINVAL,
+		                  "mst: the components' sizes add up to %llu nodes, not %llu",
+		                  (unsigned long long)nodes, (unsigned long long)g->n);
 	return rc;
 }
 

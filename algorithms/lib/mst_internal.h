@@ -72,8 +72,11 @@ struct ordo_mst {
 	uint32_t capsegs;
 	_Atomic uint32_t nsegs;
 	struct ordo_task *init;
-	uint32_t sweep;        /* nodes per first task */
-	struct mst_work *work; /* per thread of the run, padded */
+	uint32_t sweep;          /* nodes per first task, which sets how many there are */
+	uint32_t sweep_block;    /* nodes a first task claims at a time */
+	struct mst_work *work;   /* per thread of the run, padded */
+	struct mst_defer *defer; /* per thread of the run: its merges into giants, unjoined */
+	bool deferring;          /* this run defers merges into giants (mst.c) */
 	int nwork;
 	/* checked builds (MST_CHECKED): a candidate list was found to break its
 	 * invariant (a segment left out with a front below the floor); the run fails */
@@ -96,7 +99,27 @@ struct ordo_mst {
  * them. */
 struct mst_work {
 	alignas(64) uint64_t n;
+	/* the thread's region of the first tasks' sweep: [next, end) is left to claim */
+	_Atomic uint64_t next;
+	uint64_t end;
 };
+
+/* A merge into a giant (a component past m->heap_at nodes) is deferred: the task links
+ * its own root r under the giant g and records (g, r) in its thread's list, without
+ * taking g's lock; whoever locks g next joins r's arcs to g's (mst.c, "deferred
+ * merges"). `into` is the list's lock and says what holds it: MST_FREE, the giant its
+ * owner is deferring into, or MST_JOINING while a holder of some giant's lock empties
+ * it. */
+struct mst_pend {
+	uint32_t g, x; /* x was linked under giant g; its arcs are not yet g's */
+};
+struct mst_defer {
+	alignas(64) _Atomic uint32_t into;
+	uint32_t n, cap;
+	struct mst_pend *p;
+};
+#define MST_FREE    UINT32_MAX
+#define MST_JOINING (UINT32_MAX - 1)
 
 static inline bool edge_less(const struct mst_edge *a, const struct mst_edge *b)
 {

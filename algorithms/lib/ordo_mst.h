@@ -51,9 +51,11 @@ void ordo_mst_set_heap_at(struct ordo_mst *m, uint32_t nodes);
  * nodes, so one task makes at most this many merges. */
 #define ORDO_MST_GROW_MAX 32
 
-/* The first tasks are ranges of n / ORDO_MST_SWEEP_SHARE consecutive nodes (at least
- * ORDO_MST_SWEEP_MIN, at most ORDO_MST_SWEEP_MAX); each starts the work of a task above
- * for every node of its range that is still a component of one node. */
+/* The first tasks sweep ranges of n / ORDO_MST_SWEEP_SHARE consecutive nodes (at least
+ * ORDO_MST_SWEEP_MIN, at most ORDO_MST_SWEEP_MAX), as many tasks as ranges; each claims
+ * ranges left, from its thread's share of the nodes first and then from the others',
+ * until none is, and starts the work of a task above for every node of them that is
+ * still a component of one node. */
 #define ORDO_MST_SWEEP_SHARE 256
 #define ORDO_MST_SWEEP_MIN   16
 #define ORDO_MST_SWEEP_MAX   16384
