@@ -308,6 +308,30 @@ class Runs(unittest.TestCase):
         self.assertEqual(cells_of(merged), cells_of(local))
 
 
+    def test_cells_at_once_make_one_input_together(self):
+        """Cells run in parallel (the lines of `jobs`) that need the same generated input,
+        not yet made, each make it under a name of their own and rename it into place:
+        every one runs, and no partial file is left behind."""
+        build = os.path.join(self.tmp, "fresh-build")  # an empty cache
+        os.makedirs(build)
+        cell = json.dumps({"app": "sssp", "input": "gen:road:W=300,H=200,seed=5", "wl": "obim",
+                           "threads": 1, "seed": 1})
+        procs = [subprocess.Popen([sys.executable, DRIVER, "cell", "--cell", cell, "--round",
+                                   "1", "--trials", "1", "--bin", os.path.join(BUILD, "algorithms"),
+                                   "--build", build, "--out",
+                                   os.path.join(self.tmp, "at-once-%d.jsonl" % i)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for i in range(6)]
+        for p in procs:
+            err = p.communicate(timeout=300)[1]
+            self.assertEqual(p.returncode, 0, err)
+        for i in range(6):
+            recs = ob.load_results([os.path.join(self.tmp, "at-once-%d.jsonl" % i)])
+            self.assertEqual([r["status"] for r in recs], ["ok"])
+        cache = os.listdir(os.path.join(build, "bench-cache"))
+        self.assertEqual(len(cache), 1, cache)
+        self.assertTrue(cache[0].endswith(".ordo") and ".part" not in cache[0], cache)
+
     def test_noise_runs_beside_each_cell_and_is_an_ab(self):
         # issue 32, item 1: the interference starts before a cell's process and stops
         # after it; records name it; the report compares noisy with quiet

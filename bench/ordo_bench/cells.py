@@ -28,7 +28,9 @@ def resolve_input(name, args):
         path = os.path.join(cache_dir(args), "gen-%s-%s.ordo" % (
             safe[:60], hashlib.sha1(spec.encode()).hexdigest()[:8]))
         if not os.path.exists(path):
-            tmp = path + ".part.ordo"
+            # a name of this process's own: cells run in parallel (`jobs`) may make the
+            # same input at once, and each then renames a whole file into place
+            tmp = "%s.%d.part.ordo" % (path, os.getpid())
             p = subprocess.run([os.path.join(args.bin, "ordo-gen"), spec, "-o", tmp],
                                capture_output=True, text=True)
             if p.returncode:
