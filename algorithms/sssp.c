@@ -95,6 +95,7 @@ struct sssp_state {
 	int live;         /* --live */
 	uint32_t *parent; /* the last run's tree, made by answer */
 	uint32_t source;  /* the last run's */
+	double degree;    /* ordo_graph_mean_degree */
 };
 
 static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env *env,
@@ -119,6 +120,12 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		s->narrow = ordo_alloc_huge((size_t)g->n * sizeof *s->narrow + 8);
 	if (!s->dist || !s->ref || (s->labels != LABELS_64 && !s->narrow))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
+	s->degree = ordo_graph_mean_degree(g);
+	if (s->report && s->threads > 1)
+		fprintf(s->report,
+		        "sssp: neighbours' distances prefetched for %s (mean degree %.1f %s %g)\n",
+		        s->degree > ORDO_SSSP_READ_DEGREE ? "reading" : "writing", s->degree,
+		        s->degree > ORDO_SSSP_READ_DEGREE ? ">" : "<=", ORDO_SSSP_READ_DEGREE);
 	if (!opt->leaves)
 		return 0;
 	const double t0 = ordo_now();
@@ -183,7 +190,7 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 		            ? (int)ordo_scheduler_grain(wl)
 		            : LIVE_OFF;
 	s->widen = false;
-	struct ordo_sssp_run r = {.grain = grain, .leaves = s->leaves};
+	struct ordo_sssp_run r = {.grain = grain, .leaves = s->leaves, .mean_degree = s->degree};
 	if (s->narrow) {
 		r.narrow = s->narrow;
 		int rc = ordo_sssp_run(s->g, q->source, wl, o, &r, rs, err);

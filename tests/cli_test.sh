@@ -615,6 +615,11 @@ for case in "--wl obim:delta=7|obim:delta=7," "-d 5|obim:delta=5," "--wl smq|smq
 	! grep -q "from the graph" "$tmp/h.err" || fail "sssp $args still takes the graph's delta"
 done
 "$bin/bfs" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "from the graph" && fail "bfs takes a distance delta"
+# at two threads and more, neighbours' distances are prefetched for reading on a graph of
+# many arcs per node and for writing on a sparse one (issue 48), and the report says which
+"$bin/sssp" --gen rmat:scale=10,ef=16 -n 1 -t 2 2>&1 | grep -q "prefetched for reading (mean degree [0-9.]* > 10)" || fail "sssp on a dense graph does not prefetch for reading"
+"$bin/sssp" --gen road:W=10,H=10 -n 1 -t 2 2>&1 | grep -q "prefetched for writing (mean degree [0-9.]* <= 10)" || fail "sssp on a grid does not prefetch for writing"
+"$bin/sssp" --gen road:W=10,H=10 -n 1 -t 1 2>&1 | grep -q "prefetched for" && fail "sssp at one thread names a prefetch it does not choose"
 "$bin/astar" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph" || fail "astar does not take the graph's delta"
 # --help: options only, wrapped at 80 columns; the scheduler table is --wl help's
 for app in sssp bfs astar mst kcore components pagerank ordo-convert; do

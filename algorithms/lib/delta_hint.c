@@ -47,17 +47,22 @@ static uint32_t ball_depth(const struct ordo_graph *g, uint32_t s, uint32_t *slo
 	return level;
 }
 
+double ordo_graph_mean_degree(const struct ordo_graph *g)
+{
+	/* isolated ids (an edge list's unused numbers) say nothing about how many arcs
+	 * reach a node */
+	uint64_t with_arcs = 0;
+	for (uint32_t u = 0; u < g->n; u++)
+		with_arcs += ordo_graph_degree(g, u) != 0;
+	return with_arcs ? (double)g->m / (double)with_arcs : 0;
+}
+
 void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 {
 	*h = (struct ordo_delta_hint){.mean_weight = 1};
 	if (!g->n || !g->m)
 		return;
-	/* the mean degree of the nodes that have arcs: isolated ids (an edge list's
-	 * unused numbers) say nothing about how many arcs reach a node */
-	uint64_t with_arcs = 0;
-	for (uint32_t u = 0; u < g->n; u++)
-		with_arcs += ordo_graph_degree(g, u) != 0;
-	h->mean_degree = (double)g->m / (double)with_arcs;
+	h->mean_degree = ordo_graph_mean_degree(g);
 	/* the weights of the arcs of nodes spread evenly over the ids */
 	const uint32_t k = g->n < HINT_NODES ? g->n : HINT_NODES;
 	double sum = 0;

@@ -78,7 +78,13 @@ struct ordo_sssp_run {
 	_Atomic uint64_t *dist;   /* 64-bit distances, n of them, or NULL and ... */
 	_Atomic uint32_t *narrow; /* ... 32-bit ones */
 	bool overflow;            /* out: a 32-bit distance would have passed the limit */
+	double mean_degree;       /* ordo_graph_mean_degree(g), or 0: m / n stands in */
 };
+/* The mean degree above which a run of two workers or more prefetches its neighbours'
+ * labels for reading, not writing (relax.h): measured on this project's graphs at two
+ * threads, reading won from 12.1 arcs per node (soc-Slashdot0902) up and writing at 8.1
+ * (ca-CondMat) and below (bench/LOG.md, "Labels prefetched for reading"). */
+#define ORDO_SSSP_READ_DEGREE 10.0
 int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
                   const struct ordo_exec_opts *o, struct ordo_sssp_run *r,
                   struct ordo_run_stats *st, struct ordo_err *err);
@@ -123,6 +129,9 @@ struct ordo_delta_hint {
 	uint32_t ball_depth; /* levels of the median ball */
 };
 void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h);
+/* Arcs per node that has arcs (an edge list's unused ids are not counted); 0 for a
+ * graph without arcs. One pass over the node index. */
+double ordo_graph_mean_degree(const struct ordo_graph *g);
 
 /* Compares dist with ref (both length n) into c: every differing node is a mismatch;
  * figures "reached" (nodes with a finite distance) and "max_dist" (the largest). */

@@ -31,8 +31,13 @@
  * relaxation lowers a leaf's label (never marked) and pushes nothing.
  *
  * The prefetch hook is the executor's three-stage pipeline: a held task's label and arc
- * range, then its arcs, then its neighbours' labels (for writing), each stage one task
- * run ahead of the next.
+ * range, then its arcs, then its neighbours' labels, each stage one task run ahead of
+ * the next. The labels are asked for writing (the line taken exclusive, so that a
+ * lowering finds it so) unless s->read_labels: where most relaxations lower nothing (a
+ * graph of many arcs per node) and other workers read the same labels, taking a line
+ * from their caches makes their next read of it miss, and a prefetch for reading is the
+ * faster one (rmat20 at two threads: 0.75x the time; bench/LOG.md, "Labels prefetched
+ * for reading").
  */
 #ifndef ORDO_RELAX_H
 #define ORDO_RELAX_H
@@ -61,6 +66,7 @@ struct relax_ctx {
 	uint64_t limit;            /* narrow weighted labels: the largest distance they hold */
 	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
 	const uint64_t *leaves;    /* nodes lowered without a task (a bitmap), or NULL */
+	bool read_labels;          /* neighbours' labels prefetched for reading (see above) */
 };
 
 #define RELAX_QUEUED   (UINT64_C(1) << 63)
@@ -194,8 +200,12 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 	                               : ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		if (count)
 			s->count[ctx->tid].arcs += k;
-		for (unsigned i = 0; i < k; i++)
-			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
+		if (s->read_labels)
+			for (unsigned i = 0; i < k; i++)
+				__builtin_prefetch(relax_at(s->label, vb[i], wide), 0);
+		else
+			for (unsigned i = 0; i < k; i++)
+				__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 		for (unsigned i = 0; i < k; i++) {
 			const uint64_t nd = d + (weighted ? wb[i] : 1);
 			if (weighted && !wide && __builtin_expect(nd > s->limit, 0)) {
@@ -249,7 +259,10 @@ relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx
 	for (unsigned i = 0, k = ordo_graph_prefetch_targets_memo(s->g, u, vbuf, &vb, cz,
 	                                                          &relax_memo, s->run);
 	     i < k; i++)
-		__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
+		if (s->read_labels)
+			__builtin_prefetch(relax_at(s->label, vb[i], wide), 0);
+		else
+			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
 }
 
 #endif
