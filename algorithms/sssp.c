@@ -121,11 +121,12 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 	if (!s->dist || !s->ref || (s->labels != LABELS_64 && !s->narrow))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
 	s->degree = ordo_graph_mean_degree(g);
+	const bool reads = ordo_sssp_reads_labels(s->degree, s->threads);
 	if (s->report && s->threads > 1)
 		fprintf(s->report,
 		        "sssp: neighbours' distances prefetched for %s (mean degree %.1f %s %g)\n",
-		        s->degree > ORDO_SSSP_READ_DEGREE ? "reading" : "writing", s->degree,
-		        s->degree > ORDO_SSSP_READ_DEGREE ? ">" : "<=", ORDO_SSSP_READ_DEGREE);
+		        reads ? "reading" : "writing", s->degree,
+		        reads ? ">" : "<=", ORDO_SSSP_READ_DEGREE);
 	if (!opt->leaves)
 		return 0;
 	const double t0 = ordo_now();

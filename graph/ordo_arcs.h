@@ -453,8 +453,8 @@ static inline uint64_t ordo_graph_degree(const struct ordo_graph *g, uint32_t u)
  * representation: the node's arc range, then (once that is cached) its arcs' lines
  * (targets and weights): the first and the last, and on a plain graph every line between
  * them up to ORDO_ARCS_PREFETCH_MAX arcs. The lines between matter where lists span
- * several lines and are read a few tasks later: rmat20's SSSP at its default took 0.87x
- * its time at 1 thread, 0.92x at 2 (bench/LOG.md, "Every line of an arc list
+ * several lines and are read a few tasks later: rmat20's SSSP at its default took 0.84x
+ * its time at 1 thread, 0.93x at 2 (bench/LOG.md, "Every line of an arc list
  * prefetched"); a list of at most 16 arcs costs one test more than before. */
 ORDO_INLINE void ordo_graph_prefetch_node_as(const struct ordo_graph *g, uint32_t u, const bool cz)
 {

@@ -85,6 +85,13 @@ struct ordo_sssp_run {
  * threads, reading won from 12.1 arcs per node (soc-Slashdot0902) up and writing at 8.1
  * (ca-CondMat) and below (bench/LOG.md, "Labels prefetched for reading"). */
 #define ORDO_SSSP_READ_DEGREE 10.0
+/* Whether a run of `threads` workers on a graph of mean degree `degree` prefetches its
+ * neighbours' labels for reading: the rule above, in one place for the run and its
+ * report. */
+static inline bool ordo_sssp_reads_labels(double degree, int threads)
+{
+	return threads > 1 && degree > ORDO_SSSP_READ_DEGREE;
+}
 int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_scheduler *wl,
                   const struct ordo_exec_opts *o, struct ordo_sssp_run *r,
                   struct ordo_run_stats *st, struct ordo_err *err);

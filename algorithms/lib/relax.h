@@ -168,6 +168,17 @@ static inline __attribute__((always_inline)) const void *relax_at(const void *la
 	            : (const void *)((const uint32_t *)label + v);
 }
 
+/* Prefetches label[v] for what s asks (see above): the branch is the same for every
+ * arc of a run, so the compiler takes it out of the loops that call this. */
+static inline __attribute__((always_inline)) void relax_prefetch_label(const struct relax_ctx *s,
+                                                                       uint32_t v, const bool wide)
+{
+	if (s->read_labels)
+		__builtin_prefetch(relax_at(s->label, v, wide), 0);
+	else
+		__builtin_prefetch(relax_at(s->label, v, wide), 1);
+}
+
 /* Lowers label[v] to nd unless it is already at most nd; true when this call did. */
 static inline __attribute__((always_inline)) bool relax_lower(void *label, uint32_t v, uint64_t nd,
                                                               const bool wide, bool alone)
@@ -200,12 +211,8 @@ relax_task(struct ordo_tctx *ctx, const struct ordo_task *t, const struct relax_
 	                               : ordo_arcs_targets_batch(&a, vbuf, &vb));) {
 		if (count)
 			s->count[ctx->tid].arcs += k;
-		if (s->read_labels)
-			for (unsigned i = 0; i < k; i++)
-				__builtin_prefetch(relax_at(s->label, vb[i], wide), 0);
-		else
-			for (unsigned i = 0; i < k; i++)
-				__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
+		for (unsigned i = 0; i < k; i++)
+			relax_prefetch_label(s, vb[i], wide);
 		for (unsigned i = 0; i < k; i++) {
 			const uint64_t nd = d + (weighted ? wb[i] : 1);
 			if (weighted && !wide && __builtin_expect(nd > s->limit, 0)) {
@@ -259,10 +266,7 @@ relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx
 	for (unsigned i = 0, k = ordo_graph_prefetch_targets_memo(s->g, u, vbuf, &vb, cz,
 	                                                          &relax_memo, s->run);
 	     i < k; i++)
-		if (s->read_labels)
-			__builtin_prefetch(relax_at(s->label, vb[i], wide), 0);
-		else
-			__builtin_prefetch(relax_at(s->label, vb[i], wide), 1);
+		relax_prefetch_label(s, vb[i], wide);
 }
 
 #endif

@@ -108,7 +108,7 @@ int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_schedule
 	                      r->leaves};
 	const double degree =
 	    r->mean_degree > 0 ? r->mean_degree : (double)g->m / (double)(g->n ? g->n : 1);
-	s.read_labels = !s.alone && degree > ORDO_SSSP_READ_DEGREE;
+	s.read_labels = ordo_sssp_reads_labels(degree, o->topo->nthreads);
 	struct ordo_exec_opts eo = *o;
 	/* user: this context */
 	const bool cz = g->cz;
