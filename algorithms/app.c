@@ -258,7 +258,8 @@ static int ordo_app_setup(struct ordo_app_run *r)
 	                           .seed = (uint64_t)c->seed,
 	                           .report = r->hout,
 	                           .wl_given = c->wl_given,
-	                           .opts = c->ordo_app_opts};
+	                           .opts = c->ordo_app_opts,
+	                           .mean_degree = r->hinted ? r->hint.mean_degree : 0};
 	if ((rc = k->init(&r->st, g, &env, &err)))
 		return ordo_cli_fail(ordo_cli_prog, &err);
 	return 0;
@@ -554,7 +555,8 @@ int ordo_app_session_open(const struct ordo_app_kernel *k, struct ordo_graph *g,
 		                           .seed = o->seed,
 		                           .report = NULL,
 		                           .wl_given = s->cfg.wl_given,
-		                           .opts = s->cfg.ordo_app_opts};
+		                           .opts = s->cfg.ordo_app_opts,
+		                           .mean_degree = s->r.hinted ? s->r.hint.mean_degree : 0};
 		rc = k->init(&s->r.st, s->r.g, &env, err);
 	}
 	if (rc) {

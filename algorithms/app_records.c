@@ -245,6 +245,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 	F_S("scheduler", r->sched);
 	F_U("threads", r->topo.nthreads);
 	F_U("lookahead", t->rs.lookahead);
+	F_U("batch", t->rs.batch);
 	F_U("seed", r->cfg->seed);
 	F_U("trial", trial_no);
 	if (k->query != ORDO_APP_QUERY_NONE)

@@ -65,6 +65,9 @@ struct ordo_app_env {
 	FILE *report;     /* the human report (notes such as a computed parameter), or NULL */
 	bool wl_given;    /* the user chose the scheduler (--wl): bfs runs it rather than rounds */
 	const void *opts; /* the kernel's options block as its options set it, or NULL */
+	/* ordo_graph_mean_degree of the graph when the harness already computed it (the
+	 * delta hint, kernels with delta_from_graph), else 0 */
+	double mean_degree;
 };
 
 #define ORDO_APP_OPT_KEY \

@@ -120,7 +120,7 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		s->narrow = ordo_alloc_huge((size_t)g->n * sizeof *s->narrow + 8);
 	if (!s->dist || !s->ref || (s->labels != LABELS_64 && !s->narrow))
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for distances");
-	s->degree = ordo_graph_mean_degree(g);
+	s->degree = env->mean_degree > 0 ? env->mean_degree : ordo_graph_mean_degree(g);
 	const bool reads = ordo_sssp_reads_labels(s->degree, s->threads);
 	if (s->report && s->threads > 1)
 		fprintf(s->report,

@@ -8,6 +8,11 @@
  * distances), each stage one task's run time ahead of its use. Held tasks are pending
  * - pushed, not done - like any other, so termination detection is unchanged.
  *
+ * With a batch form of the operator (ordo_exec_opts.run_batch) a worker pops up to
+ * `batch` tasks instead, runs them with one call, and finishes them together: their
+ * children pushed with pushed[] published first, then done[] raised by the batch's size.
+ * Popped tasks are pending until then, as held ones are.
+ *
  * Termination detection (exact for every scheduler, including relaxed ones whose pop
  * fails spuriously and ones that keep tasks in private buffers):
  *
@@ -127,6 +132,7 @@ struct wk {
 	unsigned idle, idle_start;   /* the back-off round, and where it restarts */
 	unsigned h, cnt;             /* ring[h] runs next; cnt tasks held */
 	unsigned ahead, spacing;     /* the pipeline's depth, and its stages' spacing */
+	unsigned batch;              /* tasks popped at a time for run_batch (0: the task form) */
 	bool idling, leaving, slept; /* in an idle stretch; seat given up; slept on the bell */
 	uint64_t pushed_mark;        /* `pushed` at the last every-64-task check */
 	uint64_t fails;              /* failed pops since its last task (pub_idle) */
@@ -151,11 +157,8 @@ WORKER_STEP void to_busy(struct ordo_tctx *c, struct wk *w, struct marks *m)
 	w->idling = false;
 }
 
-/* Runs the task at the ring's head (the worker holds cnt >= 1): the held tasks' next
- * prefetch stages, the operator, its children's push with pushed[] published before
- * it, then done[] (the protocol at the top). False: the run ends (out of memory). */
-WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, struct ordo_task *ring,
-                          struct marks *m)
+/* A popped task ends an idle stretch: the failed pops' count and the idle time. */
+WORKER_STEP void wake(struct run *r, struct ordo_tctx *c, struct wk *w, struct marks *m)
 {
 	if (__builtin_expect(w->fails != 0, 0)) {
 		w->fails = 0;
@@ -169,16 +172,17 @@ WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, stru
 				seats_idle_ring(&r->seats, 1);
 		}
 	}
-	/* every `spacing` positions a held task is told how many stages are left */
-	for (unsigned i = w->spacing; i < w->cnt; i += w->spacing)
-		r->o->prefetch(&ring[(w->h + i) & RING_MASK], i / w->spacing, r->user);
-	struct ordo_task task = ring[w->h];
-	w->h = (w->h + 1) & RING_MASK;
-	w->cnt--;
-	bool useful = r->op(c, &task, r->user);
-	c->tasks++; /* also the termination count: always kept */
+}
+
+/* After the operator ran k tasks (useful of them did work): their children's push with
+ * pushed[] published before it, then done[] (the protocol at the top). False: the run
+ * ends (out of memory). */
+WORKER_STEP bool finish(struct run *r, struct ordo_tctx *c, struct wk *w, unsigned k,
+                        uint64_t useful)
+{
+	c->tasks += k; /* also the termination count: always kept */
 #ifdef ORDO_COUNT_WORK
-	c->empty += !useful;
+	c->empty += k - useful;
 #else
 	(void)useful;
 #endif
@@ -189,13 +193,46 @@ WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, stru
 		r->ops->push(r->wl, c, c->pushbuf, c->npush);
 		c->npush = 0;
 	}
-	publish_done(c, ++w->done);
+	w->done += k;
+	publish_done(c, w->done);
 	w->idle = w->idle_start;
 	if (__builtin_expect(c->push_oom, 0)) {
 		run_end(r);
 		return false;
 	}
 	return true;
+}
+
+/* Runs the task at the ring's head (the worker holds cnt >= 1): the held tasks' next
+ * prefetch stages, the operator, then finish. False: the run ends (out of memory). */
+WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, struct ordo_task *ring,
+                          struct marks *m)
+{
+	wake(r, c, w, m);
+	/* every `spacing` positions a held task is told how many stages are left */
+	for (unsigned i = w->spacing, stage = 1; i < w->cnt; i += w->spacing, stage++)
+		r->o->prefetch(&ring[(w->h + i) & RING_MASK], stage, r->user);
+	struct ordo_task task = ring[w->h];
+	w->h = (w->h + 1) & RING_MASK;
+	w->cnt--;
+	const bool useful = r->op(c, &task, r->user);
+	return finish(r, c, w, 1, useful);
+}
+
+/* The batch form (ordo_exec_opts.run_batch): pops up to `batch` tasks, stopping at the
+ * first failed pop, and runs them as one batch; the same protocol as run_next, for k
+ * tasks at once. 0: no task was popped; -1: the run ends (out of memory); else k. */
+WORKER_STEP int run_batch(struct run *r, struct ordo_tctx *c, struct wk *w, struct ordo_task *buf,
+                          struct marks *m)
+{
+	unsigned k = 0;
+	while (k < w->batch && r->ops->pop(r->wl, c, &buf[k]))
+		k++;
+	if (!k)
+		return 0;
+	wake(r, c, w, m);
+	const uint64_t useful = r->o->run_batch(c, buf, k, r->user);
+	return finish(r, c, w, k, useful) ? (int)k : -1;
 }
 
 /* Every 64 tasks: a caller's stop, idle sleepers, and the seat (which may be given
@@ -302,8 +339,10 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	               .idle = idle_start,
 	               .idle_start = idle_start,
 	               .ahead = ahead,
-	               .spacing = stage_spacing(r->o, ahead)};
+	               .spacing = stage_spacing(r->o, ahead),
+	               .batch = batch_size(r->o, r->ops)};
 	struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1]; /* all held tasks are pending */
+	struct ordo_task batch[ORDO_MAX_BATCH];        /* likewise, the batch form's */
 	struct marks m = {ordo_now(), ordo_thread_cpu()};
 	if (!seats_start(seats, (int)c->tid)) {
 		w.idling = true; /* parked time counts as idle */
@@ -319,6 +358,19 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			to_idle(c, &w, &m);
 			if (!parking_park(r, c))
 				break;
+		}
+		if (w.batch) {
+			const uint64_t before = w.done;
+			const int k = run_batch(r, c, &w, batch, &m);
+			if (k < 0)
+				break;
+			if (!k) {
+				if (!idle_step(r, c, &w, &m))
+					break;
+			} else if ((before >> 6) != (w.done >> 6) && !check_point(r, c, &w, &m)) {
+				break; /* every 64 tasks, as below */
+			}
+			continue;
 		}
 		while (!w.leaving && w.cnt <= w.ahead &&
 		       r->ops->pop(r->wl, c, &ring[(w.h + w.cnt) & RING_MASK]))

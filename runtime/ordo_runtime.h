@@ -139,8 +139,19 @@ struct ordo_coop;
 /* Returns true when the task did useful work, false when it was stale ("empty"). */
 typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, void *user);
 
+/* The batch form of an operator (ordo_exec_opts.run_batch): runs the k tasks t[0..k-1]
+ * in that order, each exactly as the operator would, and returns how many did useful
+ * work. A batch lets an operator keep its own prefetch pipeline inside one loop, where
+ * the per-task form pays an indirect call per task and per stage. */
+typedef uint64_t (*ordo_batch_operator)(struct ordo_tctx *ctx, const struct ordo_task *t,
+                                        unsigned k, void *user);
+
 #define ORDO_MAX_LOOKAHEAD 15
 #define ORDO_LOOKAHEAD_OFF (~0u) /* lookahead: no pipeline even with a prefetch hook */
+/* Tasks a worker pops at a time for a batch operator: at most, and by default (one
+ * OBIM chunk; bench/LOG.md, "Tasks run in batches") */
+#define ORDO_MAX_BATCH     64
+#define ORDO_BATCH_DEFAULT 64
 
 /* The linearized executor (runtime/sim.c): one OS thread runs topo->nthreads virtual
  * workers, one atomic operation (a pop; or a task's run and its children's push) at a
@@ -202,6 +213,15 @@ struct ordo_exec_opts {
 	void (*prefetch)(const struct ordo_task *t, unsigned ahead, void *user);
 	unsigned lookahead;       /* 0: the algorithm's default; ORDO_LOOKAHEAD_OFF: none */
 	unsigned prefetch_stages; /* 0: the hook sees every held task at every step */
+	/* Optional batch form of `op` (ordo_batch_operator): a worker pops up to `batch`
+	 * tasks (1..ORDO_MAX_BATCH; 0: ORDO_BATCH_DEFAULT), stopping early at the first
+	 * failed pop, hands them to run_batch in the order popped, then gives all their
+	 * children to the scheduler as one push. The held tasks are pending, as in the
+	 * pipeline above (which a batch run does not use: the operator pipelines within the
+	 * batch); a task waits for at most batch - 1 others of its batch. `op` is still
+	 * needed: exact schedulers (one task at a time) and the linearized executor run it. */
+	ordo_batch_operator run_batch;
+	unsigned batch;
 	/* Optional: when *cancel becomes true (a signal handler, another thread) the run
 	 * stops at the next task or round boundary, its tasks dropped, and fails with
 	 * ORDO_ECANCELED; the answer is then incomplete. NULL: never (no cost). */
@@ -234,6 +254,7 @@ struct ordo_run_stats {
 	uint64_t tasks_min, tasks_median, tasks_max; /* per thread */
 	int threads;
 	unsigned lookahead; /* tasks each worker held (0: no pipeline) */
+	unsigned batch;     /* tasks popped at a time for the batch operator (0: the task form) */
 	/* seats (runtime/seats.h): the limit at the start and at the end (equal to threads
 	 * when nobody parks), times a worker gave its seat up, tasks handed over by parking
 	 * workers */

@@ -88,6 +88,7 @@ static void collect_stats(const struct run *r, double seconds, struct ordo_run_s
 	const int T = r->T;
 	memset(stats, 0, sizeof *stats);
 	stats->threads = T;
+	stats->batch = batch_size(r->o, r->ops);
 	stats->lookahead = pipeline_depth(r->o, r->ops);
 	stats->seconds = seconds;
 	stats->seats_start = r->seats.max;
@@ -183,6 +184,7 @@ static int sim_for_each(const struct ordo_exec_opts *o, const struct ordo_schedu
 	if (!rc && stats) {
 		collect_stats(&r, seconds, stats);
 		stats->seats_start = stats->seats_end = T;
+		stats->batch = 0; /* a simulated worker runs one task at a time */
 		stats->sim = sim;
 	}
 	for (int t = 0; r.ctx && t < T; t++)

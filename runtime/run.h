@@ -116,6 +116,17 @@ static inline unsigned pipeline_depth(const struct ordo_exec_opts *o,
 	return o->lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : o->lookahead;
 }
 
+/* Tasks a worker pops at a time for the batch operator (0: none, the task form). */
+static inline unsigned batch_size(const struct ordo_exec_opts *o,
+                                  const struct ordo_scheduler_ops *ops)
+{
+	if (!o->run_batch || ops->exact)
+		return 0;
+	return !o->batch                   ? ORDO_BATCH_DEFAULT
+	       : o->batch > ORDO_MAX_BATCH ? ORDO_MAX_BATCH
+	                                   : o->batch;
+}
+
 /* executor.c: one worker's run (its loop, against the termination argument there). */
 void run_worker(struct run *r, struct ordo_tctx *c);
 

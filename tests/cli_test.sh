@@ -205,10 +205,12 @@ set -e
 [ $st -eq 2 ] && grep -q "out of range" "$tmp/e2" || fail "bad parameter: $st"
 "$bin/sssp" --wl help | grep -q "obim" || fail "--wl help"
 # the prefetch pipeline: default depth in the records, 0 turns it off, 16 is refused
-grep -q '"lookahead":9,' "$tmp/s.json" || fail "sssp json: default lookahead 9 not reported"
-"$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --lookahead 0 2>/dev/null | grep -q '"lookahead":0,.*"verify":"PASS"' ||
-	fail "--lookahead 0"
-"$bin/sssp" --gen road:W=32,H=32 -n 1 -t 2 --format csv --lookahead 7 --wl smq 2>/dev/null | grep -q '^sssp,.*,2,7,1,1,' ||
+grep -q '"lookahead":9,"batch":64,' "$tmp/s.json" || fail "sssp json: default lookahead 9 and batch 64 not reported"
+"$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --lookahead 0 2>/dev/null | grep -q '"lookahead":0,"batch":0,.*"verify":"PASS"' ||
+	fail "--lookahead 0: a pipeline or a batch"
+"$bin/sssp" --gen road:W=32,H=32 -n 1 --format json --wl strict 2>/dev/null | grep -q '"lookahead":0,"batch":0,.*"verify":"PASS"' ||
+	fail "strict: tasks held ahead"
+"$bin/sssp" --gen road:W=32,H=32 -n 1 -t 2 --format csv --lookahead 7 --wl smq 2>/dev/null | grep -q '^sssp,.*,2,7,64,1,1,' ||
 	fail "--lookahead 7 in csv"
 set +e
 "$bin/sssp" --gen road:W=8,H=8 --lookahead 16 2>"$tmp/e4"; st=$?

@@ -85,6 +85,10 @@ struct seen_ctx {
 	unsigned max_ahead; /* lookahead / the stages' spacing (prefetch_stages) */
 	bool exact;         /* the scheduler refuses the pipeline (strict) */
 	_Atomic uint64_t bad_stages;
+	/* the batch form (ordo_exec_opts.run_batch, mark_batch): its size, 0 for none, and
+	 * batches seen empty or larger */
+	unsigned batch;
+	_Atomic uint64_t bad_batches;
 	bool stall;      /* a running task sleeps 1 ms now and then (a stalled worker) */
 	bool stop;       /* one task in 512 sleeps 100-1000 us (conf_stalls) */
 	uint64_t preset; /* tasks counted as run before the run (not the executor's) */
@@ -137,6 +141,25 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 	return true;
 }
 
+/* The batch form of mark: each task as mark runs it, in the order given. */
+static uint64_t mark_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k, void *user)
+{
+	struct seen_ctx *s = user;
+	if (k == 0 || k > s->batch)
+		atomic_fetch_add_explicit(&s->bad_batches, 1, memory_order_relaxed);
+	uint64_t useful = 0;
+	for (unsigned i = 0; i < k; i++)
+		useful += mark(ctx, &t[i], user);
+	return useful;
+}
+
+/* A batch size for a check that takes the batch form: 1..ORDO_MAX_BATCH from its
+ * parameters, so that sizes of 1, a few and a full batch all come up. */
+static unsigned batch_for(int T, uint64_t n)
+{
+	return 1 + (unsigned)(((uint64_t)T * 21 + n) % ORDO_MAX_BATCH);
+}
+
 static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *st, const char *what,
                         char *msg, size_t cap)
 {
@@ -153,6 +176,16 @@ static int check_counts(const struct seen_ctx *s, const struct ordo_run_stats *s
 	if (atomic_load(&s->bad_stages)) {
 		snprintf(msg, cap, "%s: %llu violations of the prefetch pipeline's stage order",
 		         what, (unsigned long long)atomic_load(&s->bad_stages));
+		return -1;
+	}
+	if (atomic_load(&s->bad_batches)) {
+		snprintf(msg, cap, "%s: %llu batches empty or over %u tasks", what,
+		         (unsigned long long)atomic_load(&s->bad_batches), s->batch);
+		return -1;
+	}
+	if (st->batch != (s->exact ? 0 : s->batch)) {
+		snprintf(msg, cap, "%s: executor reports batches of %u, asked for %u", what,
+		         st->batch, s->batch);
 		return -1;
 	}
 	if (st->lookahead != s->lookahead && !(s->exact && st->lookahead == 0)) {
@@ -209,9 +242,12 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	 * every-step and spaced pipelines across T = 1, 2, 4, 8 */
 	const unsigned stages = (unsigned)(T / 2 + tree) % 4;
 	const unsigned spacing = stages && la / stages ? la / stages : 1;
-	snprintf(what, sizeof what, "%s, %d threads%s, %llu tasks%s, lookahead %u, %u stages", spec,
-	         T, tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la,
-	         stages);
+	/* and the batch form at half of them (T + tree even), in batches of 1..64 */
+	const unsigned batch = (T + tree) % 2 ? 0 : batch_for(T, n);
+	snprintf(what, sizeof what,
+	         "%s, %d threads%s, %llu tasks%s, lookahead %u, %u stages, batches of %u", spec, T,
+	         tree ? ", tree" : "", (unsigned long long)n, fake_numa ? ", fake NUMA" : "", la,
+	         stages, batch);
 	struct ordo_scheduler wl;
 	if (conf_open(spec, T, fake_numa, 7, what, &topo, &wl, msg, cap))
 		return -1;
@@ -225,13 +261,16 @@ int conf_exactly_once(const char *spec, int T, uint64_t n, bool tree, int fake_n
 	                     .stage = la ? calloc(n, 1) : NULL,
 	                     .lookahead = la,
 	                     .max_ahead = la / spacing,
-	                     .exact = wl.ops->exact};
+	                     .exact = wl.ops->exact,
+	                     .batch = batch};
 	struct ordo_run_stats st;
 	struct ordo_exec_opts o = {.topo = &topo,
 	                           .seed = 11,
 	                           .prefetch = la ? staged : NULL,
 	                           .lookahead = la ? la : ORDO_LOOKAHEAD_OFF,
-	                           .prefetch_stages = stages};
+	                           .prefetch_stages = stages,
+	                           .run_batch = batch ? mark_batch : NULL,
+	                           .batch = batch};
 	int rc = run_counted(&o, wl.ops, wl.wl, init, ninit, &s, &st, what, msg, cap);
 	free(s.count);
 	free((void *)s.stage);
@@ -491,6 +530,11 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 		ordo_sim_describe(sim, T, desc, sizeof desc);
 		snprintf(what + strlen(what), sizeof what - strlen(what), ", --sim %s", desc);
 	}
+	/* the batch form for a caterpillar and for a tree whose workers park at random */
+	const unsigned batch =
+	    shape == SHAPE_CATERPILLAR || (how == SEAT_SHUFFLE && !chain) ? batch_for(T, n) : 0;
+	if (batch)
+		snprintf(what + strlen(what), sizeof what - strlen(what), ", batches of %u", batch);
 	struct ordo_scheduler wl;
 	if (conf_open(spec, T, 0, 5, what, &topo, &wl, msg, cap))
 		return -1;
@@ -507,7 +551,9 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 	                     .fanout_limit = chain ? 0 : n,
 	                     .chain = shape == SHAPE_CHAIN,
 	                     .caterpillar = shape == SHAPE_CATERPILLAR,
-	                     .stall = how == SEAT_SHUFFLE};
+	                     .stall = how == SEAT_SHUFFLE,
+	                     .exact = wl.ops->exact,
+	                     .batch = sim ? 0 : batch};
 	/* one root; or (SEAT_FIXED, a tree) the first level of the tree with at least T
 	 * nodes, disjoint subtrees, so that each worker's slice holds one, the levels above
 	 * counted as run */
@@ -527,7 +573,9 @@ static int flaky_run(const char *spec, int T, uint64_t n, int shape, int seats, 
 	                           .seed = 3,
 	                           .seats = how == SEAT_ALL ? 0 : seats,
 	                           .seat_shuffle = how == SEAT_SHUFFLE ? 32 : 0,
-	                           .sim = sim};
+	                           .sim = sim,
+	                           .run_batch = batch ? mark_batch : NULL,
+	                           .batch = batch};
 	int rc = run_counted(&o, &f.ops, (struct ordo_sched_state *)&f, init, ninit, &s, &st, what,
 	                     msg, cap);
 	if (!rc && st.failed_pops == 0) {

@@ -37,7 +37,8 @@
  * graph of many arcs per node) and other workers read the same labels, taking a line
  * from their caches makes their next read of it miss, and a prefetch for reading is the
  * faster one (rmat20 at two threads: 0.75x the time; bench/LOG.md, "Labels prefetched
- * for reading").
+ * for reading"). relax_batch is the operator's batch form (ordo_exec_opts.run_batch),
+ * with the same stages inside its loop, less stage 1 (see there).
  */
 #ifndef ORDO_RELAX_H
 #define ORDO_RELAX_H
@@ -67,6 +68,7 @@ struct relax_ctx {
 	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
 	const uint64_t *leaves;    /* nodes lowered without a task (a bitmap), or NULL */
 	bool read_labels;          /* neighbours' labels prefetched for reading (see above) */
+	unsigned spacing;          /* relax_batch: tasks between its stages (0: no prefetch) */
 };
 
 #define RELAX_QUEUED   (UINT64_C(1) << 63)
@@ -267,6 +269,34 @@ relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx
 	                                                          &relax_memo, s->run);
 	     i < k; i++)
 		relax_prefetch_label(s, vb[i], wide);
+}
+
+/* A batch of popped tasks, run in order (ordo_exec_opts.run_batch), with the hook's
+ * pipeline inside the loop: stage st (the graph's stages down to 2) runs st * spacing
+ * tasks before its task, as the executor spaces them (ordo_exec_opts.prefetch_stages).
+ * Stage 1, the neighbours' labels, is left out: it must read the arcs, a wait of its
+ * own, and relax_task asks for those labels anyway, all of a batch of arcs before the
+ * first compare; without it a batch ran road2k in 0.91x the time and no graph slower
+ * (bench/LOG.md, "Tasks run in batches"). The tasks within top * spacing of the batch's
+ * start take the top stage (a prefetch, no load) before the first runs, and the later
+ * stages that still fall ahead of them. */
+static inline __attribute__((always_inline)) uint64_t
+relax_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k, const struct relax_ctx *s,
+            const bool cz, const bool wide, const bool weighted, const bool count, const bool live)
+{
+	const unsigned d = s->spacing, top = ordo_graph_prefetch_stages_as(cz);
+	if (d)
+		for (unsigned i = 0; i < k && i < top * d; i++)
+			relax_prefetch(&t[i], top, s, cz, wide, live);
+	uint64_t useful = 0;
+	for (unsigned i = 0; i < k; i++) {
+		if (d)
+			for (unsigned st = top, j = i + top * d; st >= 2; st--, j -= d)
+				if (j < k)
+					relax_prefetch(&t[j], st, s, cz, wide, live);
+		useful += relax_task(ctx, &t[i], s, cz, wide, weighted, count, live);
+	}
+	return useful;
 }
 
 #endif

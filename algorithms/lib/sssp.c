@@ -20,23 +20,33 @@
 #include "ordo_util.h"
 #include "relax.h"
 
-/* The operator and its pipeline hook (relax.h), compiled once per representation
- * (ORDO_GRAPH_OPERATOR): cz is a constant in each; one copy per label width (wide: 64
- * bits) and form (live: one queued task per node and grain). */
-#define SSSP_COPY(NAME, WIDE, LIVE)                                                      \
-	static inline __attribute__((always_inline)) bool NAME##_body(                   \
-	    struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz) \
-	{                                                                                \
-		return relax_task(ctx, t, user, cz, WIDE, true, false, LIVE);            \
-	}                                                                                \
-	static inline __attribute__((always_inline)) void NAME##_prefetch_body(          \
-	    const struct ordo_task *t, unsigned ahead, void *user, const bool cz)        \
-	{                                                                                \
-		relax_prefetch(t, ahead, user, cz, WIDE, LIVE);                          \
-	}                                                                                \
-	ORDO_GRAPH_OPERATOR(NAME, NAME##_body, bool, struct ordo_tctx *ctx,              \
-	                    const struct ordo_task *t, void *user)                       \
-	ORDO_GRAPH_HOOK(NAME##_prefetch, NAME##_prefetch_body)
+/* The operator, its pipeline hook and its batch form (relax.h), compiled once per
+ * representation (ORDO_GRAPH_OPERATOR): cz is a constant in each; one copy per label
+ * width (wide: 64 bits) and form (live: one queued task per node and grain). */
+#define SSSP_COPY(NAME, WIDE, LIVE)                                                          \
+	static inline __attribute__((always_inline)) bool NAME##_body(                       \
+	    struct ordo_tctx *ctx, const struct ordo_task *t, void *user, const bool cz)     \
+	{                                                                                    \
+		return relax_task(ctx, t, user, cz, WIDE, true, false, LIVE);                \
+	}                                                                                    \
+	static inline __attribute__((always_inline)) void NAME##_prefetch_body(              \
+	    const struct ordo_task *t, unsigned ahead, void *user, const bool cz)            \
+	{                                                                                    \
+		relax_prefetch(t, ahead, user, cz, WIDE, LIVE);                              \
+	}                                                                                    \
+	ORDO_GRAPH_OPERATOR(NAME, NAME##_body, bool, struct ordo_tctx *ctx,                  \
+	                    const struct ordo_task *t, void *user)                           \
+	ORDO_GRAPH_HOOK(NAME##_prefetch, NAME##_prefetch_body)                               \
+	static uint64_t NAME##_batch_plain(struct ordo_tctx *ctx, const struct ordo_task *t, \
+	                                   unsigned k, void *user)                           \
+	{                                                                                    \
+		return relax_batch(ctx, t, k, user, false, WIDE, true, false, LIVE);         \
+	}                                                                                    \
+	static uint64_t NAME##_batch_cz(struct ordo_tctx *ctx, const struct ordo_task *t,    \
+	                                unsigned k, void *user)                              \
+	{                                                                                    \
+		return relax_batch(ctx, t, k, user, true, WIDE, true, false, LIVE);          \
+	}
 
 SSSP_COPY(sssp_op, true, false)
 SSSP_COPY(sssp_live, true, true)
@@ -123,6 +133,18 @@ int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_schedule
 	                                : (cz ? sssp_op_cz : sssp_op_plain))
 	                        : (live ? (cz ? sssp_nlive_cz : sssp_nlive_plain)
 	                                : (cz ? sssp_nop_cz : sssp_nop_plain));
+	/* tasks in batches, pipelined inside the operator (relax_batch), its stages spaced
+	 * as the executor would space the hook's; --lookahead 0 holds no task, so it runs
+	 * one task at a time, as the linearized executor does */
+	if (eo.lookahead != ORDO_LOOKAHEAD_OFF) {
+		eo.run_batch = wide ? (live ? (cz ? sssp_live_batch_cz : sssp_live_batch_plain)
+		                            : (cz ? sssp_op_batch_cz : sssp_op_batch_plain))
+		                    : (live ? (cz ? sssp_nlive_batch_cz : sssp_nlive_batch_plain)
+		                            : (cz ? sssp_nop_batch_cz : sssp_nop_batch_plain));
+		const unsigned la =
+		    eo.lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : eo.lookahead;
+		s.spacing = la / eo.prefetch_stages ? la / eo.prefetch_stages : 1;
+	}
 	const int rc = ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, op, &s, st, err);
 	if (rc && live)
 		labels_unmark(label, wide, g->n);
