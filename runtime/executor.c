@@ -78,32 +78,6 @@
  * sleeps on the idle bell instead (seats.h) */
 #define IDLE_SLEEP_ROUND 30
 
-/* Positions between two calls of the hook for one task (see prefetch_stages). */
-static unsigned stage_spacing(const struct ordo_exec_opts *o, unsigned depth)
-{
-	const unsigned d = o->prefetch_stages ? depth / o->prefetch_stages : 1;
-	return d ? d : 1;
-}
-
-/* Utilisation: a worker's clocks, read only where a stretch of running tasks turns
- * idle or back (its wall and CPU time at the last turn). */
-struct marks {
-	double w, cpu;
-};
-
-static void mark_stretch(struct ordo_tctx *c, struct marks *m, bool was_idle)
-{
-	const double w = ordo_now(), cpu = ordo_thread_cpu();
-	if (was_idle) {
-		c->idle_wall += w - m->w;
-		c->idle_cpu += cpu - m->cpu;
-	} else {
-		c->busy_wall += w - m->w;
-		c->busy_cpu += cpu - m->cpu;
-	}
-	m->w = w, m->cpu = cpu;
-}
-
 /* The termination counters' publications (the protocol at the top of this file). Each
  * store has a perturbation point right before it, so that in a perturbed build every
  * window that ends at a publication holds a point, wherever a change moves the store
@@ -128,44 +102,30 @@ static inline void publish_done(struct ordo_tctx *c, uint64_t done)
  * and nothing takes this struct's address beyond them, so it lives in registers; the
  * pipeline's ring and the clocks, whose addresses do leave, are kept apart. */
 struct wk {
-	uint64_t pushed, done;       /* the termination counters, as published */
-	unsigned idle, idle_start;   /* the back-off round, and where it restarts */
-	unsigned h, cnt;             /* ring[h] runs next; cnt tasks held */
-	unsigned ahead, spacing;     /* the pipeline's depth, and its stages' spacing */
-	unsigned batch;              /* tasks popped at a time for run_batch (0: the task form) */
-	bool idling, leaving, slept; /* in an idle stretch; seat given up; slept on the bell */
-	uint64_t pushed_mark;        /* `pushed` at the last every-64-task check */
-	uint64_t fails;              /* failed pops since its last task (pub_idle) */
+	uint64_t pushed, done;     /* the termination counters, as published */
+	unsigned idle, idle_start; /* the back-off round, and where it restarts */
+	unsigned h, cnt;           /* ring[h] runs next; cnt tasks held */
+	unsigned ahead, spacing;   /* the pipeline's depth, and its stages' spacing */
+	unsigned batch;            /* tasks popped at a time for run_batch (0: the task form) */
+	bool leaving, slept;       /* seat given up; slept on the bell */
+	uint64_t pushed_mark;      /* `pushed` at the last every-64-task check */
+	unsigned checks;           /* those checks so far */
+	uint64_t fails;            /* failed pops since its last task (pub_idle) */
 };
 #define RING_MASK ORDO_MAX_LOOKAHEAD
 _Static_assert((ORDO_MAX_LOOKAHEAD & (ORDO_MAX_LOOKAHEAD + 1)) == 0,
                "the ring is indexed with a mask");
 #define WORKER_STEP static inline __attribute__((always_inline))
 
-/* An idle stretch begins (its busy time is counted), or a busy one does. */
-WORKER_STEP void to_idle(struct ordo_tctx *c, struct wk *w, struct marks *m)
-{
-	if (!w->idling)
-		mark_stretch(c, m, false);
-	w->idling = true;
-}
-
-WORKER_STEP void to_busy(struct ordo_tctx *c, struct wk *w, struct marks *m)
-{
-	if (w->idling)
-		mark_stretch(c, m, true);
-	w->idling = false;
-}
-
 /* A popped task ends an idle stretch: the failed pops' count and the idle time. */
-WORKER_STEP void wake(struct run *r, struct ordo_tctx *c, struct wk *w, struct marks *m)
+WORKER_STEP void wake(struct run *r, struct ordo_tctx *c, struct wk *w, struct stretch_clock *m)
 {
 	if (__builtin_expect(w->fails != 0, 0)) {
 		w->fails = 0;
 		atomic_store_explicit(&c->pub_idle, 0, memory_order_relaxed);
 	}
-	if (__builtin_expect(w->idling, 0)) {
-		to_busy(c, w, m);
+	if (__builtin_expect(m->idling, 0)) {
+		to_busy(c, m);
 		if (w->slept) { /* woken to tasks: the next sleeper may find some too */
 			w->slept = false;
 			if (atomic_load_explicit(&r->seats.idle_sleepers, memory_order_relaxed))
@@ -206,7 +166,7 @@ WORKER_STEP bool finish(struct run *r, struct ordo_tctx *c, struct wk *w, unsign
 /* Runs the task at the ring's head (the worker holds cnt >= 1): the held tasks' next
  * prefetch stages, the operator, then finish. False: the run ends (out of memory). */
 WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, struct ordo_task *ring,
-                          struct marks *m)
+                          struct stretch_clock *m)
 {
 	wake(r, c, w, m);
 	/* every `spacing` positions a held task is told how many stages are left */
@@ -223,7 +183,7 @@ WORKER_STEP bool run_next(struct run *r, struct ordo_tctx *c, struct wk *w, stru
  * first failed pop, and runs them as one batch; the same protocol as run_next, for k
  * tasks at once. 0: no task was popped; -1: the run ends (out of memory); else k. */
 WORKER_STEP int run_batch(struct run *r, struct ordo_tctx *c, struct wk *w, struct ordo_task *buf,
-                          struct marks *m)
+                          struct stretch_clock *m)
 {
 	unsigned k = 0;
 	while (k < w->batch && r->ops->pop(r->wl, c, &buf[k]))
@@ -237,7 +197,8 @@ WORKER_STEP int run_batch(struct run *r, struct ordo_tctx *c, struct wk *w, stru
 
 /* Every 64 tasks: a caller's stop, idle sleepers, and the seat (which may be given
  * up: `leaving`). False: the run was stopped. */
-WORKER_STEP bool check_point(struct run *r, struct ordo_tctx *c, struct wk *w, struct marks *m)
+WORKER_STEP bool check_point(struct run *r, struct ordo_tctx *c, struct wk *w,
+                             struct stretch_clock *m)
 {
 	struct seats *const seats = &r->seats;
 	if (stop_asked(r))
@@ -247,23 +208,15 @@ WORKER_STEP bool check_point(struct run *r, struct ordo_tctx *c, struct wk *w, s
 	if (w->pushed - w->pushed_mark > 64)
 		seats_idle_check(seats);
 	w->pushed_mark = w->pushed;
-	if (!seats->parking)
-		return true;
-	bool leave = parking_must_leave(r, c);
-	if (!leave && seats->adapt && !(w->done & 255) && ordo_now() - m->w >= 0.010) {
-		/* a 10 ms stretch of running tasks: how much of it was on a CPU */
-		const struct marks m0 = *m;
-		mark_stretch(c, m, false);
-		leave = seats_observe(seats, m->w - m0.w, m->cpu - m0.cpu);
-	}
-	w->leaving = leave;
+	w->leaving = seats->parking && parking_check_point(r, c, !(++w->checks & 3), m);
 	return true;
 }
 
 /* A failed pop: flush, a stop or the end, a task's open loop to help, the
  * termination scan, the seat, the lost-task watchdog, then a back-off or a sleep on
  * the idle bell. False: the run is over for this worker. */
-WORKER_STEP bool idle_step(struct run *r, struct ordo_tctx *c, struct wk *w, struct marks *m)
+WORKER_STEP bool idle_step(struct run *r, struct ordo_tctx *c, struct wk *w,
+                           struct stretch_clock *m)
 {
 	struct seats *const seats = &r->seats;
 #ifdef ORDO_COUNT_WORK
@@ -282,7 +235,7 @@ WORKER_STEP bool idle_step(struct run *r, struct ordo_tctx *c, struct wk *w, str
 	if (atomic_load_explicit(&r->finished, memory_order_relaxed) || stop_asked(r))
 		return false;
 	if (loop_open(&r->loop)) { /* a task's loop is open: its items are this worker's work */
-		to_busy(c, w, m);
+		to_busy(c, m);
 		if (loop_help(&r->loop, c->tid)) {
 			w->idle = w->idle_start;
 			w->fails = 0;
@@ -295,7 +248,7 @@ WORKER_STEP bool idle_step(struct run *r, struct ordo_tctx *c, struct wk *w, str
 		return false;
 	}
 	if (w->idle >= w->idle_start + 1) { /* a second failed pop: an idle stretch */
-		to_idle(c, w, m);
+		to_idle(c, m);
 		if (seats->parking && parking_must_leave(r, c)) {
 			if (!parking_park(r, c))
 				return false;
@@ -343,9 +296,9 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 	               .batch = batch_size(r->o, r->ops)};
 	struct ordo_task ring[ORDO_MAX_LOOKAHEAD + 1]; /* all held tasks are pending */
 	struct ordo_task batch[ORDO_MAX_BATCH];        /* likewise, the batch form's */
-	struct marks m = {ordo_now(), ordo_thread_cpu()};
+	struct stretch_clock m = {ordo_now(), ordo_thread_cpu()};
 	if (!seats_start(seats, (int)c->tid)) {
-		w.idling = true; /* parked time counts as idle */
+		m.idling = true; /* parked time counts as idle */
 		if (!parking_park(r, c))
 			goto out;
 	}
@@ -355,21 +308,17 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			parking_adopt(r, c);
 		if (__builtin_expect(w.leaving, 0) && !w.cnt) { /* its held tasks ran: park */
 			w.leaving = false;
-			to_idle(c, &w, &m);
+			to_idle(c, &m);
 			if (!parking_park(r, c))
 				break;
 		}
-		if (w.batch) {
+		if (w.batch) { /* the batch form: a check point where done passes a multiple of 64
+			        */
 			const uint64_t before = w.done;
 			const int k = run_batch(r, c, &w, batch, &m);
-			if (k < 0)
+			if (k < 0 || (!k && !idle_step(r, c, &w, &m)) ||
+			    (k && (before >> 6) != (w.done >> 6) && !check_point(r, c, &w, &m)))
 				break;
-			if (!k) {
-				if (!idle_step(r, c, &w, &m))
-					break;
-			} else if ((before >> 6) != (w.done >> 6) && !check_point(r, c, &w, &m)) {
-				break; /* every 64 tasks, as below */
-			}
 			continue;
 		}
 		while (!w.leaving && w.cnt <= w.ahead &&
@@ -388,7 +337,7 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			break;
 	}
 out:
-	mark_stretch(c, &m, w.idling);
+	mark_stretch(c, &m, m.idling);
 	c->pushes = w.pushed;
 }
 

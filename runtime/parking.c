@@ -114,3 +114,15 @@ bool parking_must_leave(struct run *r, struct ordo_tctx *c)
 	}
 	return false;
 }
+
+bool parking_check_point(struct run *r, struct ordo_tctx *c, bool observe, struct stretch_clock *m)
+{
+	if (parking_must_leave(r, c))
+		return true;
+	if (!r->seats.adapt || !observe || ordo_now() - m->w < 0.010)
+		return false;
+	const struct stretch_clock m0 =
+	    *m; /* a 10 ms stretch of running tasks: how much on a CPU */
+	mark_stretch(c, m, false);
+	return seats_observe(&r->seats, m->w - m0.w, m->cpu - m0.cpu);
+}

@@ -16,6 +16,7 @@
 
 #include "ordo_runtime.h"
 #include "ordo_scheduler.h"
+#include "ordo_util.h"
 #include "perturb.h"
 #include "seats.h"
 #include "watchdog.h"
@@ -116,6 +117,49 @@ static inline unsigned pipeline_depth(const struct ordo_exec_opts *o,
 	return o->lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : o->lookahead;
 }
 
+/* Positions between two calls of the hook for one task (see prefetch_stages). */
+static inline unsigned stage_spacing(const struct ordo_exec_opts *o, unsigned depth)
+{
+	const unsigned d = o->prefetch_stages ? depth / o->prefetch_stages : 1;
+	return d ? d : 1;
+}
+
+/* Utilisation: a worker's clocks, read only where a stretch of running tasks turns
+ * idle or back (its wall and CPU time at the last turn); run.c sums them into the
+ * run's statistics. */
+struct stretch_clock {
+	double w, cpu;
+	bool idling; /* in an idle stretch */
+};
+
+static inline void mark_stretch(struct ordo_tctx *c, struct stretch_clock *m, bool was_idle)
+{
+	const double w = ordo_now(), cpu = ordo_thread_cpu();
+	if (was_idle) {
+		c->idle_wall += w - m->w;
+		c->idle_cpu += cpu - m->cpu;
+	} else {
+		c->busy_wall += w - m->w;
+		c->busy_cpu += cpu - m->cpu;
+	}
+	m->w = w, m->cpu = cpu;
+}
+
+/* An idle stretch begins (its busy time is counted), or a busy one does. */
+static inline void to_idle(struct ordo_tctx *c, struct stretch_clock *m)
+{
+	if (!m->idling)
+		mark_stretch(c, m, false);
+	m->idling = true;
+}
+
+static inline void to_busy(struct ordo_tctx *c, struct stretch_clock *m)
+{
+	if (m->idling)
+		mark_stretch(c, m, true);
+	m->idling = false;
+}
+
 /* Tasks a worker pops at a time for the batch operator (0: none, the task form). */
 static inline unsigned batch_size(const struct ordo_exec_opts *o,
                                   const struct ordo_scheduler_ops *ops)
@@ -138,6 +182,10 @@ void parking_adopt(struct run *r, struct ordo_tctx *c);
 bool parking_park(struct run *r, struct ordo_tctx *c);
 /* A seated worker's check point: true when it gave its seat up. */
 bool parking_must_leave(struct run *r, struct ordo_tctx *c);
+/* The same at the executor's check point (every 64 tasks run), where --seats adapt also
+ * looks at how much of the last stretch of running tasks was on a CPU, when `observe`
+ * (every 4th check point) and the stretch is 10 ms or more (m: the worker's clocks). */
+bool parking_check_point(struct run *r, struct ordo_tctx *c, bool observe, struct stretch_clock *m);
 
 /* sim.c: the linearized executor over the run's contexts, made and initialised by
  * run.c (r->o->sim says how workers are drawn). */
