@@ -191,7 +191,7 @@ WORKER_STEP int run_batch(struct run *r, struct ordo_tctx *c, struct wk *w, stru
 	if (!k)
 		return 0;
 	wake(r, c, w, m);
-	const uint64_t useful = r->o->run_batch(c, buf, k, r->user);
+	const uint64_t useful = r->o->run_batch(c, buf, k, w->ahead ? w->spacing : 0, r->user);
 	return finish(r, c, w, k, useful) ? (int)k : -1;
 }
 
@@ -312,8 +312,8 @@ static inline __attribute__((always_inline)) void worker(struct run *r, struct o
 			if (!parking_park(r, c))
 				break;
 		}
-		if (w.batch) { /* the batch form: a check point where done passes a multiple of 64
-			        */
+		/* the batch form: a check point where done passes a multiple of 64 */
+		if (w.batch) {
 			const uint64_t before = w.done;
 			const int k = run_batch(r, c, &w, batch, &m);
 			if (k < 0 || (!k && !idle_step(r, c, &w, &m)) ||

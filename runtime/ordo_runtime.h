@@ -142,9 +142,11 @@ typedef bool (*ordo_operator)(struct ordo_tctx *ctx, const struct ordo_task *t, 
 /* The batch form of an operator (ordo_exec_opts.run_batch): runs the k tasks t[0..k-1]
  * in that order, each exactly as the operator would, and returns how many did useful
  * work. A batch lets an operator keep its own prefetch pipeline inside one loop, where
- * the per-task form pays an indirect call per task and per stage. */
+ * the per-task form pays an indirect call per task and per stage: `spacing` is the
+ * tasks between two of its stages, as the executor would space the prefetch hook's
+ * (prefetch_stages over lookahead), or 0 when the run has no pipeline. */
 typedef uint64_t (*ordo_batch_operator)(struct ordo_tctx *ctx, const struct ordo_task *t,
-                                        unsigned k, void *user);
+                                        unsigned k, unsigned spacing, void *user);
 
 #define ORDO_MAX_LOOKAHEAD 15
 #define ORDO_LOOKAHEAD_OFF (~0u) /* lookahead: no pipeline even with a prefetch hook */

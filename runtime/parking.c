@@ -121,8 +121,8 @@ bool parking_check_point(struct run *r, struct ordo_tctx *c, bool observe, struc
 		return true;
 	if (!r->seats.adapt || !observe || ordo_now() - m->w < 0.010)
 		return false;
-	const struct stretch_clock m0 =
-	    *m; /* a 10 ms stretch of running tasks: how much on a CPU */
+	/* a 10 ms stretch of running tasks: how much of it was on a CPU */
+	const struct stretch_clock m0 = *m;
 	mark_stretch(c, m, false);
 	return seats_observe(&r->seats, m->w - m0.w, m->cpu - m0.cpu);
 }

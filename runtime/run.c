@@ -184,7 +184,6 @@ static int sim_for_each(const struct ordo_exec_opts *o, const struct ordo_schedu
 	if (!rc && stats) {
 		collect_stats(&r, seconds, stats);
 		stats->seats_start = stats->seats_end = T;
-		stats->batch = 0; /* a simulated worker runs one task at a time */
 		stats->sim = sim;
 	}
 	for (int t = 0; r.ctx && t < T; t++)

@@ -160,11 +160,12 @@ static inline void to_busy(struct ordo_tctx *c, struct stretch_clock *m)
 	m->idling = false;
 }
 
-/* Tasks a worker pops at a time for the batch operator (0: none, the task form). */
+/* Tasks a worker pops at a time for the batch operator (0: none, the task form, which
+ * exact schedulers and the linearized executor run). */
 static inline unsigned batch_size(const struct ordo_exec_opts *o,
                                   const struct ordo_scheduler_ops *ops)
 {
-	if (!o->run_batch || ops->exact)
+	if (!o->run_batch || ops->exact || o->sim)
 		return 0;
 	return !o->batch                   ? ORDO_BATCH_DEFAULT
 	       : o->batch > ORDO_MAX_BATCH ? ORDO_MAX_BATCH

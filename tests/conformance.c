@@ -142,8 +142,10 @@ static bool mark(struct ordo_tctx *ctx, const struct ordo_task *t, void *user)
 }
 
 /* The batch form of mark: each task as mark runs it, in the order given. */
-static uint64_t mark_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k, void *user)
+static uint64_t mark_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k,
+                           unsigned spacing, void *user)
 {
+	(void)spacing; /* mark prefetches nothing */
 	struct seen_ctx *s = user;
 	if (k == 0 || k > s->batch)
 		atomic_fetch_add_explicit(&s->bad_batches, 1, memory_order_relaxed);

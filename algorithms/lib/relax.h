@@ -68,7 +68,6 @@ struct relax_ctx {
 	_Atomic bool *overflow;    /* ... and where a relaxation past it says so */
 	const uint64_t *leaves;    /* nodes lowered without a task (a bitmap), or NULL */
 	bool read_labels;          /* neighbours' labels prefetched for reading (see above) */
-	unsigned spacing;          /* relax_batch: tasks between its stages (0: no prefetch) */
 };
 
 #define RELAX_QUEUED   (UINT64_C(1) << 63)
@@ -272,19 +271,20 @@ relax_prefetch(const struct ordo_task *t, unsigned ahead, const struct relax_ctx
 }
 
 /* A batch of popped tasks, run in order (ordo_exec_opts.run_batch), with the hook's
- * pipeline inside the loop: stage st (the graph's stages down to 2) runs st * spacing
- * tasks before its task, as the executor spaces them (ordo_exec_opts.prefetch_stages).
+ * pipeline inside the loop: stage st (the graph's stages down to 2) runs st * d tasks
+ * before its task, d the executor's spacing (ordo_batch_operator; 0: no prefetch).
  * Stage 1, the neighbours' labels, is left out: it must read the arcs, a wait of its
  * own, and relax_task asks for those labels anyway, all of a batch of arcs before the
  * first compare; without it a batch ran road2k in 0.91x the time and no graph slower
- * (bench/LOG.md, "Tasks run in batches"). The tasks within top * spacing of the batch's
+ * (bench/LOG.md, "Tasks run in batches"). The tasks within top * d of the batch's
  * start take the top stage (a prefetch, no load) before the first runs, and the later
  * stages that still fall ahead of them. */
 static inline __attribute__((always_inline)) uint64_t
-relax_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k, const struct relax_ctx *s,
-            const bool cz, const bool wide, const bool weighted, const bool count, const bool live)
+relax_batch(struct ordo_tctx *ctx, const struct ordo_task *t, unsigned k, unsigned d,
+            const struct relax_ctx *s, const bool cz, const bool wide, const bool weighted,
+            const bool count, const bool live)
 {
-	const unsigned d = s->spacing, top = ordo_graph_prefetch_stages_as(cz);
+	const unsigned top = ordo_graph_prefetch_stages_as(cz);
 	if (d)
 		for (unsigned i = 0; i < k && i < top * d; i++)
 			relax_prefetch(&t[i], top, s, cz, wide, live);

@@ -38,14 +38,14 @@
 	                    const struct ordo_task *t, void *user)                           \
 	ORDO_GRAPH_HOOK(NAME##_prefetch, NAME##_prefetch_body)                               \
 	static uint64_t NAME##_batch_plain(struct ordo_tctx *ctx, const struct ordo_task *t, \
-	                                   unsigned k, void *user)                           \
+	                                   unsigned k, unsigned d, void *user)               \
 	{                                                                                    \
-		return relax_batch(ctx, t, k, user, false, WIDE, true, false, LIVE);         \
+		return relax_batch(ctx, t, k, d, user, false, WIDE, true, false, LIVE);      \
 	}                                                                                    \
 	static uint64_t NAME##_batch_cz(struct ordo_tctx *ctx, const struct ordo_task *t,    \
-	                                unsigned k, void *user)                              \
+	                                unsigned k, unsigned d, void *user)                  \
 	{                                                                                    \
-		return relax_batch(ctx, t, k, user, true, WIDE, true, false, LIVE);          \
+		return relax_batch(ctx, t, k, d, user, true, WIDE, true, false, LIVE);       \
 	}
 
 SSSP_COPY(sssp_op, true, false)
@@ -133,18 +133,14 @@ int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_schedule
 	                                : (cz ? sssp_op_cz : sssp_op_plain))
 	                        : (live ? (cz ? sssp_nlive_cz : sssp_nlive_plain)
 	                                : (cz ? sssp_nop_cz : sssp_nop_plain));
-	/* tasks in batches, pipelined inside the operator (relax_batch), its stages spaced
-	 * as the executor would space the hook's; --lookahead 0 holds no task, so it runs
-	 * one task at a time, as the linearized executor does */
-	if (eo.lookahead != ORDO_LOOKAHEAD_OFF) {
+	/* tasks in batches, pipelined inside the operator (relax_batch) at the executor's
+	 * spacing of the hook's stages; --lookahead 0 holds no task, so it runs one task at
+	 * a time, as the linearized executor does */
+	if (eo.lookahead != ORDO_LOOKAHEAD_OFF)
 		eo.run_batch = wide ? (live ? (cz ? sssp_live_batch_cz : sssp_live_batch_plain)
 		                            : (cz ? sssp_op_batch_cz : sssp_op_batch_plain))
 		                    : (live ? (cz ? sssp_nlive_batch_cz : sssp_nlive_batch_plain)
 		                            : (cz ? sssp_nop_batch_cz : sssp_nop_batch_plain));
-		const unsigned la =
-		    eo.lookahead > ORDO_MAX_LOOKAHEAD ? ORDO_MAX_LOOKAHEAD : eo.lookahead;
-		s.spacing = la / eo.prefetch_stages ? la / eo.prefetch_stages : 1;
-	}
 	const int rc = ordo_for_each(&eo, wl->ops, wl->wl, &init, 1, op, &s, st, err);
 	if (rc && live)
 		labels_unmark(label, wide, g->n);
