@@ -39,7 +39,10 @@ ordo runs its default (no --wl: the scheduler and delta its graph choose) and ea
 --ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11); --ordo-reorder road2k=hilbert,
 rmat20=rcm adds its default on copies renumbered in those orders (made once with
 ordo-convert --reorder; still from the input's node 0), the issue's 0.85x target. Each trial is verified; a peer's
-run counts only if it printed its own verification PASS. The ratio column is ordo's
+trial counts only if it printed its own verification PASS. A trial of a driven peer
+(rho-stepping, GBBS) whose answer its driver finds wrong is left out of that peer's
+times and counted under the table; any other failure, and any wrong answer of ordo,
+GAPBS, Wasp or MBQ, stops the sitting. The ratio column is ordo's
 median over the fastest peer's median in the same run. --raw FILE appends every
 measurement as a JSON line when it is made (a run cut short keeps what it measured).
 """
@@ -125,15 +128,22 @@ def gbbs_graph(bin_dir, folder, data, graph):
 
 
 def run_driver(cmd, threads):
-    """A peer driver's per-trial ms; every trial must print Verification: PASS."""
+    """A peer driver's ms for each trial whose answer its check passed, and how many
+    trials it found wrong: a wrong answer is the peer's result, kept out of its times
+    and counted (print_table names it), not a reason to stop the sitting. A driver that
+    fails otherwise (no verdict for each trial, a crash) stops it."""
     env = dict(os.environ, PARLAY_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)", p.stdout, re.M)]
-    ok = len(re.findall(r"^Verification:\s+PASS", p.stdout, re.M))
-    if p.returncode or not times or ok != len(times):
+    verdicts = re.findall(r"^Verification:\s+(PASS|FAIL)", p.stdout, re.M)
+    wrong = verdicts.count("FAIL")
+    if not times or len(verdicts) != len(times) or (p.returncode != 0) != (wrong > 0):
         peers.die("%s failed or did not verify:\n%s" % (" ".join(cmd),
                                                          (p.stdout + p.stderr)[-500:]))
-    return times
+    for line in re.findall(r"^Verification:\s+FAIL.*$", p.stdout, re.M):
+        print("sssp_peers.py: %s (threads %d): %s; that trial is not counted" % (
+            " ".join(cmd), threads, line), file=sys.stderr)
+    return [x for x, v in zip(times, verdicts) if v == "PASS"], wrong
 
 
 def mbq_graph(bin_dir, data, graph):
@@ -246,7 +256,7 @@ def main():
         reorder[g] = o
     sides = list(found) + ["ordo"] + (["ordo renumbered"] if reorder else []) + \
         ["ordo " + s for s in a.ordo]
-    times, used = {}, {}
+    times, used, wrong = {}, {}, {}
     for rnd in range(a.rounds):
         for g in graphs:
             wsg = peers.gapbs_graph(found["GAPBS"], data, g, True) if "GAPBS" in found \
@@ -255,20 +265,21 @@ def main():
             for t in threads:
                 order = sides if rnd % 2 == 0 else list(reversed(sides))
                 for side in order:
+                    bad = 0
                     if side == "GAPBS":
                         v = peers.run_gapbs(found["GAPBS"], "sssp", wsg, t, a.trials,
                                             GAPBS_D.get(g, 1))
                     elif side == "Wasp":
                         v = run_wasp(found["Wasp"], wsg, t, a.trials, WASP_D.get(g, 1))
                     elif side == "rho-stepping":
-                        v = run_driver([found[side], wsg, "-r", "0", "-n", str(a.trials),
-                                        "-s"], t)
+                        v, bad = run_driver([found[side], wsg, "-r", "0", "-n",
+                                             str(a.trials), "-s"], t)
                     elif side == "MBQ":
                         v = run_mbq(found[side], mbq_graph(a.bin, data, g), t, a.trials, g)
                     elif side == "GBBS":
                         adj = gbbs_graph(a.bin, os.environ["ORDO_GBBS"], data, g)
-                        v = run_driver([found[side], adj, "-r", "0", "-n", str(a.trials),
-                                        "-d", str(GBBS_D.get(g, 1))], t)
+                        v, bad = run_driver([found[side], adj, "-r", "0", "-n",
+                                             str(a.trials), "-d", str(GBBS_D.get(g, 1))], t)
                     elif side == "ordo renumbered":
                         if g not in reorder:
                             continue
@@ -280,15 +291,17 @@ def main():
                         v, used[(side, g)] = peers.run_ordo(a.bin, "sssp", opath, t,
                                                             a.trials, spec)
                     times.setdefault((side, g, t), []).extend(v)
+                    if bad:
+                        wrong[(side, g, t)] = wrong.get((side, g, t), 0) + bad
                     if a.raw:
                         with open(a.raw, "a") as f:
                             f.write(json.dumps({"side": side, "graph": g, "threads": t,
-                                                "round": rnd, "ms": v}) + "\n")
+                                                "round": rnd, "ms": v, "wrong": bad}) + "\n")
         print("sssp_peers.py: round %d of %d done" % (rnd + 1, a.rounds), file=sys.stderr)
-    print_table(a, found, sides, graphs, threads, times, used, reorder)
+    print_table(a, found, sides, graphs, threads, times, used, reorder, wrong)
 
 
-def print_table(a, found, sides, graphs, threads, times, used, reorder):
+def print_table(a, found, sides, graphs, threads, times, used, reorder, wrong):
     """The issue's table: each side's medians, then ordo's rows over the fastest peer
     and each scheduler over its authors' code."""
     med = statistics.median
@@ -313,13 +326,19 @@ def print_table(a, found, sides, graphs, threads, times, used, reorder):
     for side in [s for s in sides if s not in found]:
         name = {"ordo": "default", "ordo renumbered": "renumbered"}.get(side, side[5:])
         print("| %s / fastest peer | " % name + " | ".join(
-            cell(side, g, t, "%.2f", min(med(times[(p, g, t)]) for p in peer_names))
+            cell(side, g, t, "%.2f", min(med(times[(p, g, t)]) for p in peer_names
+                                          if times.get((p, g, t))))
             for g, t in cols) + " |")
     for side in sides:  # a scheduler beside its authors' code: `wasp` / Wasp, `mbq` / MBQ
         peer = {p.lower(): p for p in peer_names}.get(side[5:])
         if side.startswith("ordo ") and peer:
             print("| `%s` / %s | " % (side[5:], peer) + " | ".join(
-                cell(side, g, t, "%.2f", med(times[(peer, g, t)])) for g, t in cols) + " |")
+                cell(side, g, t, "%.2f", med(times[(peer, g, t)])) if times.get((peer, g, t))
+                else "-" for g, t in cols) + " |")
+    for (side, g, t), k in sorted(wrong.items()):
+        print("(%s, %s, %d threads: %d of %d trials gave a wrong answer and are not in its "
+              "median%s)" % (side, g, t, k, a.rounds * a.trials,
+                             "; no trial passed" if not times.get((side, g, t)) else ""))
     print("(medians of %d trials per side: %d interleaved rounds x %d, the order of the "
           "sides reversed every other round; peers: %s; deltas GAPBS %s, Wasp %s, GBBS %s; "
           "rho-stepping's rho 2^20; MBQ's delta, batches and stickiness %s)" % (
