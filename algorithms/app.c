@@ -67,10 +67,11 @@ static int ordo_app_prepare(struct ordo_app_run *r, bool quiet, bool compress, s
 /* Resolves r->cfg's scheduler once, every parameter included, into r->spec and its
  * text r->sched (the first setting of a key wins: the spec's, then --delta's, then the
  * app's wl_params); *has_delta: the scheduler has a delta. Nothing is created. */
-static int resolve_scheduler(struct ordo_app_run *r, bool *has_delta, struct ordo_err *err)
+static int resolve_spec(struct ordo_app_run *r, const char *wl_spec, bool *has_delta,
+                        struct ordo_err *err)
 {
 	const struct ordo_app_cfg *c = r->cfg;
-	int rc = ordo_sched_parse(c->wl_spec, &r->spec, err);
+	int rc = ordo_sched_parse(wl_spec, &r->spec, err);
 	*has_delta = false;
 	if (!rc && c->delta >= 0)
 		rc = ordo_sched_default(&r->spec, "delta", c->delta, has_delta, err);
@@ -83,19 +84,39 @@ static int resolve_scheduler(struct ordo_app_run *r, bool *has_delta, struct ord
 	return 0;
 }
 
+static int resolve_scheduler(struct ordo_app_run *r, bool *has_delta, struct ordo_err *err)
+{
+	return resolve_spec(r, r->cfg->wl_spec, has_delta, err);
+}
+
 /* What the loaded graph and the options decide: whether the run uses its scheduler
- * (r->sched_used) and, for a kernel whose delta comes from the graph, a `delta` that
- * the scheduler has and nothing set (spec, --delta, wl_params): the graph's hint
- * (r->hinted says so). */
+ * (r->sched_used); for a kernel with a scheduler of its own for high-diameter graphs,
+ * that one when the user chose none (r->wide_default says so); and, for a kernel whose
+ * delta comes from the graph, a `delta` that the scheduler has and nothing set (spec,
+ * --delta, wl_params): the graph's hint (r->hinted says so). */
 static int resolve_for_graph(struct ordo_app_run *r, struct ordo_err *err)
 {
 	const struct ordo_app_kernel *k = r->k;
 	r->sched_used = !k->uses_scheduler || k->uses_scheduler(r->cfg->ordo_app_opts,
 	                                                        r->cfg->wl_given, r->topo.nthreads);
-	if (!k->delta_from_graph || !r->sched_used || !ordo_sched_unset(&r->spec, "delta"))
+	if (!r->sched_used)
 		return 0;
-	ordo_delta_hint(r->g, &r->hint);
-	int rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
+	bool measured = false, has_delta;
+	int rc;
+	if (k->default_wl_wide && !r->cfg->wl_given && r->cfg->delta < 0) {
+		ordo_delta_hint(r->g, &r->hint);
+		measured = true;
+		if (r->hint.wide) {
+			if ((rc = resolve_spec(r, k->default_wl_wide, &has_delta, err)))
+				return rc;
+			r->wide_default = true;
+		}
+	}
+	if (!k->delta_from_graph || !ordo_sched_unset(&r->spec, "delta"))
+		return 0;
+	if (!measured)
+		ordo_delta_hint(r->g, &r->hint);
+	rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
 	if (rc)
 		return rc;
 	r->hinted = true;
@@ -106,6 +127,11 @@ static int resolve_for_graph(struct ordo_app_run *r, struct ordo_err *err)
 static void say_hint(const struct ordo_app_run *r)
 {
 	const struct ordo_delta_hint *h = &r->hint;
+	if (r->wide_default && r->hout)
+		fprintf(r->hout,
+		        "scheduler %s from the graph: a %d-node ball %u levels deep (high "
+		        "diameter; %s otherwise); --wl or --delta sets it\n",
+		        r->k->default_wl_wide, ORDO_HINT_BALL, h->ball_depth, r->k->default_wl);
 	if (!r->hinted || !r->hout)
 		return;
 	char rule[64];

@@ -54,7 +54,8 @@ struct ordo_app_run {
 	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
 	struct ordo_delta_hint hint; /* the graph's delta, when `hinted` (delta_from_graph) */
 	bool hinted;
-	bool sched_used;             /* the kernel's uses_scheduler for this run */
+	bool wide_default; /* the kernel's default_wl_wide, chosen by the graph's diameter */
+	bool sched_used;   /* the kernel's uses_scheduler for this run */
 	struct ordo_graph *borrowed; /* the caller's graph (a session's), never freed here */
 	const volatile _Atomic bool *cancel; /* a session's stop flag, or NULL */
 	struct ordo_coop *coop;              /* --coop's budget, or NULL */

@@ -115,9 +115,14 @@ static void print_help(const struct ordo_app_kernel *k)
 		tabs[nt++] = k->opts;
 	tabs[nt++] = ordo_cli_load_opts;
 	ordo_cli_print_help(usage, tabs, nt);
-	printf("\nscheduler without --wl: %s%s%s%s\n'--wl help' lists every scheduler with its "
-	       "parameters and defaults.\n",
-	       k->default_wl, k->wl_params ? "\n(and with any --wl, this app sets " : "",
+	printf("\nscheduler without --wl: %s%s%s%s%s%s\n'--wl help' lists every scheduler with "
+	       "its parameters and defaults.\n",
+	       k->default_wl,
+	       k->default_wl_wide ? ";\non a graph of high diameter (the report says so), "
+	                            "unless --delta\nis given: "
+	                          : "",
+	       k->default_wl_wide ? k->default_wl_wide : "",
+	       k->wl_params ? "\n(and with any --wl, this app sets " : "",
 	       k->wl_params ? k->wl_params : "",
 	       k->wl_params ? "\nwherever the scheduler has it and the spec leaves it unset)" : "");
 }

@@ -116,6 +116,12 @@ const struct ordo_app_kernel ordo_kernel_mst = {
                  "on one thread",
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
+    /* On road graphs a worker that keeps its own components (SMQ's per-thread queues)
+     * beats one shared order of sizes at 2 threads: road2k 367 against 406 ms,
+     * luxembourg 5.1 against 5.8, level at 1 thread; on the social graphs obim:delta=0
+     * stays ahead (ca-CondMat at 2 threads 3.7 against 4.4 ms). bench/LOG.md, "MST's
+     * and A*'s defaults against a sweep". */
+    .default_wl_wide = "smq:pq=bucket",
     .wl_params = "delta=0",
     .query = ORDO_APP_QUERY_NONE,
     .needs = ORDO_APP_NEEDS_WEIGHTS | ORDO_APP_NEEDS_SYMMETRIC,

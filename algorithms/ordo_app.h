@@ -82,6 +82,11 @@ struct ordo_app_kernel {
 	const char *work_note;     /* how baseline tasks are counted, if not obvious; or NULL */
 	const char *default_gen;   /* graph generated when no input is given */
 	const char *default_wl;    /* scheduler when --wl is not given */
+	/* Scheduler when neither --wl nor --delta is given and the graph has a high
+	 * diameter (ordo_delta_hint's ball rule, `wide`), in place of default_wl; NULL:
+	 * default_wl on every graph. It must have the hooks default_wl has (release, for
+	 * --coop and --seats, which are checked before the load). */
+	const char *default_wl_wide;
 	/* Scheduler parameters that fit this app's priorities ("delta=0": levels that grow
 	 * by one), applied to any scheduler that has them where neither the spec nor --delta
 	 * sets them, so `--wl obim` means OBIM tuned for this app, not OBIM's generic

@@ -623,6 +623,19 @@ done
 "$bin/sssp" --gen road:W=10,H=10 -n 1 -t 2 2>&1 | grep -q "prefetched for writing (mean degree [0-9.]* <= 10)" || fail "sssp on a grid does not prefetch for writing"
 "$bin/sssp" --gen road:W=10,H=10 -n 1 -t 1 2>&1 | grep -q "prefetched for" && fail "sssp at one thread names a prefetch it does not choose"
 "$bin/astar" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph" || fail "astar does not take the graph's delta"
+# mst's scheduler, when the user names none, follows the graph's diameter: SMQ on a road
+# graph, obim on a social one, and the report says so (issue 48, item 3); --wl and
+# --delta keep theirs
+"$bin/mst" --gen road:W=64,H=64 -n 1 --format csv >"$tmp/m.csv" 2>"$tmp/m.err"
+grep -q "^scheduler smq:pq=bucket from the graph: a 1024-node ball [0-9]* levels deep (high diameter; obim otherwise); --wl or --delta sets it" "$tmp/m.err" || fail "mst on a grid does not say its scheduler from the graph: $(cat "$tmp/m.err")"
+grep -q ',"smq:[^"]*pq=bucket[^"]*",' "$tmp/m.csv" || fail "mst on a grid does not run smq:pq=bucket: $(tail -1 "$tmp/m.csv")"
+for case in "road:W=64,H=64 --wl obim|obim:delta=0," "road:W=64,H=64 -d 3|obim:delta=3," "rmat:scale=10,ef=8|obim:delta=0,"; do
+	args=${case%%|*} want=${case#*|}
+	# shellcheck disable=SC2086
+	"$bin/mst" --gen $args -n 1 --format csv >"$tmp/m.csv" 2>"$tmp/m.err"
+	grep -q "$want" "$tmp/m.csv" || fail "mst $args: expected $want in $(tail -1 "$tmp/m.csv")"
+	! grep -q "from the graph" "$tmp/m.err" || fail "mst $args still takes the graph's scheduler"
+done
 # --help: options only, wrapped at 80 columns; the scheduler table is --wl help's
 for app in sssp bfs astar mst kcore components pagerank ordo-convert; do
 	"$bin/$app" --help >"$tmp/help.txt"

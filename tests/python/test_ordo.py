@@ -176,6 +176,26 @@ def test_app_parameters_apply_as_in_the_binaries():
         "obim:delta=3,")
 
 
+def test_mst_scheduler_follows_the_graphs_diameter():
+    # a 64 x 64 grid (a 1024-node ball is 22 levels deep): SMQ; a random graph: obim
+    k, rng = 64, np.random.default_rng(7)
+    ids = np.arange(k * k).reshape(k, k)
+    u = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    v = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    w = rng.integers(1, 256, size=u.size).astype(np.float64)
+    A = sp.coo_matrix((np.concatenate([w, w]), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                      shape=(k * k, k * k)).tocsr()
+    grid = ordo.Graph.from_scipy(A)
+    r = ordo.mst(grid)
+    assert r.record["scheduler"] == ordo.resolve_scheduler("smq:pq=bucket")
+    assert r.record["verify"] == "PASS"
+    assert r.record["forest_weight"] == cg.minimum_spanning_tree(A).sum()
+    assert ordo.mst(grid, scheduler="obim").record["scheduler"].startswith("obim:delta=0,")
+    assert ordo.mst(grid, delta=2).record["scheduler"].startswith("obim:delta=2,")
+    social = ordo.Graph.from_scipy(random_graph(seed=6, symmetric=True))
+    assert ordo.mst(social).record["scheduler"].startswith("obim:delta=0,")
+
+
 def test_app_options_apply_as_the_binaries_options():
     A = random_graph(seed=4, symmetric=True)
     g = ordo.Graph.from_scipy(A, weighted=False)
