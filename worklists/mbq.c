@@ -24,13 +24,17 @@
 #include "numa_pick.h"
 #include "ordo_scheduler.h"
 
+/* One queue per thread and batches of 64 both ways: a sweep of c 1-2, push batches
+ * 32-128 and pop batches 16-64 beside MBQ's own code found c = 1 fastest in every cell
+ * and the larger batches ahead at 2 threads (road2k 170 ms against 204 with c = 2 and
+ * batches of 16 / 8; bench/LOG.md, "`mbq`'s defaults from a sweep beside MBQ"). */
 enum { P_C, P_DELTA, P_STICK, P_PUSH_BATCH, P_POP_BATCH, P_NUMA, P_N };
 static const struct ordo_param params[P_N] = {
-    {"c", 2, 1, 64, "queues per thread"},
+    {"c", 1, 1, 64, "queues per thread"},
     {"delta", 10, 0, 63, "bucket = priority >> delta"},
     {"stick", 8, 1, 1 << 20, "pops from the same queue before a new two-choice"},
-    {"push_batch", 16, 1, 1 << 12, "pushes buffered before one locked flush"},
-    {"pop_batch", 8, 1, 1 << 12, "tasks of one bucket taken per locked pop"},
+    {"push_batch", 64, 1, 1 << 12, "pushes buffered before one locked flush"},
+    {"pop_batch", 64, 1, 1 << 12, "tasks of one bucket taken per locked pop"},
     {"numa_k", 1, 1, 1 << 20, "weight of queues on the caller's node (others weigh 1)"},
 };
 enum { S_LOST_TRIES };
