@@ -78,7 +78,8 @@ struct ordo_sssp_run {
 	_Atomic uint64_t *dist;   /* 64-bit distances, n of them, or NULL and ... */
 	_Atomic uint32_t *narrow; /* ... 32-bit ones */
 	bool overflow;            /* out: a 32-bit distance would have passed the limit */
-	double mean_degree;       /* ordo_graph_mean_degree(g), or 0: m / n stands in */
+	double mean_degree;       /* ordo_graph_mean_degree(g), or 0: computed here (one pass
+	                           * over the node index, at two workers and more) */
 };
 /* The mean degree above which a run of two workers or more prefetches its neighbours'
  * labels for reading, not writing (relax.h): measured on this project's graphs at two

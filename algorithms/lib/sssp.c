@@ -116,8 +116,11 @@ int ordo_sssp_run(const struct ordo_graph *g, uint32_t src, struct ordo_schedule
 	                      RELAX_NARROW_MAX,
 	                      &overflow,
 	                      r->leaves};
-	const double degree =
-	    r->mean_degree > 0 ? r->mean_degree : (double)g->m / (double)(g->n ? g->n : 1);
+	/* the degree matters from two workers on; not given, it costs one pass over the node
+	 * index (m / n would count an edge list's unused ids) */
+	const double degree = r->mean_degree > 0      ? r->mean_degree
+	                      : o->topo->nthreads > 1 ? ordo_graph_mean_degree(g)
+	                                              : 0;
 	s.read_labels = ordo_sssp_reads_labels(degree, o->topo->nthreads);
 	struct ordo_exec_opts eo = *o;
 	/* user: this context */
