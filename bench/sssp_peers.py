@@ -308,9 +308,13 @@ def print_table(a, found, sides, graphs, threads, times, used, reorder, wrong):
     peer_names = list(found)
     cols = [(g, t) for g in graphs for t in threads]
 
-    def cell(side, g, t, fmt, scale=1.0):
+    def median_of(side, g, t):  # None: no trial of that side passed its check
         v = times.get((side, g, t))
-        return fmt % (med(v) / scale) if v else "-"
+        return med(v) if v else None
+
+    def cell(side, g, t, fmt, scale=1.0):  # scale None: nothing to divide by
+        v = median_of(side, g, t)
+        return fmt % (v / scale) if v is not None and scale is not None else "-"
 
     print("| SSSP, ms (median) | " + " | ".join("%s t%d" % c for c in cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
@@ -326,15 +330,14 @@ def print_table(a, found, sides, graphs, threads, times, used, reorder, wrong):
     for side in [s for s in sides if s not in found]:
         name = {"ordo": "default", "ordo renumbered": "renumbered"}.get(side, side[5:])
         print("| %s / fastest peer | " % name + " | ".join(
-            cell(side, g, t, "%.2f", min(med(times[(p, g, t)]) for p in peer_names
-                                          if times.get((p, g, t))))
+            cell(side, g, t, "%.2f", min((x for x in (median_of(p, g, t) for p in peer_names)
+                                          if x is not None), default=None))
             for g, t in cols) + " |")
     for side in sides:  # a scheduler beside its authors' code: `wasp` / Wasp, `mbq` / MBQ
         peer = {p.lower(): p for p in peer_names}.get(side[5:])
         if side.startswith("ordo ") and peer:
             print("| `%s` / %s | " % (side[5:], peer) + " | ".join(
-                cell(side, g, t, "%.2f", med(times[(peer, g, t)])) if times.get((peer, g, t))
-                else "-" for g, t in cols) + " |")
+                cell(side, g, t, "%.2f", median_of(peer, g, t)) for g, t in cols) + " |")
     for (side, g, t), k in sorted(wrong.items()):
         print("(%s, %s, %d threads: %d of %d trials gave a wrong answer and are not in its "
               "median%s)" % (side, g, t, k, a.rounds * a.trials,
