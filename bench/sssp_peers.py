@@ -38,12 +38,12 @@ Peers (a missing one is named and skipped; none found is an error):
 ordo runs its default (no --wl: the scheduler and delta its graph choose) and each
 --ordo SPEC (a --wl spec, e.g. wasp or obim:delta=11); --ordo-reorder road2k=hilbert,
 rmat20=rcm adds its default on copies renumbered in those orders (made once with
-ordo-convert --reorder; still from the input's node 0), the issue's 0.85x target. Each trial is verified; a peer's
-trial counts only if it printed its own verification PASS. A trial of a driven peer
-(rho-stepping, GBBS) whose answer its driver finds wrong is left out of that peer's
-times and counted under the table; any other failure, and any wrong answer of ordo,
-GAPBS, Wasp or MBQ, stops the sitting. The ratio column is ordo's
-median over the fastest peer's median in the same run. --raw FILE appends every
+ordo-convert --reorder; still from the input's node 0), the issue's 0.85x target.
+Each trial is verified; a peer's trial counts only if it printed its own verification
+PASS. A trial of a driven peer (rho-stepping, GBBS) whose answer its driver finds wrong
+is left out of that peer's times and counted under the table; any other failure, and
+any wrong answer of ordo, GAPBS, Wasp or MBQ, stops the sitting. The ratio column is
+ordo's median over the fastest peer's median in the same run. --raw FILE appends every
 measurement as a JSON line when it is made (a run cut short keeps what it measured).
 """
 import argparse
