@@ -17,7 +17,7 @@
 #include "ordo_apps.h"
 #include "ordo_pagerank.h"
 
-enum { O_DAMPING = ORDO_APP_OPT_KEY, O_TOLERANCE, O_ALGO };
+enum { O_DAMPING = ORDO_APP_OPT_KEY, O_TOLERANCE, O_ALGO, O_OMEGA };
 enum { ALGO_PULL, ALGO_PUSH };
 
 static const struct ordo_cli_opt pr_opts[] = {
@@ -28,15 +28,18 @@ static const struct ordo_cli_opt pr_opts[] = {
     {"algo", O_ALGO, "pull|push",
      "pull (default): Gauss-Seidel sweeps over the in-arcs, no scheduler; push: "
      "residual push on a scheduler (--wl; the default when --wl is given)"},
+    {"omega", O_OMEGA, "W",
+     "pull: the sweeps' over-relaxation, 0 < W < 2 (1.3; 1 is plain Gauss-Seidel): each "
+     "rank moves W times the way to its new sum"},
     {NULL, 0, NULL, NULL},
 };
 
 struct pr_options {
-	double damping, tolerance;
+	double damping, tolerance, omega;
 	int algo; /* -1: not given */
 };
 static const struct pr_options pr_option_defaults = {
-    .damping = 0.85, .tolerance = 1e-4, .algo = -1};
+    .damping = 0.85, .tolerance = 1e-4, .omega = ORDO_PAGERANK_OMEGA, .algo = -1};
 
 static int algo_of(const void *opts, bool wl_given)
 {
@@ -57,10 +60,19 @@ static int option(void *opts, int key, const char *arg, struct ordo_err *err)
 	if (key == O_ALGO)
 		return ordo_cli_parse_choice("--algo", arg, algos, &o->algo, err);
 	double x;
-	int rc = ordo_cli_parse_double(key == O_DAMPING ? "--damping" : "--tolerance", arg, false,
-	                               &x, err);
+	const char *name = key == O_DAMPING     ? "--damping"
+	                   : key == O_TOLERANCE ? "--tolerance"
+	                                        : "--omega";
+	int rc = ordo_cli_parse_double(name, arg, false, &x, err);
 	if (rc)
 		return rc;
+	if (key == O_OMEGA) {
+		if (x >= 2)
+			return ordo_err_set(err, ORDO_EINVAL,
+			                    "--omega %s: expected a number in (0, 2)", arg);
+		o->omega = x;
+		return 0;
+	}
 	if (key == O_DAMPING && x >= 1)
 		return ordo_err_set(err, ORDO_EINVAL, "--damping %s: expected a number in (0, 1)",
 		                    arg);
@@ -75,7 +87,7 @@ struct pr_state {
 	const struct ordo_graph *g;
 	_Atomic double *rank;
 	double *ref, *seq;
-	double d, tol, tau;
+	double d, tol, tau, omega;
 	uint64_t ref_iterations;
 	int algo;
 	struct ordo_graph *gt; /* pull: the in-arcs */
@@ -95,6 +107,7 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 	s->g = g;
 	s->d = o->damping;
 	s->tol = o->tolerance;
+	s->omega = o->omega;
 	s->tau = ordo_pagerank_tau(g->n, s->d, s->tol);
 	s->algo = algo_of(o, env->wl_given);
 	s->report = env->report;
@@ -120,11 +133,11 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 		        s->d, s->tol, s->tau);
 	else if (env->report)
 		fprintf(env->report,
-		        "pagerank: pull sweeps (--algo pull; Gauss-Seidel, %s shares), no "
-		        "scheduler (--wl or --algo push runs one), damping %g, tolerance %g (L1, "
-		        "normalised ranks)\n",
-		        ordo_pagerank_float_shares(s->d, s->tol) ? "float" : "double", s->d,
-		        s->tol);
+		        "pagerank: pull sweeps (--algo pull; Gauss-Seidel over-relaxed by %g "
+		        "(--omega), %s shares), no scheduler (--wl or --algo push runs one), "
+		        "damping %g, tolerance %g (L1, normalised ranks)\n",
+		        s->omega, ordo_pagerank_float_shares(s->d, s->tol) ? "float" : "double",
+		        s->d, s->tol);
 	return 0;
 }
 
@@ -181,9 +194,17 @@ static int run(void *st, const struct ordo_app_query *q, struct ordo_scheduler *
 	if (s->algo == ALGO_PUSH)
 		return ordo_pagerank(s->g, wl, o, s->d, s->tau, s->rank, rs, err);
 	struct ordo_pagerank_stats ps;
-	int rc = ordo_pagerank_pull(s->gt, s->deg, o->topo, s->d, s->tol, s->rank, &ps, err);
+	int rc =
+	    ordo_pagerank_pull(s->gt, s->deg, o->topo, s->d, s->tol, s->omega, s->rank, &ps, err);
 	if (rc)
 		return rc;
+	if (ps.fell_back && s->report && !s->noted) {
+		s->noted = true; /* once */
+		fprintf(s->report,
+		        "pagerank: note: a sweep over-relaxed by %g changed the ranks more than "
+		        "the one before; the sweeps went on as plain Gauss-Seidel (--omega 1)\n",
+		        s->omega);
+	}
 	memset(rs, 0, sizeof *rs);
 	rs->seconds = ps.seconds;
 	rs->threads = ps.threads;

@@ -601,7 +601,8 @@ static int pr_pull_all(struct pr_job *j, const char *what, int maxT, char *msg, 
 			break;
 		}
 		struct ordo_pagerank_stats st;
-		if (ordo_pagerank_pull(gt, deg, &topo, 0.85, j->tol, j->rank, &st, &e))
+		if (ordo_pagerank_pull(gt, deg, &topo, 0.85, j->tol, ORDO_PAGERANK_OMEGA, j->rank,
+		                       &st, &e))
 			rc = FAIL("%s, pull at %d threads: %s", what, T, e.msg);
 		ordo_topology_free(&topo);
 		struct ordo_check c;

@@ -365,6 +365,11 @@ expect2 "kcore --algo bogus" "expected peel or bounds" "$bin/kcore" --gen rmat:s
 "$bin/pagerank" --gen rmat:scale=8,ef=4 --wl obim -n 1 2>&1 | grep -q "bucket of its own" && fail "pagerank: a note on obim's delta=56"
 expect2 "pagerank --damping 1" "--damping 1: expected a number in (0, 1)" "$bin/pagerank" --gen rmat:scale=8,ef=4 --damping 1
 expect2 "pagerank --tolerance x" "--tolerance x: expected a number > 0" "$bin/pagerank" --gen rmat:scale=8,ef=4 --tolerance x
+expect2 "pagerank --omega 2" "--omega 2: expected a number in (0, 2)" "$bin/pagerank" --gen rmat:scale=8,ef=4 --omega 2
+expect2 "pagerank --omega 0" "--omega 0: expected a number > 0" "$bin/pagerank" --gen rmat:scale=8,ef=4 --omega 0
+# an over-relaxation past convergence: the sweeps fall back to Gauss-Seidel, say so, and pass
+"$bin/pagerank" --gen rmat:scale=10,ef=8 -n 1 --omega 1.95 --tolerance 1e-6 2>&1 | grep -q "went on as plain Gauss-Seidel" || fail "pagerank --omega 1.95: no note of the fallback"
+"$bin/pagerank" --gen rmat:scale=10,ef=8 -n 1 --omega 1.95 --tolerance 1e-6 --format json 2>/dev/null | grep -q '"verify":"PASS"' || fail "pagerank --omega 1.95 did not pass"
 expect2 "components --algo bogus" "expected afforest or lp" "$bin/components" --gen rmat:scale=8,ef=4 --algo up
 expect2 "components --rounds 99" "--rounds" "$bin/components" --gen rmat:scale=8,ef=4 --rounds 99
 # A*: a fixed pair, the Galois spellings, the heuristic's report

@@ -473,33 +473,61 @@ static void pull_case(const char *spec, bool directed)
 	}
 	cr_assert_eq(differ, directed, "%s", spec);
 	const double tols[] = {1e-2, 1e-4, 5e-5, 1e-7};
+	/* plain Gauss-Seidel, the default over-relaxation, and one far past where it
+	 * converges (the sweeps fall back to Gauss-Seidel) */
+	const double omegas[] = {1, ORDO_PAGERANK_OMEGA, 1.95};
 	for (size_t i = 0; i < sizeof tols / sizeof *tols; i++) {
 		uint64_t it, at_tol;
 		cr_assert_eq(ordo_pagerank_reference(g, 0.85, tols[i], ref, &it, &at_tol, NULL, &e),
 		             0);
-		for (int T = 1; T <= 4; T *= 2) {
-			struct ordo_topology topo;
-			cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0, "%s",
-			             e.msg);
-			struct ordo_pagerank_stats st;
-			cr_assert_eq(
-			    ordo_pagerank_pull(gt, deg, &topo, 0.85, tols[i], rank, &st, &e), 0,
-			    "%s", e.msg);
-			ordo_topology_free(&topo);
-			cr_expect_eq(st.float_shares, ordo_pagerank_float_shares(0.85, tols[i]));
-			struct ordo_check c;
-			ordo_check_init(&c);
-			ordo_pagerank_check(n, rank, ref, tols[i], &c);
-			cr_expect(c.pass, "%s, tolerance %g, %d threads: %s", spec, tols[i], T,
-			          c.first);
-			if (T == 1)
-				cr_expect(st.sweeps >= 1 && st.sweeps <= at_tol,
-				          "tolerance %g: %llu Gauss-Seidel sweeps, the power "
-				          "iteration %llu",
-				          tols[i], (unsigned long long)st.sweeps,
-				          (unsigned long long)at_tol);
-		}
+		uint64_t sweeps_at[3] = {0};
+		for (int oi = 0; oi < 3; oi++)
+			for (int T = 1; T <= 4; T *= 2) {
+				struct ordo_topology topo;
+				cr_assert_eq(ordo_topology_init(&topo, T, 0, ORDO_BIND_NONE, &e), 0,
+				             "%s", e.msg);
+				struct ordo_pagerank_stats st;
+				cr_assert_eq(ordo_pagerank_pull(gt, deg, &topo, 0.85, tols[i],
+				                                omegas[oi], rank, &st, &e),
+				             0, "%s", e.msg);
+				ordo_topology_free(&topo);
+				cr_expect_eq(st.float_shares,
+				             ordo_pagerank_float_shares(0.85, tols[i]));
+				struct ordo_check c;
+				ordo_check_init(&c);
+				ordo_pagerank_check(n, rank, ref, tols[i], &c);
+				cr_expect(c.pass, "%s, tolerance %g, omega %g, %d threads: %s",
+				          spec, tols[i], omegas[oi], T, c.first);
+				if (T > 1)
+					continue;
+				sweeps_at[oi] = st.sweeps;
+				cr_expect(
+				    st.fell_back == (oi == 2 && st.sweeps > 3),
+				    "%s, tolerance %g, omega %g: fell back %d after %llu sweeps",
+				    spec, tols[i], omegas[oi], st.fell_back,
+				    (unsigned long long)st.sweeps);
+				cr_expect_eq(st.omega, st.fell_back ? 1 : omegas[oi]);
+				if (oi < 2)
+					cr_expect(st.sweeps >= 1 && st.sweeps <= at_tol,
+					          "tolerance %g, omega %g: %llu sweeps, the power "
+					          "iteration %llu",
+					          tols[i], omegas[oi],
+					          (unsigned long long)st.sweeps,
+					          (unsigned long long)at_tol);
+			}
+		/* over-relaxed, no more sweeps than Gauss-Seidel, and fewer to a fine tolerance */
+		cr_expect(
+		    sweeps_at[1] <= sweeps_at[0] && (tols[i] > 1e-6 || sweeps_at[1] < sweeps_at[0]),
+		    "%s, tolerance %g: %llu sweeps over-relaxed, %llu Gauss-Seidel", spec, tols[i],
+		    (unsigned long long)sweeps_at[1], (unsigned long long)sweeps_at[0]);
 	}
+	struct ordo_topology topo;
+	cr_assert_eq(ordo_topology_init(&topo, 1, 0, ORDO_BIND_NONE, &e), 0, "%s", e.msg);
+	for (int k = 0; k < 2; k++)
+		cr_expect_eq(
+		    ordo_pagerank_pull(gt, deg, &topo, 0.85, 1e-4, k ? 2 : 0, rank, NULL, &e),
+		    ORDO_EINVAL, "omega %d", 2 * k);
+	ordo_topology_free(&topo);
 	free(deg), free(ref), free((void *)rank);
 	ordo_graph_free(gt);
 	ordo_graph_free(g);

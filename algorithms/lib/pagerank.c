@@ -85,7 +85,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 /* The pull's sweeps, for shares of type SHARE (float or double): x[n] in and out, from
  * the first sweep to the one that meets the stopping rule for tol with `slack` added to
  * its step (the shares' rounding, below). Returns the sweeps; T threads (the caller
- * checked OpenMP gives them).
+ * checked OpenMP gives them); *om the relaxation factor, in and out (1 when it fell back).
  *
  * A sum over v's in-neighbours is a bare loop over its heads on a plain graph (no
  * weights read, no representation test per arc). Where every node's in-degree is its
@@ -93,31 +93,41 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
  * the offsets the sum reads anyway instead of an array of its own, which is not made. The shares
  * are relaxed atomics: other threads' sweeps write them meanwhile (plain loads and stores on x86).
  *
- * Gauss-Seidel: node v's new rank, from the shares as they are (updated earlier in this
- * sweep, by this thread or another, or not yet), replaces the old one at once, and so
- * does its share. Why the power iteration's stopping rule still holds: every share a sum
- * reads is its node's before or after this sweep, so after the sweep the residual
- * b + d P^T x - x at v is d times a sum of P[v][u] (x_after[u] - x_read[u]); its L1 norm
- * is at most d times the sweep's L1 change (P's columns sum to 1 at most), and the
- * error at most that over 1 - d, the Jacobi bound (ordo_pagerank_done). A share rounded
- * to SHARE is off by at most its unit roundoff u times itself (a double's roundings of
- * d / deg(v), dw[v], and of the product, 2^-52 more), and the shares of u's arcs sum to
- * d x[u], so rounding adds at most d u (the ranks sum to 1 at most) to the residual: the
- * rule is taken with step + u. The rule looks only at the last sweep, so
- * any start is sound: the ranks start at 1 / n (GAPBS's start; on rmat20 22 sweeps to
- * GAPBS's step of 1e-4, 25 from the teleport term (1 - d) / n). */
+ * Gauss-Seidel with over-relaxation (SOR): node v's sum s over the shares as they are
+ * (updated earlier in this sweep, by this thread or another, or not yet) moves its rank
+ * to x + om (s - x), at once, and its share with it; om = 1 is plain Gauss-Seidel, and
+ * om = 1.3 took 12-13 sweeps where it took 15-22 on road2k, rmat20 and soc-Slashdot0902,
+ * to smaller errors (bench/LOG.md, "PageRank by over-relaxed sweeps"). Why the power
+ * iteration's stopping rule still holds: every share a sum reads is its node's before
+ * or after this sweep, so after the sweep the residual b + d P^T x - x at v is
+ * s - x_after[v] plus d times a sum of P[v][u] (x_after[u] - x_read[u]). The first term
+ * is (1 - om) / om times v's change in the sweep; the second's L1 norm is at most d
+ * times the sweep's L1 change (P's columns sum to 1 at most). So the residual is at
+ * most (d + |1 - om| / om) times the change, and the rule (ordo_pagerank_done, whose
+ * Jacobi bound is d times the change) is taken with the change scaled by
+ * (d + |1 - om| / om) / d. A share rounded to SHARE is off by at most its unit roundoff
+ * u times itself (a double's roundings of d / deg(v), dw[v], the product and the
+ * relaxed update, 2^-50 more), and the shares of u's arcs sum to d x[u], so rounding adds
+ * at most d u (the ranks sum to 1 at most) to the residual: the rule is taken with
+ * step + u. The rule looks only at the last sweep, so any start is sound: the ranks
+ * start at 1 / n (GAPBS's start; on rmat20 22 Gauss-Seidel sweeps to GAPBS's step of
+ * 1e-4, 25 from the teleport term (1 - d) / n). Over-relaxation converges on the graphs
+ * measured but is not proven to on every graph, nor with threads racing: a sweep (after
+ * the second) whose change is larger than the one before sets om to 1 for the rest, and
+ * Gauss-Seidel converges. */
 /* (clang-format would break the _Pragma strings) */
 // clang-format off
 #define PULL_SWEEPS(SHARE)                                                                  \
 	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,  \
 	                                    int T, double d, double tol, double slack,          \
 	                                    bool sym, double *x, double *dw,                    \
-	                                    _Atomic SHARE *share)                               \
+	                                    _Atomic SHARE *share, double *omp_)                 \
 	{                                                                                      \
 		const uint32_t n = gt->n;                                                          \
 		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);               \
 		uint64_t sweeps = 0;                                                               \
 		double step = 0; /* the L1 change of a sweep: shared, reduced */                   \
+		double last = HUGE_VAL, om = *omp_; /* the sweep before's change; the factor */   \
 		bool done = false;                                                                 \
 		_Pragma("omp parallel num_threads(T)")                                             \
 		{                                                                                  \
@@ -146,9 +156,10 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 							s += atomic_load_explicit(&share[u], memory_order_relaxed);    \
 						w = dw[v];                                                         \
 					}                                                                      \
-					step += fabs(s - x[v]);                                                \
-					x[v] = s;                                                              \
-					atomic_store_explicit(&share[v], (SHARE)(s * w),                       \
+					const double nx = om == 1 ? s : x[v] + om * (s - x[v]);               \
+					step += fabs(nx - x[v]);                                               \
+					x[v] = nx;                                                             \
+					atomic_store_explicit(&share[v], (SHARE)(nx * w),                      \
 					                      memory_order_relaxed);                           \
 				}                                                                          \
 				/* one thread decides, after the loop's barrier; every thread reads        \
@@ -156,11 +167,17 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 				_Pragma("omp single")                                                      \
 				{                                                                          \
 					sweeps++;                                                              \
-					done = ordo_pagerank_done(step + slack, d, tol) || sweeps >= 100000;   \
+					const double scale = (d + fabs(1 - om) / om) / d;                      \
+					done = ordo_pagerank_done(step * scale + slack, d, tol) ||             \
+					       sweeps >= 100000;                                               \
+					if (om != 1 && sweeps > 2 && step > last)                             \
+						om = 1; /* not converging: Gauss-Seidel does */                    \
+					last = step;                                                           \
 					step = 0;                                                              \
 				}                                                                          \
 			}                                                                              \
 		}                                                                                  \
+		*omp_ = om;                                                                        \
 		return sweeps;                                                                     \
 	}
 // clang-format on
@@ -174,11 +191,14 @@ bool ordo_pagerank_float_shares(double d, double tol)
 }
 
 int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
-                       const struct ordo_topology *topo, double d, double tol, _Atomic double *rank,
-                       struct ordo_pagerank_stats *st, struct ordo_err *err)
+                       const struct ordo_topology *topo, double d, double tol, double omega,
+                       _Atomic double *rank, struct ordo_pagerank_stats *st, struct ordo_err *err)
 {
 	const uint32_t n = gt->n;
 	const int T = topo->nthreads;
+	if (!(omega > 0 && omega < 2))
+		return ordo_err_set(err, ORDO_EINVAL,
+		                    "relaxation factor %g: expected 0 < omega < 2", omega);
 	/* float shares: half the bytes of the array every sweep reads at random */
 	const bool narrow = ordo_pagerank_float_shares(d, tol);
 	bool sym = !gt->cz; /* every in-degree the out-degree: no array of d / deg(v) */
@@ -197,11 +217,12 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 #pragma omp single
 	got = omp_get_num_threads();
 	uint64_t sweeps = 0;
+	double om = omega;
 	if (got == T)
-		sweeps = narrow
-		             ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-51, sym, x, dw,
-		                                 share)
-		             : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-51, sym, x, dw, share);
+		sweeps = narrow ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-50, sym, x,
+		                                    dw, share, &om)
+		                : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-50, sym, x, dw, share,
+		                                     &om);
 	free(share), free(dw);
 	if (got != T) {
 		free(x);
@@ -218,7 +239,8 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 		atomic_store_explicit(&rank[v], sum > 0 ? x[v] / sum : x[v], memory_order_relaxed);
 	free(x);
 	if (st)
-		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T, narrow};
+		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T,
+		                                   narrow,          om,     om != omega};
 	return 0;
 }
 
