@@ -27,8 +27,8 @@
 double ordo_pagerank_tau(uint32_t n, double d, double tol);
 
 /* Power iteration to an L1 error below tol / 100 (by the contraction bound d / (1 - d)
- * times the last step, ordo_pagerank_done for tol / 100): rank[n] normalised;
- * *iterations its steps, *at_tol (may be NULL) the step at which the rule for tol
+ * times the last step, ordo_pagerank_done for tol / 100 with the bound 1 - d alone): rank[n]
+ * normalised; *iterations its steps, *at_tol (may be NULL) the step at which the rule for tol
  * itself held (ordo_pagerank_pull's), and *at_tol_s (may be NULL) the seconds it took
  * to get there. ENOMEM only. */
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
@@ -36,10 +36,18 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
                             struct ordo_err *err);
 
 /* Whether a power iteration's step (the L1 change of its last sweep) bounds the
- * normalised ranks' L1 error by tol: step d / (1 - d) <= tol (1 - d) / 2. */
-static inline bool ordo_pagerank_done(double step, double d, double tol)
+ * normalised ranks' L1 error by tol, given mass, a lower bound on the sum of the ranks
+ * after the step (0 when not known). The residual b + d P^T x - x is at most d times
+ * the step, so the unnormalised ranks x are within E = step d / (1 - d) of the fixed
+ * point x* (|(I - d P^T)^-1| <= 1 / (1 - d) in L1), and the normalised ones within
+ * 2 E / |x*|. |x*| is at least 1 - d (every node dangling) and at least |x| - E, so the
+ * rule is 2 E <= tol max(1 - d, mass - E). On a graph with few dangling nodes |x| is
+ * near 1 and the rule allows a step 1 / (1 - d) times the one that the bound 1 - d
+ * alone allows (two or three sweeps fewer at d = 0.85). */
+static inline bool ordo_pagerank_done(double step, double d, double tol, double mass)
 {
-	return step * d / (1 - d) <= tol * (1 - d) / 2;
+	const double e = step * d / (1 - d), low = mass - e > 1 - d ? mass - e : 1 - d;
+	return 2 * e <= tol * low;
 }
 
 /* What a pull run did. */

@@ -62,18 +62,19 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 			     ordo_arcs_next(&a, &w, &wt);)
 				next[w] += share;
 		}
-		double step = 0;
+		double step = 0, mass = 0;
 		for (uint32_t v = 0; v < n; v++) {
 			step += fabs(next[v] - rank[v]);
+			mass += next[v];
 			rank[v] = next[v];
 		}
 		it++;
-		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol)) {
+		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol, mass * (1 - 1e-6))) {
 			*at_tol = it;
 			if (at_tol_s)
 				*at_tol_s = ordo_now() - t0;
 		}
-		if (ordo_pagerank_done(step, d, tol / 100) || it >= 100000)
+		if (ordo_pagerank_done(step, d, tol / 100, 0) || it >= 100000)
 			break;
 	}
 	free(next);
@@ -105,11 +106,13 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
  * times the sweep's L1 change (P's columns sum to 1 at most). So the residual is at
  * most (d + |1 - om| / om) times the change, and the rule (ordo_pagerank_done, whose
  * Jacobi bound is d times the change) is taken with the change scaled by
- * (d + |1 - om| / om) / d. A share rounded to SHARE is off by at most its unit roundoff
- * u times itself (a double's roundings of d / deg(v), dw[v], the product and the
- * relaxed update, 2^-50 more), and the shares of u's arcs sum to d x[u], so rounding adds
- * at most d u (the ranks sum to 1 at most) to the residual: the rule is taken with
- * step + u. The rule looks only at the last sweep, so any start is sound: the ranks
+ * (d + |1 - om| / om) / d, with the ranks' sum (less a millionth for the sum's own
+ * rounding) as the bound on the fixed point's. A share rounded to SHARE is off by at
+ * most its unit roundoff u times itself (a double's roundings of d / deg(v), dw[v], the
+ * product and the relaxed update, 2^-50 more), and the shares of u's arcs sum to
+ * d x[u], so rounding adds at most d u times the ranks' sum to the residual: the rule is
+ * taken with the step + u times the sum (1 at least; an over-relaxed sweep can pass 1).
+ * The rule looks only at the last sweep, so any start is sound: the ranks
  * start at 1 / n (GAPBS's start; on rmat20 22 Gauss-Seidel sweeps to GAPBS's step of
  * 1e-4, 25 from the teleport term (1 - d) / n). Over-relaxation converges on the graphs
  * measured but is not proven to on every graph, nor with threads racing: a sweep (after
@@ -118,67 +121,75 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 /* (clang-format would break the _Pragma strings) */
 // clang-format off
 #define PULL_SWEEPS(SHARE)                                                                  \
-	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,  \
+	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,   \
 	                                    int T, double d, double tol, double slack,          \
 	                                    bool sym, double *x, double *dw,                    \
 	                                    _Atomic SHARE *share, double *omp_)                 \
-	{                                                                                      \
-		const uint32_t n = gt->n;                                                          \
-		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);               \
-		uint64_t sweeps = 0;                                                               \
-		double step = 0; /* the L1 change of a sweep: shared, reduced */                   \
-		double last = HUGE_VAL, om = *omp_; /* the sweep before's change; the factor */   \
-		bool done = false;                                                                 \
-		_Pragma("omp parallel num_threads(T)")                                             \
-		{                                                                                  \
-			_Pragma("omp for schedule(static)")                                            \
-			for (uint32_t v = 0; v < n; v++) {                                             \
-				const double w = deg[v] ? d / deg[v] : 0;                                  \
-				if (!sym)                                                                  \
-					dw[v] = w;                                                             \
-				x[v] = x0;                                                                 \
-				atomic_store_explicit(&share[v], (SHARE)(x0 * w), memory_order_relaxed);   \
-			}                                                                              \
-			while (!done) {                                                                \
-				_Pragma("omp for schedule(dynamic, 4096) reduction(+ : step)")             \
-				for (uint32_t v = 0; v < n; v++) {                                         \
-					double s = base, w;                                                    \
-					if (__builtin_expect(!gt->cz, 1)) {                                    \
-						const uint64_t b = gt->off[v], f = gt->off[v + 1];                 \
-						for (uint64_t k = b; k < f; k++)                                   \
-							s += atomic_load_explicit(&share[gt->dst[k]],                  \
-							                          memory_order_relaxed);               \
-						w = sym ? (f > b ? d / (double)(f - b) : 0) : dw[v];               \
-					} else {                                                               \
-						uint32_t u, wt;                                                    \
-						for (struct ordo_arcs a = ordo_graph_arcs(gt, v);                  \
-						     ordo_arcs_next(&a, &u, &wt);)                                 \
-							s += atomic_load_explicit(&share[u], memory_order_relaxed);    \
-						w = dw[v];                                                         \
-					}                                                                      \
-					const double nx = om == 1 ? s : x[v] + om * (s - x[v]);               \
-					step += fabs(nx - x[v]);                                               \
-					x[v] = nx;                                                             \
-					atomic_store_explicit(&share[v], (SHARE)(nx * w),                      \
-					                      memory_order_relaxed);                           \
-				}                                                                          \
-				/* one thread decides, after the loop's barrier; every thread reads        \
-				 * `done` at the top, before anyone can write it again */                  \
-				_Pragma("omp single")                                                      \
-				{                                                                          \
-					sweeps++;                                                              \
-					const double scale = (d + fabs(1 - om) / om) / d;                      \
-					done = ordo_pagerank_done(step * scale + slack, d, tol) ||             \
-					       sweeps >= 100000;                                               \
-					if (om != 1 && sweeps > 2 && step > last)                             \
-						om = 1; /* not converging: Gauss-Seidel does */                    \
-					last = step;                                                           \
-					step = 0;                                                              \
-				}                                                                          \
-			}                                                                              \
-		}                                                                                  \
-		*omp_ = om;                                                                        \
-		return sweeps;                                                                     \
+	{                                                                                       \
+		const uint32_t n = gt->n;                                                           \
+		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);                  \
+		uint64_t sweeps = 0;                                                                \
+		double step = 0, mass = 0; /* a sweep's L1 change and its ranks' sum: reduced */    \
+		double last = HUGE_VAL, om = *omp_; /* the sweep before's change; the factor */     \
+		/* chunks of n / 32T nodes, 4,096 to 65,536: few boundaries where one thread        \
+		 * reads the shares another is writing (road2k at 2 threads: 4,096-node chunks      \
+		 * 318 ms, 16,384 273, 65,536 254, and sometimes a 13th sweep at 4,096) */          \
+		const uint32_t per = n / (32u * (uint32_t)T);                                       \
+		const uint32_t grain = per < 4096 ? 4096 : per > 65536 ? 65536 : per;               \
+		bool done = false;                                                                  \
+		_Pragma("omp parallel num_threads(T)")                                              \
+		{                                                                                   \
+			_Pragma("omp for schedule(static)")                                             \
+			for (uint32_t v = 0; v < n; v++) {                                              \
+				const double w = deg[v] ? d / deg[v] : 0;                                   \
+				if (!sym)                                                                   \
+					dw[v] = w;                                                              \
+				x[v] = x0;                                                                  \
+				atomic_store_explicit(&share[v], (SHARE)(x0 * w), memory_order_relaxed);    \
+			}                                                                               \
+			while (!done) {                                                                 \
+				_Pragma("omp for schedule(dynamic, grain) reduction(+ : step, mass)")       \
+				for (uint32_t v = 0; v < n; v++) {                                          \
+					double s = base, w;                                                     \
+					if (__builtin_expect(!gt->cz, 1)) {                                     \
+						const uint64_t b = gt->off[v], f = gt->off[v + 1];                  \
+						for (uint64_t k = b; k < f; k++)                                    \
+							s += atomic_load_explicit(&share[gt->dst[k]],                   \
+							                          memory_order_relaxed);                \
+						w = sym ? (f > b ? d / (double)(f - b) : 0) : dw[v];                \
+					} else {                                                                \
+						uint32_t u, wt;                                                     \
+						for (struct ordo_arcs a = ordo_graph_arcs(gt, v);                   \
+						     ordo_arcs_next(&a, &u, &wt);)                                  \
+							s += atomic_load_explicit(&share[u], memory_order_relaxed);     \
+						w = dw[v];                                                          \
+					}                                                                       \
+					const double nx = om == 1 ? s : x[v] + om * (s - x[v]);                 \
+					step += fabs(nx - x[v]);                                                \
+					mass += nx;                                                             \
+					x[v] = nx;                                                              \
+					atomic_store_explicit(&share[v], (SHARE)(nx * w),                       \
+					                      memory_order_relaxed);                            \
+				}                                                                           \
+				/* one thread decides, after the loop's barrier; every thread reads         \
+				 * `done` at the top, before anyone can write it again */                   \
+				_Pragma("omp single")                                                       \
+				{                                                                           \
+					sweeps++;                                                               \
+					const double scale = (d + fabs(1 - om) / om) / d;                       \
+					done = ordo_pagerank_done(step * scale + slack * (mass > 1 ? mass : 1), \
+					                          d, tol,                                       \
+					                          mass * (1 - 1e-6)) ||                         \
+					       sweeps >= 100000;                                                \
+					if (om != 1 && sweeps > 2 && step > last)                               \
+						om = 1; /* not converging: Gauss-Seidel does */                     \
+					last = step;                                                            \
+					step = mass = 0;                                                        \
+				}                                                                           \
+			}                                                                               \
+		}                                                                                   \
+		*omp_ = om;                                                                         \
+		return sweeps;                                                                      \
 	}
 // clang-format on
 PULL_SWEEPS(float)
@@ -187,7 +198,7 @@ PULL_SWEEPS(double)
 bool ordo_pagerank_float_shares(double d, double tol)
 {
 	/* when their rounding is under a sixteenth of the step the rule stops at */
-	return ordo_pagerank_done(16 * 0x1p-24, d, tol);
+	return ordo_pagerank_done(16 * 0x1p-24, d, tol, 0);
 }
 
 int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
