@@ -58,8 +58,9 @@ def run(cmd, what, env=None):
     return p.stdout
 
 
-def prepare(bin_dir, data, name, source):
-    """NAME-dedup.ordo, .adj (Ligra's) and .ref.f64 (reference ranks) in data, made once."""
+def prepare(bin_dir, data, name, source, ligra=True):
+    """NAME-dedup.ordo, .adj (Ligra's; None without `ligra`) and .ref.f64 (reference
+    ranks) in data, made once."""
     base = os.path.join(data, name + "-dedup")
     ordo = base + ".ordo"
     if source is None:  # a yardstick
@@ -68,8 +69,8 @@ def prepare(bin_dir, data, name, source):
         run([os.path.join(bin_dir, "ordo-convert"), source, "--dedup", "-o", ordo + ".part",
              "--to", "native"], "ordo-convert")
         os.replace(ordo + ".part", ordo)
-    adj = base + ".adj"
-    if not os.path.exists(adj):  # Ligra's weighted text, its weights cut off
+    adj = base + ".adj" if ligra else None
+    if ligra and not os.path.exists(adj):  # Ligra's weighted text, its weights cut off
         w = base + ".w.adj"
         run([os.path.join(bin_dir, "ordo-convert"), ordo, "-o", w, "--to", "ligra"],
             "ordo-convert")
