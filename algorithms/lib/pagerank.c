@@ -83,10 +83,12 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	return 0;
 }
 
-/* The pull's sweeps, for shares of type SHARE (float or double): x[n] in and out, from
+/* The pull's sweeps, for shares of type SHARE (float or double): the ranks x[n] out, from
  * the first sweep to the one that meets the stopping rule for tol with `slack` added to
  * its step (the shares' rounding, below). Returns the sweeps; T threads (the caller
- * checked OpenMP gives them); *om the relaxation factor, in and out (1 when it fell back).
+ * checked OpenMP gives them); *om the relaxation factor, in and out (1 when it fell back);
+ * *sum the ranks' sum after the last sweep. x is relaxed atomics only because it is the
+ * caller's rank array (each x[v] is read and written by the one thread that updates v).
  *
  * A sum over v's in-neighbours is a bare loop over its heads on a plain graph (no
  * weights read, no representation test per arc). Where every node's in-degree is its
@@ -123,8 +125,8 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 #define PULL_SWEEPS(SHARE)                                                                  \
 	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,   \
 	                                    int T, double d, double tol, double slack,          \
-	                                    bool sym, double *x, double *dw,                    \
-	                                    _Atomic SHARE *share, double *omp_)                 \
+	                                    bool sym, _Atomic double *x, double *dw,            \
+	                                    _Atomic SHARE *share, double *omp_, double *sum_)   \
 	{                                                                                       \
 		const uint32_t n = gt->n;                                                           \
 		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);                  \
@@ -144,7 +146,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 				const double w = deg[v] ? d / deg[v] : 0;                                   \
 				if (!sym)                                                                   \
 					dw[v] = w;                                                              \
-				x[v] = x0;                                                                  \
+				atomic_store_explicit(&x[v], x0, memory_order_relaxed);                     \
 				atomic_store_explicit(&share[v], (SHARE)(x0 * w), memory_order_relaxed);    \
 			}                                                                               \
 			while (!done) {                                                                 \
@@ -164,10 +166,11 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 							s += atomic_load_explicit(&share[u], memory_order_relaxed);     \
 						w = dw[v];                                                          \
 					}                                                                       \
-					const double nx = om == 1 ? s : x[v] + om * (s - x[v]);                 \
-					step += fabs(nx - x[v]);                                                \
+					const double xo = atomic_load_explicit(&x[v], memory_order_relaxed);    \
+					const double nx = om == 1 ? s : xo + om * (s - xo);                     \
+					step += fabs(nx - xo);                                                  \
 					mass += nx;                                                             \
-					x[v] = nx;                                                              \
+					atomic_store_explicit(&x[v], nx, memory_order_relaxed);                 \
 					atomic_store_explicit(&share[v], (SHARE)(nx * w),                       \
 					                      memory_order_relaxed);                            \
 				}                                                                           \
@@ -184,6 +187,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 					if (om != 1 && sweeps > 2 && step > last)                               \
 						om = 1; /* not converging: Gauss-Seidel does */                     \
 					last = step;                                                            \
+					*sum_ = mass;                                                           \
 					step = mass = 0;                                                        \
 				}                                                                           \
 			}                                                                               \
@@ -215,10 +219,10 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 	bool sym = !gt->cz; /* every in-degree the out-degree: no array of d / deg(v) */
 	for (uint32_t v = 0; sym && v < n; v++)
 		sym = deg[v] == gt->off[v + 1] - gt->off[v];
-	double *x = malloc((n ? n : 1) * sizeof *x), *dw = sym ? NULL : malloc(n * sizeof *dw);
+	double *dw = sym ? NULL : malloc(n * sizeof *dw);
 	void *share = malloc((n ? n : 1) * (narrow ? sizeof(float) : sizeof(double)));
-	if (!x || (!sym && n && !dw) || !share) {
-		free(x), free(dw), free(share);
+	if ((!sym && n && !dw) || !share) {
+		free(dw), free(share);
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for PageRank sweeps");
 	}
 	const double t0 = ordo_now();
@@ -228,27 +232,25 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 #pragma omp single
 	got = omp_get_num_threads();
 	uint64_t sweeps = 0;
-	double om = omega;
+	double om = omega, sum = 0;
 	if (got == T)
-		sweeps = narrow ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-50, sym, x,
-		                                    dw, share, &om)
-		                : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-50, sym, x, dw, share,
-		                                     &om);
+		sweeps = narrow ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-50, sym,
+		                                    rank, dw, share, &om, &sum)
+		                : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-50, sym, rank, dw,
+		                                     share, &om, &sum);
 	free(share), free(dw);
-	if (got != T) {
-		free(x);
+	if (got != T)
 		return ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
 		                    got);
-	}
-	/* normalised into rank on the same threads */
-	double sum = 0;
-#pragma omp parallel for num_threads(T) schedule(static) reduction(+ : sum)
-	for (uint32_t v = 0; v < n; v++)
-		sum += x[v];
+		/* normalised in place on the same threads, by the last sweep's sum (the ranks in
+		 * rank itself: no array of their own to fault in every run, road2k 393 ms against
+		 * 434 at 1 thread, 183 against 203 at 2) */
 #pragma omp parallel for num_threads(T) schedule(static)
 	for (uint32_t v = 0; v < n; v++)
-		atomic_store_explicit(&rank[v], sum > 0 ? x[v] / sum : x[v], memory_order_relaxed);
-	free(x);
+		if (sum > 0)
+			atomic_store_explicit(
+			    &rank[v], atomic_load_explicit(&rank[v], memory_order_relaxed) / sum,
+			    memory_order_relaxed);
 	if (st)
 		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T,
 		                                   narrow,          om,     om != omega};
