@@ -43,8 +43,11 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	if (!next)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for the PageRank reference");
 	const double base = (1 - d) / (n ? n : 1);
-	for (uint32_t v = 0; v < n; v++)
+	bool dangles = false;
+	for (uint32_t v = 0; v < n; v++) {
 		rank[v] = base;
+		dangles = dangles || !ordo_graph_degree(g, v);
+	}
 	uint64_t it = 0;
 	const double t0 = ordo_now();
 	if (at_tol)
@@ -62,19 +65,21 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 			     ordo_arcs_next(&a, &w, &wt);)
 				next[w] += share;
 		}
-		double step = 0, mass = 0;
+		double step = 0, mass = 0, dangling = 0;
 		for (uint32_t v = 0; v < n; v++) {
 			step += fabs(next[v] - rank[v]);
 			mass += next[v];
+			dangling += ordo_graph_degree(g, v) ? 0 : next[v];
 			rank[v] = next[v];
 		}
 		it++;
-		if (at_tol && !*at_tol && ordo_pagerank_done(step, d, tol, mass * (1 - 1e-6))) {
+		if (at_tol && !*at_tol &&
+		    ordo_pagerank_done_sums(step, d, tol, mass, dangling, dangles)) {
 			*at_tol = it;
 			if (at_tol_s)
 				*at_tol_s = ordo_now() - t0;
 		}
-		if (ordo_pagerank_done(step, d, tol / 100, 0) || it >= 100000)
+		if (ordo_pagerank_done(step, d, tol / 100) || it >= 100000)
 			break;
 	}
 	free(next);
@@ -108,30 +113,30 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
  * times the sweep's L1 change (P's columns sum to 1 at most). So the residual is at
  * most (d + |1 - om| / om) times the change, and the rule (ordo_pagerank_done, whose
  * Jacobi bound is d times the change) is taken with the change scaled by
- * (d + |1 - om| / om) / d, with the ranks' sum (less a millionth for the sum's own
- * rounding) as the bound on the fixed point's. A share rounded to SHARE is off by at
- * most its unit roundoff u times itself (a double's roundings of d / deg(v), dw[v], the
- * product and the relaxed update, 2^-50 more), and the shares of u's arcs sum to
- * d x[u], so rounding adds at most d u times the ranks' sum to the residual: the rule is
- * taken with the step + u times the sum (1 at least; an over-relaxed sweep can pass 1).
- * The rule looks only at the last sweep, so any start is sound: the ranks
- * start at 1 / n (GAPBS's start; on rmat20 22 Gauss-Seidel sweeps to GAPBS's step of
- * 1e-4, 25 from the teleport term (1 - d) / n). Over-relaxation converges on the graphs
- * measured but is not proven to on every graph, nor with threads racing: a sweep (after
- * the second) whose change is larger than the one before sets om to 1 for the rest, and
- * Gauss-Seidel converges. */
+ * (d + |1 - om| / om) / d, and given the ranks' sum and their dangling part. A share rounded to
+ * SHARE is off by at most its unit roundoff u times itself (a double's roundings of d / deg(v),
+ * dw[v], the product and the relaxed update, 2^-50 more), and the shares of u's arcs sum to d x[u],
+ * so rounding adds at most d u times the ranks' sum to the residual: the rule is taken with the
+ * step + u times the sum (1 at least; an over-relaxed sweep can pass 1). The rule looks only at the
+ * last sweep, so any start is sound: the ranks start at 1 / n (GAPBS's start; on rmat20 22
+ * Gauss-Seidel sweeps to GAPBS's step of 1e-4, 25 from the teleport term (1 - d) / n).
+ * Over-relaxation converges on the graphs measured but is not proven to on every graph, nor with
+ * threads racing: a sweep (after the second) whose change is larger than the one before sets om to
+ * 1 for the rest, and Gauss-Seidel converges. */
 /* (clang-format would break the _Pragma strings) */
 // clang-format off
 #define PULL_SWEEPS(SHARE)                                                                  \
 	static uint64_t pull_sweeps_##SHARE(const struct ordo_graph *gt, const uint32_t *deg,   \
 	                                    int T, double d, double tol, double slack,          \
-	                                    bool sym, _Atomic double *x, double *dw,            \
+	                                    bool sym, bool dangles, _Atomic double *x,          \
+	                                    double *dw,                                         \
 	                                    _Atomic SHARE *share, double *omp_, double *sum_)   \
 	{                                                                                       \
 		const uint32_t n = gt->n;                                                           \
 		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);                  \
 		uint64_t sweeps = 0;                                                                \
-		double step = 0, mass = 0; /* a sweep's L1 change and its ranks' sum: reduced */    \
+		/* a sweep's L1 change, its ranks' sum and their part on dangling nodes: reduced */ \
+		double step = 0, mass = 0, dang = 0;                                                \
 		double last = HUGE_VAL, om = *omp_; /* the sweep before's change; the factor */     \
 		/* chunks of n / 32T nodes, 4,096 to 65,536: few boundaries where one thread        \
 		 * reads the shares another is writing (road2k at 2 threads: 4,096-node chunks      \
@@ -150,7 +155,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 				atomic_store_explicit(&share[v], (SHARE)(x0 * w), memory_order_relaxed);    \
 			}                                                                               \
 			while (!done) {                                                                 \
-				_Pragma("omp for schedule(dynamic, grain) reduction(+ : step, mass)")       \
+				_Pragma("omp for schedule(dynamic, grain) reduction(+ : step, mass, dang)") \
 				for (uint32_t v = 0; v < n; v++) {                                          \
 					double s = base, w;                                                     \
 					if (__builtin_expect(!gt->cz, 1)) {                                     \
@@ -170,6 +175,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 					const double nx = om == 1 ? s : xo + om * (s - xo);                     \
 					step += fabs(nx - xo);                                                  \
 					mass += nx;                                                             \
+					dang += w == 0 ? nx : 0; /* w = d / out-degree, or 0 */                 \
 					atomic_store_explicit(&x[v], nx, memory_order_relaxed);                 \
 					atomic_store_explicit(&share[v], (SHARE)(nx * w),                       \
 					                      memory_order_relaxed);                            \
@@ -180,15 +186,15 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 				{                                                                           \
 					sweeps++;                                                               \
 					const double scale = (d + fabs(1 - om) / om) / d;                       \
-					done = ordo_pagerank_done(step * scale + slack * (mass > 1 ? mass : 1), \
-					                          d, tol,                                       \
-					                          mass * (1 - 1e-6)) ||                         \
+					done = ordo_pagerank_done_sums(                                         \
+					           step * scale + slack * (mass > 1 ? mass : 1), d, tol, mass,  \
+					           dang, dangles) ||                                            \
 					       sweeps >= 100000;                                                \
 					if (om != 1 && sweeps > 2 && step > last)                               \
 						om = 1; /* not converging: Gauss-Seidel does */                     \
 					last = step;                                                            \
 					*sum_ = mass;                                                           \
-					step = mass = 0;                                                        \
+					step = mass = dang = 0;                                                 \
 				}                                                                           \
 			}                                                                               \
 		}                                                                                   \
@@ -202,7 +208,7 @@ PULL_SWEEPS(double)
 bool ordo_pagerank_float_shares(double d, double tol)
 {
 	/* when their rounding is under a sixteenth of the step the rule stops at */
-	return ordo_pagerank_done(16 * 0x1p-24, d, tol, 0);
+	return ordo_pagerank_done(16 * 0x1p-24, d, tol);
 }
 
 int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
@@ -216,9 +222,12 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 		                    "relaxation factor %g: expected 0 < omega < 2", omega);
 	/* float shares: half the bytes of the array every sweep reads at random */
 	const bool narrow = ordo_pagerank_float_shares(d, tol);
-	bool sym = !gt->cz; /* every in-degree the out-degree: no array of d / deg(v) */
-	for (uint32_t v = 0; sym && v < n; v++)
-		sym = deg[v] == gt->off[v + 1] - gt->off[v];
+	bool sym = !gt->cz;   /* every in-degree the out-degree: no array of d / deg(v) */
+	bool dangles = false; /* a node without out-arcs */
+	for (uint32_t v = 0; v < n; v++) {
+		sym = sym && deg[v] == gt->off[v + 1] - gt->off[v];
+		dangles = dangles || !deg[v];
+	}
 	double *dw = sym ? NULL : malloc(n * sizeof *dw);
 	void *share = malloc((n ? n : 1) * (narrow ? sizeof(float) : sizeof(double)));
 	if ((!sym && n && !dw) || !share) {
@@ -235,9 +244,9 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 	double om = omega, sum = 0;
 	if (got == T)
 		sweeps = narrow ? pull_sweeps_float(gt, deg, T, d, tol, 0x1p-24 + 0x1p-50, sym,
-		                                    rank, dw, share, &om, &sum)
-		                : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-50, sym, rank, dw,
-		                                     share, &om, &sum);
+		                                    dangles, rank, dw, share, &om, &sum)
+		                : pull_sweeps_double(gt, deg, T, d, tol, 0x1p-50, sym, dangles,
+		                                     rank, dw, share, &om, &sum);
 	free(share), free(dw);
 	if (got != T)
 		return ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
