@@ -102,27 +102,27 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
  * are relaxed atomics: other threads' sweeps write them meanwhile (plain loads and stores on x86).
  *
  * Gauss-Seidel with over-relaxation (SOR): node v's sum s over the shares as they are
- * (updated earlier in this sweep, by this thread or another, or not yet) moves its rank
- * to x + om (s - x), at once, and its share with it; om = 1 is plain Gauss-Seidel, and
- * om = 1.3 took 12-13 sweeps where it took 15-22 on road2k, rmat20 and soc-Slashdot0902,
- * to smaller errors (bench/LOG.md, "PageRank by over-relaxed sweeps"). Why the power
- * iteration's stopping rule still holds: every share a sum reads is its node's before
- * or after this sweep, so after the sweep the residual b + d P^T x - x at v is
- * s - x_after[v] plus d times a sum of P[v][u] (x_after[u] - x_read[u]). The first term
- * is (1 - om) / om times v's change in the sweep; the second's L1 norm is at most d
- * times the sweep's L1 change (P's columns sum to 1 at most). So the residual is at
- * most (d + |1 - om| / om) times the change, and the rule (ordo_pagerank_done, whose
- * Jacobi bound is d times the change) is taken with the change scaled by
- * (d + |1 - om| / om) / d, and given the ranks' sum and their dangling part. A share rounded to
- * SHARE is off by at most its unit roundoff u times itself (a double's roundings of d / deg(v),
- * dw[v], the product and the relaxed update, 2^-50 more), and the shares of u's arcs sum to d x[u],
- * so rounding adds at most d u times the ranks' sum to the residual: the rule is taken with the
- * step + u times the sum (1 at least; an over-relaxed sweep can pass 1). The rule looks only at the
- * last sweep, so any start is sound: the ranks start at 1 / n (GAPBS's start; on rmat20 22
- * Gauss-Seidel sweeps to GAPBS's step of 1e-4, 25 from the teleport term (1 - d) / n).
- * Over-relaxation converges on the graphs measured but is not proven to on every graph, nor with
- * threads racing: a sweep (after the second) whose change is larger than the one before sets om to
- * 1 for the rest, and Gauss-Seidel converges. */
+ * (updated earlier in this sweep, by this thread or another, or not yet) moves its rank to
+ * x + om (s - x), at once, and its share with it; om = 1 is plain Gauss-Seidel, and omega
+ * 1.3 took 12-13 sweeps where it took 15-22 on road2k, rmat20 and soc-Slashdot0902, to
+ * smaller errors (bench/LOG.md, "PageRank by over-relaxed sweeps"). Why the power
+ * iteration's stopping rule still holds: every share a sum reads is its node's before or
+ * after this sweep, so after the sweep the residual b + d P^T x - x at v is s - x_after[v]
+ * plus d times a sum of P[v][u] (x_after[u] - x_read[u]). The first term is (1 - om) / om
+ * times v's change in the sweep; the second's L1 norm is at most d times the sweep's L1
+ * change (P's columns sum to 1 at most). So the residual is at most (d + |1 - om| / om)
+ * times the change, and the rule (ordo_pagerank_done_sums, which takes the residual as d
+ * times the change) is taken with the change scaled by (d + |1 - om| / om) / d, and given
+ * the ranks' sum and their dangling part. A share rounded to SHARE is off by at most its
+ * unit roundoff u times itself (a double's roundings of d / deg(v), dw[v], the product and
+ * the relaxed update, 2^-50 more), and the shares of u's arcs sum to d x[u], so rounding
+ * adds at most d u times the ranks' sum to the residual: the rule is taken with the step +
+ * u times the sum (1 at least; an over-relaxed sweep can pass 1). The rule looks only at
+ * the last sweep, so any start is sound: the ranks start at 1 / n (GAPBS's start; on rmat20
+ * 22 Gauss-Seidel sweeps to GAPBS's step of 1e-4, 25 from the teleport term (1 - d) / n).
+ * Over-relaxation converges on the graphs measured but is not proven to on every graph, nor
+ * with threads racing: a sweep (after the second) whose change is larger than the one
+ * before sets om to 1 for the rest, and Gauss-Seidel converges. */
 /* (clang-format would break the _Pragma strings) */
 // clang-format off
 #define PULL_SWEEPS(SHARE)                                                                  \

@@ -810,12 +810,17 @@ def test_pagerank_matches_networkx_within_its_tolerance():
     G.remove_edges_from(list(G.out_edges(list(range(290, 300)))))  # dangling nodes
     want = nx.pagerank(G, alpha=0.85, tol=1e-13, max_iter=10000)
     g = ordo.Graph.from_networkx(G, weight=None)
-    for sched, tol in ((None, 1e-4), ("obim", 1e-4), ("smq", 1e-3)):
-        r = ordo.pagerank(g, scheduler=sched, tolerance=tol, threads=2)
+    # the pull over-relaxed (its default), as plain Gauss-Seidel, and past where the
+    # over-relaxation converges (its sweeps fall back to Gauss-Seidel); the push
+    for sched, tol, omega in ((None, 1e-4, None), (None, 1e-6, 1.0), (None, 1e-6, 1.95),
+                              ("obim", 1e-4, None), ("smq", 1e-3, None)):
+        r = ordo.pagerank(g, scheduler=sched, tolerance=tol, omega=omega, threads=2)
         assert r.rank.dtype == np.float64 and r.verified
         got = r.by_label()
         l1 = sum(abs(got[v] - want[v]) for v in G.nodes())
-        assert l1 <= tol, (sched, l1)
+        assert l1 <= tol, (sched, omega, l1)
         assert r.record["l1_error"] <= tol
     with pytest.raises(ordo.Error, match="damping"):
         ordo.pagerank(g, damping=1.5)
+    with pytest.raises(ordo.Error, match="omega"):
+        ordo.pagerank(g, omega=2)
