@@ -31,9 +31,7 @@ other round, kernel medians; errors are the largest of any trial.
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,18 +43,9 @@ WHO = "gapbs_pagerank.py"
 
 
 def driver(gapbs):
-    src = os.path.join(HERE, "peer_drivers", "gapbs_pr.cc")
-    out = os.path.join(gapbs, "ordo-gapbs-pr")
-    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
-        return out
-    print("%s: compiling %s into %s" % (WHO, src, out), file=sys.stderr)
-    p = subprocess.run(["g++", "-std=c++11", "-O3", "-Wall", "-fopenmp",
-                        "-I" + os.path.join(gapbs, "src"), src, "-o", out + ".part"],
-                       capture_output=True, text=True)
-    if p.returncode:
-        peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
-    os.replace(out + ".part", out)
-    return out
+    return lp.compile_driver("gapbs_pr.cc", os.path.join(gapbs, "ordo-gapbs-pr"),
+                             ["-std=c++11", "-O3", "-Wall", "-fopenmp",
+                              "-I" + os.path.join(gapbs, "src")], WHO)
 
 
 def gapbs_graph(bin_dir, gapbs, data, ordo):
@@ -82,22 +71,13 @@ def gapbs_run(binary, sg, ref, threads, trials, step):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), ORDO_REF_RANKS=ref)
     out = lp.run([binary, "-f", sg, "-n", str(trials), "-i", "1000", "-t", repr(step)],
                  "GAPBS's pr", env)
-    times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)$", out, re.M)]
-    l1 = [float(x) for x in re.findall(r"^L1:\s+(\S+)", out, re.M)]
-    if len(times) != trials or len(l1) != trials:
-        peers.die("GAPBS's pr printed %d times for %d trials" % (len(times), trials))
-    return times, l1
+    return lp.trials_of(out, trials, "GAPBS's pr")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--graphs", default="road2k,rmat20,soc-Slashdot0902")
-    ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--trials", type=int, default=5)
+    lp.common_args(ap)
     ap.add_argument("--step", type=float, default=1e-4, help="GAPBS's -t (1e-4)")
-    ap.add_argument("--bin", default=os.environ.get(
-        "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
     a = ap.parse_args()
     gapbs = os.environ.get("ORDO_GAPBS")
     if not gapbs or not os.path.exists(os.path.join(gapbs, "src", "pr.cc")) or \

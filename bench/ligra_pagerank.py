@@ -35,20 +35,27 @@ sys.path.insert(0, HERE)
 import peers  # noqa: E402  (die, deduplicated)
 
 
-def driver(ligra):
-    src = os.path.join(HERE, "peer_drivers", "ligra_prdelta.cc")
-    out = os.path.join(ligra, "apps", "ordo-ligra-prdelta")
-    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+def compile_driver(name, out, flags, who):
+    """bench/peer_drivers/NAME compiled with g++ FLAGS into OUT, once or when it or the
+    header it shares (ref_ranks.hpp) is newer than OUT."""
+    src = os.path.join(HERE, "peer_drivers", name)
+    deps = [src, os.path.join(HERE, "peer_drivers", "ref_ranks.hpp")]
+    if os.path.exists(out) and all(os.path.getmtime(out) >= os.path.getmtime(d) for d in deps):
         return out
-    print("ligra_pagerank.py: compiling %s into %s" % (src, out), file=sys.stderr)
-    p = subprocess.run(["g++", "-std=c++14", "-fopenmp", "-march=native", "-O3", "-DOPENMP",
-                        "-DBYTERLE", "-I" + os.path.join(ligra, "ligra"),
-                        "-I" + os.path.join(ligra, "apps"), src, "-o", out + ".part"],
-                       capture_output=True, text=True)
+    print("%s: compiling %s into %s" % (who, src, out), file=sys.stderr)
+    p = subprocess.run(["g++"] + flags + [src, "-o", out + ".part"], capture_output=True,
+                       text=True)
     if p.returncode:
         peers.die("cannot compile %s:\n%s" % (src, p.stderr[-800:]))
     os.replace(out + ".part", out)
     return out
+
+
+def driver(ligra):
+    return compile_driver("ligra_prdelta.cc", os.path.join(ligra, "apps", "ordo-ligra-prdelta"),
+                          ["-std=c++14", "-fopenmp", "-march=native", "-O3", "-DOPENMP",
+                           "-DBYTERLE", "-I" + os.path.join(ligra, "ligra"),
+                           "-I" + os.path.join(ligra, "apps")], "ligra_pagerank.py")
 
 
 def run(cmd, what, env=None):
@@ -96,13 +103,29 @@ def prepare(bin_dir, data, name, source, ligra=True):
     return ordo, adj, ref
 
 
+def trials_of(out, runs, who):
+    """The "Trial Time" (as ms) and "L1" lines of a peer driver's output, `runs` of each."""
+    times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)", out, re.M)]
+    l1 = [float(x) for x in re.findall(r"^L1:\s+(\S+)", out, re.M)]
+    if len(times) != runs or len(l1) != runs:
+        peers.die("%s printed %d times for %d runs" % (who, len(times), runs))
+    return times, l1
+
+
+def common_args(ap):
+    """The options every PageRank peer script takes."""
+    ap.add_argument("--graphs", default="road2k,rmat20,soc-Slashdot0902")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--bin", default=os.environ.get(
+        "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
+
+
 def ligra_run(binary, adj, ref, threads, trials):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), ORDO_REF_RANKS=ref)
     out = run([binary, "-rounds", str(trials), adj], "Ligra's PageRankDelta", env)
-    times = [float(x) * 1e3 for x in re.findall(r"^Trial Time:\s+([0-9.]+)", out, re.M)]
-    l1 = [float(x) for x in re.findall(r"^L1:\s+(\S+)", out, re.M)]
-    if len(times) != trials + 1 or len(l1) != trials + 1:
-        peers.die("Ligra's PageRankDelta printed %d times for %d runs" % (len(times), trials + 1))
+    times, l1 = trials_of(out, trials + 1, "Ligra's PageRankDelta")
     return times[1:], l1[1:]
 
 
@@ -137,12 +160,7 @@ def graphs_of(names, who):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--graphs", default="road2k,rmat20,soc-Slashdot0902")
-    ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--trials", type=int, default=5)
-    ap.add_argument("--bin", default=os.environ.get(
-        "ORDO_BIN", os.path.join(HERE, "..", "build", "algorithms")))
+    common_args(ap)
     a = ap.parse_args()
     ligra = os.environ.get("ORDO_LIGRA")
     if not ligra or not os.path.exists(os.path.join(ligra, "apps", "PageRankDelta.C")):

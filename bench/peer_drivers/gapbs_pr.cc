@@ -9,7 +9,7 @@
 //   ORDO_REF_RANKS=ref.f64 gapbs_pr -f FILE.sg [-n K] [-i I] [-t EPS]
 //
 // FILE.sg is GAPBS's serialized graph; ref.f64 holds the graph's reference ranks as raw
-// little-endian doubles (at least n of them; see reference()). For each of the K trials this prints "Trial Time:
+// little-endian doubles (at least n of them; see ref_ranks.hpp). For each of the K trials this prints "Trial Time:
 // SECONDS" (PageRankPullGS alone, as GAPBS's BenchmarkKernel times it) and "L1: X", the L1
 // distance of its scores, scaled to sum 1, from the reference (a dangling node's lost rank
 // scales away: both solve x = d P^T x + c 1/n). Threads: OMP_NUM_THREADS.
@@ -19,41 +19,11 @@
 #include <cstdlib>
 #include <vector>
 
+#include "ref_ranks.hpp"
+
 #define main gapbs_pr_main
 #include "pr.cc"
 #undef main
-
-// The reference's first n ranks, scaled to sum 1. GAPBS's builder numbers nodes up to the
-// largest id with an arc, so a graph whose last ids have none (rmat20's) has fewer nodes
-// here than in the reference; those nodes have no arcs, so the ranks of the others are
-// the same up to a factor, and the first n scaled to sum 1 are this graph's PageRank.
-static std::vector<double> reference(long n) {
-  const char *path = getenv("ORDO_REF_RANKS");
-  if (!path) {
-    fprintf(stderr, "gapbs_pr: set ORDO_REF_RANKS to the reference ranks' file\n");
-    exit(2);
-  }
-  std::vector<double> r;
-  FILE *f = fopen(path, "rb");
-  double x;
-  while (f && fread(&x, sizeof x, 1, f) == 1)
-    r.push_back(x);
-  if (!f || ferror(f) || (long)r.size() < n) {
-    fprintf(stderr, "gapbs_pr: %s is not %ld doubles or more\n", path, n);
-    exit(2);
-  }
-  fclose(f);
-  if ((long)r.size() > n)
-    fprintf(stderr, "gapbs_pr: the graph has %ld nodes, the reference %zu: its first %ld "
-            "taken, scaled to sum 1\n", n, r.size(), n);
-  r.resize(n);
-  double sum = 0;
-  for (double v : r)
-    sum += v;
-  for (double &v : r)
-    v /= sum;
-  return r;
-}
 
 int main(int argc, char *argv[]) {
   CLPageRank cli(argc, argv, "pagerank", 1e-4, 20);
@@ -61,7 +31,7 @@ int main(int argc, char *argv[]) {
     return 2;
   Builder b(cli);
   Graph g = b.MakeGraph();
-  const std::vector<double> ref = reference(g.num_nodes());
+  const std::vector<double> ref = ref_ranks(g.num_nodes(), "gapbs_pr", true);
   for (int trial = 0; trial < cli.num_trials(); trial++) {
     const auto t0 = std::chrono::steady_clock::now();
     pvector<ScoreT> scores = PageRankPullGS(g, cli.max_iters(), cli.tolerance());

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ligra.h"
+#include "ref_ranks.hpp"
 
 // PageRankDelta's Compute, renamed; its free(p) is where its ranks would be lost, so the
 // first pointer it frees after each run starts is kept (p, freed first), the rest freed.
@@ -36,25 +37,9 @@ static void keep_first(void *x) {
 #undef free
 #undef Compute
 
-static std::vector<double> reference(long n) {
-  const char *path = getenv("ORDO_REF_RANKS");
-  if (!path) {
-    fprintf(stderr, "ligra_prdelta: set ORDO_REF_RANKS to the reference ranks' file\n");
-    exit(2);
-  }
-  std::vector<double> r(n);
-  FILE *f = fopen(path, "rb");
-  if (!f || fread(r.data(), sizeof(double), n, f) != (size_t)n || fgetc(f) != EOF) {
-    fprintf(stderr, "ligra_prdelta: %s is not %ld doubles\n", path, n);
-    exit(2);
-  }
-  fclose(f);
-  return r;
-}
-
 template <class vertex>
 void Compute(graph<vertex> &GA, commandLine P) {
-  static std::vector<double> ref = reference(GA.n);
+  static std::vector<double> ref = ref_ranks(GA.n, "ligra_prdelta", false);
   kept_ranks = nullptr;
   const auto t0 = std::chrono::steady_clock::now();
   ligra_prdelta_compute(GA, P);
