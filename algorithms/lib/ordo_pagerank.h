@@ -16,9 +16,8 @@
 #ifndef ORDO_PAGERANK_H
 #define ORDO_PAGERANK_H
 
-#include <stdatomic.h>
-
 #include <math.h>
+#include <stdatomic.h>
 
 #include "ordo_check.h"
 #include "ordo_graph.h"
@@ -29,10 +28,10 @@
 double ordo_pagerank_tau(uint32_t n, double d, double tol);
 
 /* Power iteration to an L1 error below tol / 100 (by the contraction bound d / (1 - d)
- * times the last step, ordo_pagerank_done for tol / 100): rank[n]
- * normalised; *iterations its steps, *at_tol (may be NULL) the step at which the rule for tol
- * itself held (ordo_pagerank_pull's), and *at_tol_s (may be NULL) the seconds it took
- * to get there. ENOMEM only. */
+ * times the last step, ordo_pagerank_done for tol / 100): rank[n] normalised;
+ * *iterations its steps, *at_tol (may be NULL) the step at which the rule for tol itself
+ * held (ordo_pagerank_done_sums, ordo_pagerank_pull's), and *at_tol_s (may be NULL) the
+ * seconds it took to get there. ENOMEM only. */
 int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, double *rank,
                             uint64_t *iterations, uint64_t *at_tol, double *at_tol_s,
                             struct ordo_err *err);
@@ -75,16 +74,16 @@ struct ordo_pagerank_stats {
 };
 
 /* Pull sweeps (Gauss-Seidel: a node's new rank is used at once, by every thread; no
- * scheduler) on topo's threads until ordo_pagerank_done: gt is g's transpose (its
- * in-arcs), deg[u] g's out-degrees; rank[n] normalised. omega, 0 < omega < 2, over-relaxes
- * each update (x += omega (sum - x); 1: plain Gauss-Seidel; ORDO_PAGERANK_OMEGA is the
- * app's default), and the rule counts it; should a sweep's change grow, the sweeps go on
- * at 1 (st->fell_back). The shares a sweep reads (d x[u] / deg(u)) are floats when
- * their rounding is under a sixteenth of the step the rule stops at (tolerance 1e-4 and
- * coarser at d = 0.85), else doubles; the rule counts their rounding (pagerank.c).
- * Gauss-Seidel takes about 0.6 of the Jacobi power iteration's sweeps on rmat20, and
- * omega = 1.3 0.6 of Gauss-Seidel's. ENOMEM, EINVAL (OpenMP gave fewer threads than
- * asked). */
+ * scheduler) on topo's threads until ordo_pagerank_done_sums: gt is g's transpose (its
+ * in-arcs), deg[u] g's out-degrees; rank[n] normalised. omega, 0 < omega < 2,
+ * over-relaxes each update (x += omega (sum - x); 1: plain Gauss-Seidel;
+ * ORDO_PAGERANK_OMEGA is the app's default), and the rule counts it; should a sweep's
+ * change grow, the sweeps go on at 1 (st->fell_back). The shares a sweep reads
+ * (d x[u] / deg(u)) are floats when their rounding is under a sixteenth of the step the
+ * rule stops at (tolerance 1e-4 and coarser at d = 0.85), else doubles; the rule counts
+ * their rounding (pagerank.c). Gauss-Seidel takes about 0.6 of the Jacobi power
+ * iteration's sweeps on rmat20, and omega 1.3 about 0.6 of Gauss-Seidel's. ENOMEM,
+ * EINVAL (omega out of range, or OpenMP gave fewer threads than asked). */
 #define ORDO_PAGERANK_OMEGA 1.3
 /* Whether ordo_pagerank_pull's shares are floats for damping d and tolerance tol. */
 bool ordo_pagerank_float_shares(double d, double tol);

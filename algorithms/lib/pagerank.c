@@ -69,7 +69,8 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 		for (uint32_t v = 0; v < n; v++) {
 			step += fabs(next[v] - rank[v]);
 			mass += next[v];
-			dangling += ordo_graph_degree(g, v) ? 0 : next[v];
+			if (dangles && !ordo_graph_degree(g, v))
+				dangling += next[v];
 			rank[v] = next[v];
 		}
 		it++;
@@ -130,14 +131,14 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 	                                    int T, double d, double tol, double slack,          \
 	                                    bool sym, bool dangles, _Atomic double *x,          \
 	                                    double *dw,                                         \
-	                                    _Atomic SHARE *share, double *omp_, double *sum_)   \
+	                                    _Atomic SHARE *share, double *om_io, double *sum_)   \
 	{                                                                                       \
 		const uint32_t n = gt->n;                                                           \
 		const double base = (1 - d) / (n ? n : 1), x0 = 1.0 / (n ? n : 1);                  \
 		uint64_t sweeps = 0;                                                                \
 		/* a sweep's L1 change, its ranks' sum and their part on dangling nodes: reduced */ \
 		double step = 0, mass = 0, dang = 0;                                                \
-		double last = HUGE_VAL, om = *omp_; /* the sweep before's change; the factor */     \
+		double last = HUGE_VAL, om = *om_io; /* the sweep before's change; the factor */     \
 		/* chunks of n / 32T nodes, 4,096 to 65,536: few boundaries where one thread        \
 		 * reads the shares another is writing (road2k at 2 threads: 4,096-node chunks      \
 		 * 318 ms, 16,384 273, 65,536 254, and sometimes a 13th sweep at 4,096) */          \
@@ -198,7 +199,7 @@ int ordo_pagerank_reference(const struct ordo_graph *g, double d, double tol, do
 				}                                                                           \
 			}                                                                               \
 		}                                                                                   \
-		*omp_ = om;                                                                         \
+		*om_io = om;                                                                         \
 		return sweeps;                                                                      \
 	}
 // clang-format on
@@ -251,15 +252,16 @@ int ordo_pagerank_pull(const struct ordo_graph *gt, const uint32_t *deg,
 	if (got != T)
 		return ordo_err_set(err, ORDO_EINVAL, "asked for %d threads, OpenMP gave %d", T,
 		                    got);
+	if (sum > 0) {
 		/* normalised in place on the same threads, by the last sweep's sum (the ranks in
 		 * rank itself: no array of their own to fault in every run, road2k 393 ms against
 		 * 434 at 1 thread, 183 against 203 at 2) */
 #pragma omp parallel for num_threads(T) schedule(static)
-	for (uint32_t v = 0; v < n; v++)
-		if (sum > 0)
+		for (uint32_t v = 0; v < n; v++)
 			atomic_store_explicit(
 			    &rank[v], atomic_load_explicit(&rank[v], memory_order_relaxed) / sum,
 			    memory_order_relaxed);
+	}
 	if (st)
 		*st = (struct ordo_pagerank_stats){ordo_now() - t0, sweeps, T,
 		                                   narrow,          om,     om != omega};
