@@ -83,6 +83,7 @@ static int init(void **st, const struct ordo_graph *g, const struct ordo_app_env
 	s->ref = ordo_alloc_huge((size_t)g->n * sizeof *s->ref + 8);
 	if (!s->label || !s->ref)
 		return ordo_err_set(err, ORDO_ENOMEM, "out of memory for component labels");
+	ordo_cc_touch(s->label, g->n, env->topo); /* faulted in now, not in a run's time */
 	if (env->report && s->algo == ALGO_AFFOREST)
 		fprintf(env->report,
 		        "components: Afforest (--algo afforest, %u sampling rounds), no scheduler "

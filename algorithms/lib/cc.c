@@ -7,9 +7,11 @@
  *
  * Afforest's link(u, v) hangs the higher of the two roots under the lower with one
  * compare-and-swap on a root's own entry (a root's entry is itself), retrying from the
- * new roots when another link got there first; compress() then points every node at
- * its root. The largest component is the most frequent label of 1024 samples after the
- * sampling rounds, as the paper does; a wrong guess costs time, never the answer.
+ * new roots when another link got there first (climbing to them halves the paths: each
+ * node passed is pointed at its grandparent, by a compare-and-swap, so labels still
+ * only fall); compress() then points every node at its root. The largest component
+ * is the most frequent label of 1024 samples after the sampling rounds, as the paper
+ * does; a wrong guess costs time, never the answer.
  *
  * Label propagation's tasks: (priority = the label that made the node pending, data =
  * the node). pending[v] holds the priority of v's newest task: every fall of w's label,
@@ -77,6 +79,23 @@ static inline uint32_t ld(_Atomic uint32_t *a, uint32_t v)
 	return atomic_load_explicit(&a[v], memory_order_relaxed);
 }
 
+/* The root of v's tree, halving the path on the way: each node passed is pointed at its
+ * grandparent, by a compare-and-swap from the parent it was seen with, so a label still
+ * only falls (a lost race leaves a node its newer, lower parent). */
+static uint32_t find_halving(_Atomic uint32_t *p, uint32_t v)
+{
+	for (;;) {
+		uint32_t pv = ld(p, v);
+		if (pv == v)
+			return v;
+		const uint32_t gp = ld(p, pv);
+		if (gp != pv)
+			atomic_compare_exchange_strong_explicit(
+			    &p[v], &pv, gp, memory_order_relaxed, memory_order_relaxed);
+		v = gp;
+	}
+}
+
 static void link_nodes(_Atomic uint32_t *p, uint32_t u, uint32_t v)
 {
 	uint32_t a = ld(p, u), b = ld(p, v);
@@ -89,9 +108,11 @@ static void link_nodes(_Atomic uint32_t *p, uint32_t u, uint32_t v)
 		if (cur == hi && atomic_compare_exchange_strong_explicit(
 		                     &p[hi], &cur, lo, memory_order_relaxed, memory_order_relaxed))
 			return;
-		/* hi was no root, or another link hung it first: climb and retry */
-		a = ld(p, ld(p, hi));
-		b = ld(p, lo);
+		/* hi was no root, or another link hung it first: climb to both roots and
+		 * retry, halving the paths (without, a deep tree costs every later link
+		 * through it its whole climb: road2k's sampling took 2-3x as long) */
+		a = find_halving(p, hi);
+		b = find_halving(p, lo);
 	}
 }
 
@@ -202,6 +223,14 @@ static uint64_t final_pass(const struct ordo_graph *g, _Atomic uint32_t *label, 
 	*skipped += in_big;
 	*visited += nodes;
 	return links;
+}
+
+void ordo_cc_touch(_Atomic uint32_t *label, uint32_t n, const struct ordo_topology *topo)
+{
+	omp_set_dynamic(0);
+#pragma omp parallel for num_threads(topo->nthreads) schedule(static)
+	for (uint32_t v = 0; v < n; v++)
+		atomic_store_explicit(&label[v], v, memory_order_relaxed);
 }
 
 int ordo_cc_afforest(const struct ordo_graph *g, const struct ordo_topology *topo, unsigned rounds,

@@ -40,6 +40,12 @@ struct ordo_cc_stats {
 	uint64_t work_min, work_median, work_max;
 };
 
+/* label[n]'s pages touched by topo's threads, each the share the runs' first pass gives
+ * it (OpenMP's static schedule), so a kernel that calls this when it allocates the
+ * labels keeps the page faults out of the first run's time (and its pages near its
+ * threads). */
+void ordo_cc_touch(_Atomic uint32_t *label, uint32_t n, const struct ordo_topology *topo);
+
 /* Afforest on o->topo's threads: label[n] receives the labels. rounds: the sampling
  * rounds (arcs per node linked before the largest component is sought; 0: none, then
  * every arc is linked). ENOMEM, EINVAL (OpenMP gave fewer threads than asked). */
