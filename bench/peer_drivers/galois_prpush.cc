@@ -13,8 +13,9 @@
 // both solve x = alpha P^T x + c 1.
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
+
+#include "ref_ranks.hpp"
 
 #include "Lonestar/BoilerPlate.h"
 // Galois' constants header, its printTop renamed: the app's call after the timed run
@@ -25,19 +26,7 @@
 
 template <typename Graph>
 void printTop(Graph& graph, unsigned = 0) {
-  const char* path = getenv("ORDO_REF_RANKS");
-  if (!path) {
-    fprintf(stderr, "galois_prpush: set ORDO_REF_RANKS to the reference ranks' file\n");
-    exit(2);
-  }
-  const size_t n = graph.size();
-  std::vector<double> ref(n);
-  FILE* f = fopen(path, "rb");
-  if (!f || fread(ref.data(), sizeof(double), n, f) != n || fgetc(f) != EOF) {
-    fprintf(stderr, "galois_prpush: %s is not %zu doubles\n", path, n);
-    exit(2);
-  }
-  fclose(f);
+  const std::vector<double> ref = ref_ranks((long)graph.size(), "galois_prpush", false);
   double sum = 0, l1 = 0;
   for (auto v : graph)
     sum += graph.getData(v).value;
