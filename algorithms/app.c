@@ -116,7 +116,8 @@ static int resolve_for_graph(struct ordo_app_run *r, struct ordo_err *err)
 		return 0;
 	if (!measured)
 		ordo_delta_hint(r->g, &r->hint);
-	rc = ordo_sched_default(&r->spec, "delta", r->hint.shift, NULL, err);
+	r->hint_shift = k->delta_by_reach ? r->hint.shift_reach : r->hint.shift;
+	rc = ordo_sched_default(&r->spec, "delta", r->hint_shift, NULL, err);
 	if (rc)
 		return rc;
 	r->hinted = true;
@@ -134,8 +135,12 @@ static void say_hint(const struct ordo_app_run *r)
 		        r->k->default_wl_wide, ORDO_HINT_BALL, h->ball_depth, r->k->default_wl);
 	if (!r->hinted || !r->hout)
 		return;
-	char rule[64];
-	if (h->wide)
+	char rule[96];
+	if (h->wide && r->k->delta_by_reach)
+		snprintf(rule, sizeof rule,
+		         "high diameter, goal-directed: width = mean weight x ball depth / %d",
+		         ORDO_HINT_REACH_DIV);
+	else if (h->wide)
 		snprintf(rule, sizeof rule, "high diameter: width = %d mean weights",
 		         ORDO_HINT_WIDE);
 	else
@@ -143,7 +148,7 @@ static void say_hint(const struct ordo_app_run *r)
 	fprintf(r->hout,
 	        "delta %d from the graph: mean weight %.1f, mean degree %.1f, a %d-node ball "
 	        "%u levels deep (%s); --delta D or the spec's delta= sets it\n",
-	        h->shift, h->mean_weight, h->mean_degree, ORDO_HINT_BALL, h->ball_depth, rule);
+	        r->hint_shift, h->mean_weight, h->mean_degree, ORDO_HINT_BALL, h->ball_depth, rule);
 }
 
 /* --sim: what the run is, and a scheduler whose decisions read clocks (they follow

@@ -53,6 +53,7 @@ struct ordo_app_run {
 	char sim_spec[128];          /* --sim's spec, canonical (ordo_sim_describe), or "" */
 	struct ordo_sched_spec spec; /* the same, resolved once: every trial creates from it */
 	struct ordo_delta_hint hint; /* the graph's delta, when `hinted` (delta_from_graph) */
+	int hint_shift;              /* the shift taken from it: hint.shift or shift_reach */
 	bool hinted;
 	bool wide_default; /* the kernel's default_wl_wide, chosen by the graph's diameter */
 	bool sched_used;   /* the kernel's uses_scheduler for this run */

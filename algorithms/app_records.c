@@ -272,7 +272,7 @@ static int record_fields(const struct ordo_app_run *r, int trial_no, const struc
 	nf = executor_fields(t, f, nf);
 	if (r->hinted) /* the scheduler's delta came from the graph (ordo_delta_hint); added at
 	                * the group's end, as the records' contract says */
-		F_U("delta_from_graph", (uint64_t)r->hint.shift);
+		F_U("delta_from_graph", (uint64_t)r->hint_shift);
 	else
 		F_N("delta_from_graph");
 	F_D("useful_ratio", harness_useful(t), 6); /* the group's end, as delta_from_graph */

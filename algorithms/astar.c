@@ -229,6 +229,7 @@ const struct ordo_app_kernel ordo_kernel_astar = {
     .default_gen = "road:W=1024,H=1024",
     .default_wl = "obim",
     .delta_from_graph = true,
+    .delta_by_reach = true,
     .query = ORDO_APP_QUERY_PAIR,
     .needs = ORDO_APP_NEEDS_COORDS,
     .figures = {"distance", "heuristic"},

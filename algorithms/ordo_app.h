@@ -96,6 +96,9 @@ struct ordo_app_kernel {
 	 * comes from the graph (ordo_delta_hint, for priorities that are distances), and
 	 * the report says what it was made of */
 	bool delta_from_graph;
+	/* with delta_from_graph: on a high-diameter graph, ordo_delta_hint's shift_reach (a
+	 * tenth of a ball's reach, for a goal-directed search: astar) rather than its shift */
+	bool delta_by_reach;
 	/* Whether a run with these options (the kernel's block, --wl given or not, thread
 	 * count) pulls its tasks from the scheduler; false: the report names no scheduler
 	 * and prints none of its counters (records keep the spec, counters empty). NULL:

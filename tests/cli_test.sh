@@ -627,7 +627,13 @@ done
 "$bin/sssp" --gen rmat:scale=10,ef=16 -n 1 -t 2 2>&1 | grep -q "prefetched for reading (mean degree [0-9.]* > 10)" || fail "sssp on a dense graph does not prefetch for reading"
 "$bin/sssp" --gen road:W=10,H=10 -n 1 -t 2 2>&1 | grep -q "prefetched for writing (mean degree [0-9.]* <= 10)" || fail "sssp on a grid does not prefetch for writing"
 "$bin/sssp" --gen road:W=10,H=10 -n 1 -t 1 2>&1 | grep -q "prefetched for" && fail "sssp at one thread names a prefetch it does not choose"
-"$bin/astar" --gen road:W=10,H=10 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph" || fail "astar does not take the graph's delta"
+# astar's, on a high-diameter graph, is a tenth of a ball's reach, and its record says
+# the shift it ran with
+"$bin/astar" --gen road:W=64,H=64 -n 1 --format csv >"$tmp/a.csv" 2>"$tmp/a.err"
+ad=$(sed -n 's/^delta \([0-9]*\) from the graph: mean weight [0-9.]*, mean degree [0-9.]*, a 1024-node ball [0-9]* levels deep (high diameter, goal-directed: width = mean weight x ball depth \/ 10); --delta D .*/\1/p' "$tmp/a.err")
+[ -n "$ad" ] || fail "astar does not say its delta from a ball's reach: $(cat "$tmp/a.err")"
+grep -q "obim:delta=$ad," "$tmp/a.csv" || fail "astar's record is not run with delta $ad: $(tail -1 "$tmp/a.csv")"
+"$bin/sssp" --gen road:W=64,H=64 -n 1 2>&1 | grep -q "^delta [0-9]* from the graph: .*(high diameter: width = 8 mean weights)" || fail "sssp on a road graph does not keep 8 mean weights"
 # mst's scheduler, when the user names none, follows the graph's diameter: SMQ on a road
 # graph, obim on a social one, and the report says so (issue 48, item 3); --wl and
 # --delta keep theirs

@@ -166,6 +166,10 @@ Test(delta_hint, the_two_rules_on_graphs_of_known_weights_and_shape)
 		cr_assert_float_eq(h.mean_weight, 100.0, 1e-9);
 		cr_assert_float_eq(h.mean_degree, 4 * 200.0 * 199 / (200 * 200), 1e-9);
 		cr_assert_eq(h.shift, 10);
+		/* astar's: a tenth of the ball's reach, 100 x ~23 / 10 -> 2^7.8 -> shift 8 */
+		cr_assert_eq(h.shift_reach,
+		             (int)lround(log2(100.0 * h.ball_depth / ORDO_HINT_REACH_DIV)));
+		cr_assert_lt(h.shift_reach, h.shift);
 		/* R-MAT, every weight 64, mean degree (over nodes with arcs) near 40: a ball
 		 * of 1024 nodes within 2-3 levels; width 64 / degree -> shift 1 or 0 */
 		h = hint_of("rmat:scale=14,ef=16,wlo=64,whi=64", cz);
@@ -174,6 +178,7 @@ Test(delta_hint, the_two_rules_on_graphs_of_known_weights_and_shape)
 		cr_assert_float_eq(h.mean_weight, 64.0, 1e-9);
 		cr_assert_gt(h.mean_degree, 16.0);
 		cr_assert_eq(h.shift, (int)lround(log2(64.0 / h.mean_degree)));
+		cr_assert_eq(h.shift_reach, h.shift, "low diameter: one rule for every app");
 		/* weights 1000 on the same shape: the shift follows the weights */
 		const struct ordo_delta_hint h2 =
 		    hint_of("rmat:scale=14,ef=16,wlo=1000,whi=1000", cz);

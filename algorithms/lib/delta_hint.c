@@ -57,6 +57,13 @@ double ordo_graph_mean_degree(const struct ordo_graph *g)
 	return with_arcs ? (double)g->m / (double)with_arcs : 0;
 }
 
+/* A width's log2, rounded: 0 for widths up to 1, at most 40. */
+static int shift_of(double width)
+{
+	const double s = width > 1 ? log2(width) : 0;
+	return s > 40 ? 40 : (int)lround(s);
+}
+
 void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 {
 	*h = (struct ordo_delta_hint){.mean_weight = 1};
@@ -103,6 +110,7 @@ void ordo_delta_hint(const struct ordo_graph *g, struct ordo_delta_hint *h)
 	h->wide = h->ball_depth > ORDO_HINT_DEEP;
 	const double width =
 	    h->wide ? h->mean_weight * ORDO_HINT_WIDE : h->mean_weight / h->mean_degree;
-	const double s = width > 1 ? log2(width) : 0;
-	h->shift = s > 40 ? 40 : (int)lround(s);
+	h->shift = shift_of(width);
+	h->shift_reach =
+	    h->wide ? shift_of(h->mean_weight * h->ball_depth / ORDO_HINT_REACH_DIV) : h->shift;
 }

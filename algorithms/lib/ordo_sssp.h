@@ -124,13 +124,20 @@ void ordo_dist_str(char buf[24], uint64_t d);
  * ORDO_HINT_BALL nodes from 5 probe nodes: when the median ball needs more than
  * ORDO_HINT_DEEP levels the graph has a high diameter (roads, grids) and the width is
  * ORDO_HINT_WIDE mean weights; otherwise mean weight / mean degree. The shift is that
- * width's log2, rounded (0 for widths up to 1). Costs one pass over the node index and
+ * width's log2, rounded (0 for widths up to 1). shift_reach is the high-diameter width
+ * of a goal-directed search (astar's): the ball's reach, mean weight x ball depth, over
+ * ORDO_HINT_REACH_DIV; A*'s frontier is a thin band around its guided front, whose
+ * right width follows how densely the graph's nodes lie (a 1024-node ball's reach), not
+ * its weights alone (bench/LOG.md, "A*'s delta from a ball's reach"). On a graph of low
+ * diameter it is `shift`. Costs one pass over the node index and
  * a few thousand arcs: about 5 ms on a graph of 4 million nodes. */
-#define ORDO_HINT_BALL 1024
-#define ORDO_HINT_DEEP 12
-#define ORDO_HINT_WIDE 8
+#define ORDO_HINT_BALL      1024
+#define ORDO_HINT_DEEP      12
+#define ORDO_HINT_WIDE      8
+#define ORDO_HINT_REACH_DIV 10
 struct ordo_delta_hint {
 	int shift;
+	int shift_reach;     /* a goal-directed search's (astar's) */
 	bool wide;           /* the high-diameter rule */
 	double mean_weight;  /* of the sampled arcs (1 for an unweighted graph) */
 	double mean_degree;  /* arcs per node with arcs */
