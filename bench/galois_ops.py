@@ -56,9 +56,7 @@ def driver(build):
     """GALOIS_BUILD/ordo-galois-prpush, compiled with pagerank-push-cpu's own flags."""
     src = os.path.join(HERE, "peer_drivers", "galois_prpush.cc")
     out = os.path.join(build, "ordo-galois-prpush")
-    sources = (src, os.path.join(HERE, "peer_drivers", "ref_ranks.hpp"))
-    if os.path.exists(out) and all(os.path.getmtime(out) >= os.path.getmtime(s)
-                                   for s in sources):
+    if lp.driver_built(out, src):
         return out
     app = os.path.join(build, "lonestar", "analytics", "cpu", "pagerank")
     tdir = os.path.join(app, "CMakeFiles", "pagerank-push-cpu.dir")

@@ -35,12 +35,19 @@ sys.path.insert(0, HERE)
 import peers  # noqa: E402  (die, deduplicated)
 
 
+def driver_built(out, src):
+    """Whether OUT, built from the peer driver SRC, is newer than SRC and the header the
+    drivers share (ref_ranks.hpp)."""
+    deps = [src, os.path.join(HERE, "peer_drivers", "ref_ranks.hpp")]
+    return os.path.exists(out) and all(os.path.getmtime(out) >= os.path.getmtime(d)
+                                       for d in deps)
+
+
 def compile_driver(name, out, flags, who):
     """bench/peer_drivers/NAME compiled with g++ FLAGS into OUT, once or when it or the
     header it shares (ref_ranks.hpp) is newer than OUT."""
     src = os.path.join(HERE, "peer_drivers", name)
-    deps = [src, os.path.join(HERE, "peer_drivers", "ref_ranks.hpp")]
-    if os.path.exists(out) and all(os.path.getmtime(out) >= os.path.getmtime(d) for d in deps):
+    if driver_built(out, src):
         return out
     print("%s: compiling %s into %s" % (who, src, out), file=sys.stderr)
     p = subprocess.run(["g++"] + flags + [src, "-o", out + ".part"], capture_output=True,

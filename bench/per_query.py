@@ -14,18 +14,12 @@ each configuration's sum over the best one's, and the best's sum in ms. Trials t
 failed verification make the script stop: a wrong answer has no time.
 """
 import collections
-import gzip
-import json
+import os
 import statistics
 import sys
 
-
-def records(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ordo_bench.results import load_results  # noqa: E402  (gzip members, bad lines named)
 
 
 def main():
@@ -34,8 +28,10 @@ def main():
         return 0 if len(sys.argv) == 2 else 2
     times = collections.defaultdict(list)
     for path in sys.argv[1:]:
-        for r in records(path):
-            cell, rec = r["cell"], r["record"]
+        for r in load_results([path]):
+            cell, rec = r["cell"], r.get("record")
+            if not rec:
+                continue
             if rec.get("time_s") is None:
                 continue
             if rec.get("verify") not in ("PASS", None):
