@@ -10,8 +10,9 @@ queries in the same order (trial i: the i-th pair of the run's seed), so trial i
 every configuration is one query: its time is the median over the cell's rounds, and a
 configuration's figure is the sum of those over its trials (the time of the whole set
 of queries, long ones weighing as they take). Prints, per app, input and thread count,
-each configuration's sum over the best one's, and the best's sum in ms. Trials that
-failed verification make the script stop: a wrong answer has no time.
+each configuration's sum over the best one's, and the best's sum in ms. A trial that
+failed verification makes the script stop (a wrong answer has no time); unverified
+ones (--no-verify) count.
 """
 import collections
 import os
@@ -34,7 +35,7 @@ def main():
                 continue
             if rec.get("time_s") is None:
                 continue
-            if rec.get("verify") not in ("PASS", None):
+            if rec.get("verify") == "FAIL":  # SKIP (--no-verify) is no failure
                 sys.exit("per_query.py: %s: a trial of %s failed verification" % (path, cell))
             key = (cell["app"], cell["input"], cell["threads"])
             times[key + (cell["wl"], rec["trial"])].append(rec["time_s"] * 1e3)
